@@ -1,0 +1,102 @@
+//! The command line: argument parsing and dispatch, one file per command (as mdBook does).
+//! Commands are the only code that prints or writes files.
+
+mod build;
+mod check;
+mod explain;
+mod schema;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diag::RenderOptions;
+
+/// The default game, relative to the working directory.
+pub const DEFAULT_GAME: &str = "content/safari-zone";
+
+#[derive(Parser)]
+#[command(
+    name = "safari",
+    version,
+    about = "A compiler for tabletop game content: check, print and play roll-and-write games",
+    after_help = "Examples:\n  safari check                      check the default game (content/safari-zone)\n  safari check my-game --format json\n  safari explain SZ0401             what an unreachable box is, and how to fix it"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+
+    /// When to colour output.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a game's content and report every problem, writing nothing.
+    #[command(after_help = "Examples:\n  safari check\n  safari check content/safari-zone --format json")]
+    Check(check::Args),
+    /// Build a game's outputs into out/<game>/ (checks first; writes nothing on errors).
+    #[command(after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out")]
+    Build(build::Args),
+    /// Explain a diagnostic code, with an example (all codes when none is given).
+    #[command(after_help = "Examples:\n  safari explain SZ0402\n  safari explain")]
+    Explain(explain::Args),
+    /// Write the JSON Schemas of the content files into a folder.
+    #[command(after_help = "Examples:\n  safari schema schema/")]
+    Schema(schema::Args),
+}
+
+/// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
+pub mod exit {
+    pub const OK: u8 = 0;
+    pub const ERRORS: u8 = 1;
+    pub const FAILURE: u8 = 2;
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { exit::FAILURE } else { exit::OK });
+        }
+    };
+    let color = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal(),
+    };
+    let render = RenderOptions {
+        width: terminal_width(),
+        color,
+    };
+    let code = match cli.command {
+        Command::Check(args) => check::run(args, render),
+        Command::Build(args) => build::run(args, render),
+        Command::Explain(args) => explain::run(args),
+        Command::Schema(args) => schema::run(args),
+    };
+    ExitCode::from(code)
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
+}
+
+/// The game folder argument shared by commands.
+fn game_dir(path: Option<PathBuf>) -> PathBuf {
+    path.unwrap_or_else(|| PathBuf::from(DEFAULT_GAME))
+}

@@ -1,0 +1,29 @@
+//! `safari schema DIR`: write the JSON Schemas of the content files (editors such as taplo
+//! use them for completion and checking). The checked-in copies in schema/ come from here.
+
+use std::path::PathBuf;
+
+use super::exit;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folder to write into.
+    #[arg(default_value = "schema")]
+    dir: PathBuf,
+}
+
+pub fn run(args: Args) -> u8 {
+    if let Err(err) = std::fs::create_dir_all(&args.dir) {
+        eprintln!("error: cannot create {}: {err}", args.dir.display());
+        return exit::FAILURE;
+    }
+    for (name, text) in crate::load::formats::schemas() {
+        let path = args.dir.join(name);
+        if let Err(err) = crate::write_atomically(&path, text.as_bytes()) {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            return exit::FAILURE;
+        }
+        println!("wrote {}", path.display());
+    }
+    exit::OK
+}

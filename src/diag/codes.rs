@@ -1,0 +1,151 @@
+//! The stable diagnostic codes and their long explanations (`safari explain CODE`).
+//!
+//! Codes are grouped by hundreds: 00 files, 01 syntax and values, 02 names, 03 structure,
+//! 04 reachability, 05 cards, 06 play budget. A code is never reused for another meaning.
+
+use std::fmt;
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $title:literal, $explanation:literal, $example:literal;)*) => {
+        /// A stable diagnostic code.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant),* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code),* }
+            }
+
+            /// One line: what kind of fault this is.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title),* }
+            }
+
+            /// A paragraph: why it is a fault and how to fix it.
+            pub fn explanation(self) -> &'static str {
+                match self { $(Code::$variant => $explanation),* }
+            }
+
+            /// A minimal content fragment that raises it.
+            pub fn example(self) -> &'static str {
+                match self { $(Code::$variant => $example),* }
+            }
+        }
+    };
+}
+
+codes! {
+    FileUnreadable = "SZ0001", "a content file is missing or cannot be read",
+        "A file that the game needs (named by game.toml, or one of the default names) does not exist in the game folder, or the operating system refused to read it. Check the spelling of the path in game.toml and that the file is inside the game folder.",
+        "# game.toml\n[files]\ndeck = \"decks/encounter.toml\"   # but there is no decks/ folder";
+    NotUtf8 = "SZ0002", "a content file is not UTF-8 text",
+        "Content files are read as UTF-8. A file saved in another encoding (Latin-1, UTF-16) or a binary file in its place cannot be read. Re-save the file as UTF-8; the label points at the first byte that is not valid.",
+        "deck.toml saved as Latin-1, with `flavor = \"Caf\\xe9\"`";
+    NotAGame = "SZ0003", "the folder is not a game",
+        "A game folder holds a game.toml manifest (and the files it names). The path given does not exist, is a file, or has no game.toml. Pass the game's folder, e.g. `safari check content/safari-zone`, or create one with the files described in docs/content.md.",
+        "$ safari check content/   # the folder above the game";
+    OutsideGame = "SZ0004", "a path leads outside the game folder",
+        "Every file a game uses must live inside its folder, so that a game folder can be shared, built anywhere, and never reads the rest of the disk. Absolute paths, `..` and symbolic links that point outside are refused.",
+        "# game.toml\n[files]\ndeck = \"../other-game/deck.toml\"";
+    KdlSyntax = "SZ0101", "the KDL file is not well-formed",
+        "The Field Guide layout is KDL 2.0. The parser could not read the file; the label shows where. Common causes: an unclosed `{` or string, `#true`/`#false` written without `#` (KDL 2), a property without a value.",
+        "section \"areas\" {\n    track \"area-1\" {\n        box vp=\n}";
+    TomlSyntax = "SZ0102", "the TOML file is not well-formed",
+        "Manifest, deck, dice, species and items files are TOML 1.0. The parser could not read the file at the label. Common causes: a string without quotes, a missing `=`, a repeated key, a table header written twice.",
+        "[[card]]\nspecies = nidoran-m   # strings need quotes";
+    InvalidValue = "SZ0103", "a value has the wrong type, is out of range, or a key is missing or unknown",
+        "The file is well-formed but a value does not fit what the game expects: a number where text is needed, a negative count, a key that is required but absent, or a key the format does not know (often a typo). docs/content.md lists every key with its type, and the JSON Schemas in schema/ let an editor check while you type.",
+        "[[card]]\nspecies = \"nidoran-m\"\ncapture-rate = \"eleven\"";
+    UnknownNode = "SZ0104", "a KDL node or property the Field Guide format does not know",
+        "The Field Guide format has a fixed set of nodes (sheet, section, track, box, text) and properties for each. A node or property with another name is a typo or belongs to another format; it is reported rather than ignored so that nothing you write is silently dropped.",
+        "section \"bag\" {\n    trak \"rods\" { box }\n}";
+    UnknownName = "SZ0201", "a name refers to nothing defined",
+        "A requirement, reward, fill cause, card criterion or evolution names an item, species, track, box or die face that the content does not define. Names are ids (lower-case, dashes), defined in items.toml, species.toml, the Field Guide (tracks and boxes) and dice.toml. When a defined name is spelled similarly, the help says which.",
+        "box needs=\"item:super-rodd\"   // the item is `super-rod`";
+    DuplicateId = "SZ0202", "two things share one id",
+        "Ids must be unique within their kind (items, species, cards, sections, tracks, boxes, dice sets), because diagnostics, the ruleset and other builds refer to things by id. The secondary label shows the first definition.",
+        "[[item]]\nid = \"repel\"\n[[item]]\nid = \"repel\"";
+    DeckSize = "SZ0301", "the deck does not hold the number of cards it declares",
+        "deck.toml declares `size`, the number of physical cards. The sum of every card's `copies` must equal it, so that what is printed is what was designed. Change a card's copies, add or remove a card, or correct `size`.",
+        "size = 52\n[[card]]\nspecies = \"rhyhorn\"\ncopies = 51   # and no other card";
+    DiceShape = "SZ0302", "a dice set does not match what it declares",
+        "A dice set declares how many dice it has (`count`) and how many sides each die has (`sides`). Every die must list exactly `sides` faces, and the set must hold `count` dice. Expedition faces are actions (area, trainer, item, grass, water, hazard); capture faces are numbers.",
+        "[[set]]\nid = \"expedition\"\ncount = 5\nsides = 6\nfaces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\"]";
+    EmptyGroup = "SZ0303", "a section, track, deck or dice set is empty",
+        "An empty track has nothing to fill, an empty section nothing to show, an empty deck nothing to draw, and an empty dice set nothing to roll. Add boxes (cards, dice) or remove it.",
+        "section \"bag\" {\n    track \"rods\"\n}";
+    ImpossibleCause = "SZ0304", "boxes are filled by something that can never happen",
+        "Each box is filled by a cause: a die face (dice:area, dice:item), the turn, a ball throw, collecting a species, using or obtaining an item, a bonus chain. When the cause cannot occur in this game at all (no expedition die has an Area face; no die has a Trainer face, so no item can be used; the item to use is passive, so it is held and never used), the boxes waiting on it can only be filled by a bonus chain, if at all. Add the face to a die, make the item usable, or change the boxes' `fill`.",
+        "// dice.toml gives no die an \"area\" face, and field-guide.kdl says:\nsection \"areas\" fill=\"dice:area\" {\n    track \"center\" { box }\n}";
+    CounterMismatch = "SZ0305", "the Turn Tracker or Safari Balls do not match the manifest",
+        "game.toml declares the number of turns and Safari Balls; the Field Guide must have exactly that many boxes filled by `turn` and by `ball`, since those boxes are how players count them.",
+        "# game.toml\n[play]\nturns = 20\n\n// field-guide.kdl\nsection \"turns\" fill=\"turn\" {\n    track \"turns\" { box repeat=18 }\n}";
+    EvolutionMismatch = "SZ0306", "an Evolutions box disagrees with the species data",
+        "An Evolutions box gives an evolved species, and species.toml says how each species evolves. When a box's evolution is not listed for the species (or the item differs), one of the two is out of date. This is a warning: the Field Guide is what is played.",
+        "# species.toml: psyduck evolves into golduck by collecting\n// field-guide.kdl:\nbox fill=\"collect:psyduck\" gives=\"species:slowbro\"";
+    MisusedStyle = "SZ0307", "a box's style or shape contradicts how it is filled",
+        "A trigger box (blue) is filled as a side effect of an event, so its fill must be an event (`collect:...` or `obtain:...`). A box filled only by a bonus chain (`fill=\"bonus\"`) must be square, since bonus chains only fill square boxes.",
+        "box style=\"trigger\" fill=\"dice:area\"";
+    LayoutOverlap = "SZ0308", "sections leave the sheet or overlap",
+        "The Field Guide is laid out on a grid: `sheet columns=N`, and each section placed with `column`, `row`, `width` and `height` (1-based cells). A section that reaches past the last column, or shares a cell with another section, cannot be drawn. Move or resize it.",
+        "sheet columns=2\nsection \"bag\" column=2 width=2 fill=\"dice:item\" {\n    track \"rods\" { box }\n}";
+    Unreachable = "SZ0401", "a box can never be filled",
+        "Starting from an empty sheet, the checker computes everything a player could ever obtain (items, species, area access, habitat bonuses, victory points, die faces) as a least fixpoint, assuming every reachable box is filled in one game. A box outside that set can never be filled by any sequence of play. There is one report per root cause (a victory-point threshold above what the sheet can give, an item no box grants, a species no card or box provides), with a label on the first blocked box of each track and on each dead card, saying the chain of reasons that links it to the root. Fix the root and they all open.",
+        "box needs=\"vp:500\"   // the whole sheet gives 180 VP";
+    ImpossibleLoop = "SZ0402", "boxes depend on each other in a loop with no way in",
+        "A group of boxes, items, species or cards can only be obtained through each other: a key granted behind the door it opens, a species caught only with an item granted by its own Pokédex box. Nothing outside the loop can start it, so none of it can ever be filled. Every link of the loop is labelled; break one of them.",
+        "track \"area-1\" {\n    box needs=\"item:area-1-key\"\n    box gives=\"item:area-1-key\"\n}";
+    EvolutionLoop = "SZ0403", "an evolution leads back to its own start",
+        "Species evolve forward: following `evolutions` from a species must never lead back to it. A loop makes the collection process endless (each collection evolves the next). Remove the evolution that closes the loop.",
+        "[[species]]\nid = \"psyduck\"\nevolutions = [{ into = \"golduck\" }]\n[[species]]\nid = \"golduck\"\nevolutions = [{ into = \"psyduck\" }]";
+    BonusConfined = "SZ0404", "a bonus chain can only continue inside its own section",
+        "A bonus (gold) box lets the player fill another square box, but a chain never passes through two bonus boxes of the same section in a row. A bonus box that can only be filled by a bonus chain, when every bonus box that could start that chain is in its own section, can never be filled.",
+        "section \"lucky\" fill=\"dice:item\" {\n    track \"clover\" { box style=\"bonus\" }\n    box \"charm\" style=\"bonus\" fill=\"bonus\"\n}\n// and no bonus box in any other section";
+    UncatchableCard = "SZ0501", "a card's criteria can never be met",
+        "A card can only be encountered when the player meets its criteria: enough grass and water habitats rolled this turn (expedition dice faces plus habitat bonuses from the Areas), access to an area, an item in the Bag. When no sequence of play meets them (more habitats than the dice and reachable bonuses can show, an area or item that can never be obtained), the card is dead weight in the deck.",
+        "[[card]]\nspecies = \"dragonair\"\nhabitats = \"[W][W][W][W][W][W]\"   # five dice, one bonus";
+    CaptureOutOfReach = "SZ0502", "a capture rate the capture dice cannot reach",
+        "A Pokémon is caught when the capture dice total at least its capture rate. With three six-sided dice the total is 3 to 18; a higher rate can never be rolled. The range follows the capture dice in dice.toml.",
+        "[[card]]\nspecies = \"mew\"\ncapture-rate = 19";
+    TurnBudget = "SZ0601", "a box needs more turns than the game has",
+        "The box is reachable, but even in the best case (every die showing the face it needs, every bonus used for it) it cannot be filled before the last turn of the Turn Tracker. The lower bound counts die faces per turn, track order and the turns its requirements need. Players will never fill it in practice: shorten its track, add turns, or accept it (then say why in the content).",
+        "# game.toml: 20 turns; dice.toml: 5 dice, one `area` face each\n// field-guide.kdl: an Areas track of 120 boxes\ntrack \"long-walk\" fill=\"dice:area\" { box repeat=120 }";
+}
+
+impl Code {
+    /// Whether this fault means some content could not be loaded at all (a file, an entry,
+    /// a node), as opposed to content that loaded and is wrong.
+    pub fn loses_content(self) -> bool {
+        matches!(
+            self,
+            Code::FileUnreadable
+                | Code::NotUtf8
+                | Code::NotAGame
+                | Code::OutsideGame
+                | Code::KdlSyntax
+                | Code::TomlSyntax
+                | Code::InvalidValue
+                | Code::UnknownNode
+        )
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let wanted = s.trim().to_ascii_uppercase();
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == wanted)
+            .ok_or(())
+    }
+}

@@ -1,0 +1,327 @@
+//! The TOML file formats, as written by designers.
+//!
+//! These types are the single definition of each format: serde reads them and schemars turns
+//! them into the JSON Schemas in `schema/` (see `safari schema`), so docs, editors and the
+//! loader cannot drift apart. Values the checker may blame are `Spanned`.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// game.toml: the game manifest.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ManifestFile {
+    /// Stable id of the game, lower-case with dashes (used for the output folder).
+    pub id: String,
+    /// The game's name as printed.
+    pub name: String,
+    /// Which rules module gives the content its meaning.
+    #[serde(default = "default_rules")]
+    pub rules: String,
+    /// Content versions by component, e.g. `field-guide = "v20240524"`.
+    #[serde(default)]
+    pub versions: BTreeMap<String, String>,
+    #[serde(default)]
+    pub players: Players,
+    pub play: Play,
+    #[serde(default)]
+    pub print: Print,
+    #[serde(default)]
+    pub files: Files,
+}
+
+fn default_rules() -> String {
+    "safari-zone-rnw".to_string()
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Players {
+    #[schemars(range(min = 1))]
+    pub min: u32,
+    #[schemars(range(min = 1))]
+    pub max: u32,
+}
+
+impl Default for Players {
+    fn default() -> Self {
+        Players { min: 1, max: 4 }
+    }
+}
+
+/// Rules parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Play {
+    /// Turns per player: the Field Guide must have this many boxes filled by `turn`.
+    #[schemars(with = "u32")]
+    pub turns: Spanned<u32>,
+    /// Safari Balls per player: the Field Guide must have this many boxes filled by `ball`.
+    #[schemars(with = "u32")]
+    pub safari_balls: Spanned<u32>,
+    /// Expedition rolls per turn (the first roll and re-rolls).
+    #[serde(default = "three")]
+    pub rolls_per_turn: u32,
+    /// Hazards showing at once that end the turn.
+    #[serde(default = "three")]
+    pub hazard_limit: u32,
+}
+
+fn three() -> u32 {
+    3
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Print {
+    /// A named card size (poker, standard, bridge, mini, tarot) or
+    /// `{ width-mm = ..., height-mm = ... }`.
+    #[schemars(with = "Option<CardSizeValue>")]
+    pub card_size: Option<Spanned<toml::Value>>,
+    /// Default paper for print outputs.
+    pub paper: Option<PaperName>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CardSizeValue {
+    Named(CardSizeName),
+    Custom(CustomCardSize),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardSizeName {
+    Poker,
+    Standard,
+    Bridge,
+    Mini,
+    Tarot,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CustomCardSize {
+    pub width_mm: f64,
+    pub height_mm: f64,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+pub enum PaperName {
+    A4,
+    Letter,
+}
+
+/// Where the other content files are, relative to the game folder (each has a default).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Files {
+    #[schemars(with = "String")]
+    pub field_guide: Spanned<String>,
+    #[schemars(with = "String")]
+    pub deck: Spanned<String>,
+    #[schemars(with = "String")]
+    pub dice: Spanned<String>,
+    #[schemars(with = "String")]
+    pub species: Spanned<String>,
+    #[schemars(with = "String")]
+    pub items: Spanned<String>,
+    #[schemars(with = "String")]
+    pub park_rules: Spanned<String>,
+}
+
+impl Default for Files {
+    fn default() -> Self {
+        let at = |s: &str| Spanned::new(0..0, s.to_string());
+        Files {
+            field_guide: at("field-guide.kdl"),
+            deck: at("deck.toml"),
+            dice: at("dice.toml"),
+            species: at("species.toml"),
+            items: at("items.toml"),
+            park_rules: at("park-rules.typ"),
+        }
+    }
+}
+
+/// deck.toml: the Encounter Deck.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeckFile {
+    /// The deck's name as printed on card backs.
+    pub name: String,
+    /// The number of physical cards: the sum of every card's copies must equal it.
+    #[schemars(with = "Option<u32>")]
+    pub size: Option<Spanned<u32>>,
+    /// The cards, one entry per design (copies say how many are printed).
+    #[serde(default)]
+    pub card: Vec<CardEntry>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CardEntry {
+    /// Stable id; defaults to the species id (then `-2`, `-3`... for later cards of it).
+    #[schemars(with = "Option<String>")]
+    pub id: Option<Spanned<String>>,
+    /// The species on the card (an id from species.toml).
+    #[schemars(with = "String")]
+    pub species: Spanned<String>,
+    /// The capture dice total needed to catch it.
+    #[schemars(with = "u32")]
+    pub capture_rate: Spanned<u32>,
+    /// Habitats to have rolled this turn, as printed: `"[G][W]"`. Empty: none.
+    #[schemars(with = "Option<String>", regex(pattern = r"^\s*(\[[GgWw]\]\s*)*$"))]
+    pub habitats: Option<Spanned<String>>,
+    /// An area track the player must have access to (a track id of the Field Guide).
+    #[schemars(with = "Option<String>")]
+    pub area: Option<Spanned<String>>,
+    /// An item the player must have (an id from items.toml).
+    #[schemars(with = "Option<String>")]
+    pub item: Option<Spanned<String>>,
+    /// How many copies are printed.
+    #[schemars(with = "Option<u32>", range(min = 1))]
+    pub copies: Option<Spanned<u32>>,
+    /// Flavour text printed on the card.
+    #[serde(default)]
+    pub flavor: String,
+    /// Artwork file in the game folder.
+    pub art: Option<String>,
+}
+
+/// dice.toml: the dice sets.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DiceFile {
+    #[serde(default)]
+    pub set: Vec<DiceSetEntry>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DiceSetEntry {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    /// expedition: faces are actions; capture: faces are numbers.
+    pub role: DiceRoleName,
+    /// How many dice the set has.
+    #[schemars(with = "u32")]
+    pub count: Spanned<u32>,
+    /// Faces per die.
+    #[schemars(with = "u32")]
+    pub sides: Spanned<u32>,
+    /// The faces of every die of the set (use `dice` for dice that differ).
+    #[schemars(with = "Option<Vec<FaceValue>>")]
+    pub faces: Option<Spanned<Vec<Spanned<FaceValue>>>>,
+    /// The faces of each die, one list per die.
+    #[schemars(with = "Option<Vec<Vec<FaceValue>>>")]
+    pub dice: Option<Vec<Spanned<Vec<Spanned<FaceValue>>>>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiceRoleName {
+    Expedition,
+    Capture,
+}
+
+/// A die face: an action name (expedition dice) or a number (capture dice).
+#[derive(Debug, Deserialize, JsonSchema, Clone)]
+#[serde(untagged)]
+pub enum FaceValue {
+    Number(i64),
+    Action(String),
+}
+
+/// species.toml: the species that cards and boxes name.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SpeciesFile {
+    #[serde(default)]
+    pub species: Vec<SpeciesEntry>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SpeciesEntry {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    /// National Pokédex number, for ordering and art.
+    pub dex: Option<u32>,
+    /// What it evolves into, and how.
+    #[serde(default)]
+    #[schemars(with = "Vec<EvolutionEntry>")]
+    pub evolutions: Vec<Spanned<EvolutionEntry>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EvolutionEntry {
+    /// The species it evolves into.
+    #[schemars(with = "String")]
+    pub into: Spanned<String>,
+    /// The item that evolves it; without it, collecting the species again does.
+    #[schemars(with = "Option<String>")]
+    pub item: Option<Spanned<String>>,
+}
+
+/// items.toml: the items boxes grant and cards require.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ItemsFile {
+    #[serde(default)]
+    pub item: Vec<ItemEntry>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ItemEntry {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    pub name: String,
+    /// usable: spent with a Trainer face; passive: counts while held.
+    pub kind: ItemKindName,
+    /// What it does.
+    #[serde(default)]
+    pub effect: EffectName,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ItemKindName {
+    Usable,
+    Passive,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum EffectName {
+    Evolve,
+    LockCaptureDie,
+    ReshuffleDiscard,
+    Repel,
+    RerollHazard,
+    #[default]
+    None,
+}
+
+/// The JSON Schema of each TOML content file, by file name.
+pub fn schemas() -> Vec<(&'static str, String)> {
+    fn one<T: JsonSchema>() -> String {
+        let schema = schemars::schema_for!(T);
+        serde_json::to_string_pretty(&schema).expect("schemas serialise") + "\n"
+    }
+    vec![
+        ("game.schema.json", one::<ManifestFile>()),
+        ("deck.schema.json", one::<DeckFile>()),
+        ("dice.schema.json", one::<DiceFile>()),
+        ("species.schema.json", one::<SpeciesFile>()),
+        ("items.schema.json", one::<ItemsFile>()),
+    ]
+}

@@ -1,0 +1,949 @@
+//! Reading the Field Guide layout (KDL 2.0) into sections, tracks and boxes.
+//!
+//! Two passes: the first builds the structure and keeps every reference as written (with the
+//! span of each name inside its string); the second resolves them, once every track and box id
+//! is known, so a requirement may name a box defined further down the file.
+
+use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
+
+use super::names::Names;
+use crate::diag::{similar_name, Code, Diagnostic, Diagnostics};
+use crate::model::{
+    Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
+    Requirement, Reward, Section, SectionId, Shape, SpeciesId, Style, Track, TrackId,
+};
+use crate::world::{FileId, Origin};
+
+/// The names a Field Guide may refer to that are defined elsewhere.
+pub struct Scope<'a> {
+    pub items: &'a Names<ItemId>,
+    pub species: &'a Names<SpeciesId>,
+}
+
+/// What the Field Guide defines, for the files loaded after it (cards name area tracks).
+pub struct GuideNames {
+    pub tracks: Names<TrackId>,
+}
+
+pub fn load(
+    file: FileId,
+    text: &str,
+    scope: &Scope,
+    diagnostics: &mut Diagnostics,
+) -> (FieldGuide, GuideNames) {
+    let mut reader = Reader {
+        file,
+        text,
+        diagnostics,
+        guide: FieldGuide {
+            columns: 1,
+            ..FieldGuide::default()
+        },
+        pending: Vec::new(),
+        sections: Names::new("section"),
+        tracks: Names::new("track"),
+        boxes: Names::new("box"),
+    };
+    match KdlDocument::parse_v2(text) {
+        Ok(document) => reader.document(&document),
+        Err(error) => {
+            for d in &error.diagnostics {
+                let mut start = d.span.offset().min(text.len());
+                let end = (start + d.span.len()).min(text.len());
+                // Some parse errors span from the start of the document to the fault: point at
+                // the line of the fault instead.
+                if let Some(newline) = text.get(start..end).and_then(|s| s.trim_end().rfind('\n')) {
+                    let line = start + newline + 1;
+                    start = line + (text[line..end].len() - text[line..end].trim_start().len());
+                }
+                let message = d
+                    .message
+                    .clone()
+                    .unwrap_or_else(|| "the KDL document could not be parsed".to_string());
+                let mut diagnostic = Diagnostic::error(Code::KdlSyntax, message).with_primary(
+                    Origin::new(file, start..end),
+                    d.label.clone().unwrap_or_else(|| "here".to_string()),
+                );
+                if let Some(help) = &d.help {
+                    diagnostic = diagnostic.with_help(help.clone());
+                }
+                reader.diagnostics.push(diagnostic);
+            }
+        }
+    }
+    reader.resolve(scope);
+    let Reader { guide, tracks, .. } = reader;
+    (guide, GuideNames { tracks })
+}
+
+/// One reference as written: `kind:name/name` or `kind:number`, with spans.
+#[derive(Debug, Clone)]
+struct Term {
+    kind: Located<String>,
+    names: Vec<Located<String>>,
+    origin: Origin,
+}
+
+enum Pending {
+    Cause(BoxId, Term),
+    Needs(BoxId, Term),
+    Gives(BoxId, Term),
+}
+
+struct Reader<'a> {
+    file: FileId,
+    text: &'a str,
+    diagnostics: &'a mut Diagnostics,
+    guide: FieldGuide,
+    pending: Vec<Pending>,
+    sections: Names<SectionId>,
+    tracks: Names<TrackId>,
+    boxes: Names<BoxId>,
+}
+
+/// Properties inherited from a section by its tracks and from a track by its boxes.
+#[derive(Clone, Default)]
+struct Inherited {
+    fill: Option<Vec<Term>>,
+}
+
+const SHEET_PROPS: &[&str] = &["title", "columns"];
+const SECTION_PROPS: &[&str] = &["title", "column", "row", "width", "height", "fill"];
+const TRACK_PROPS: &[&str] = &["title", "flow", "fill"];
+const BOX_PROPS: &[&str] = &[
+    "shape", "style", "vp", "label", "fill", "needs", "gives", "repeat",
+];
+
+impl Reader<'_> {
+    fn origin(&self, span: miette::SourceSpan) -> Origin {
+        let start = span.offset().min(self.text.len());
+        Origin::new(self.file, start..(start + span.len()).min(self.text.len()))
+    }
+
+    fn node_origin(&self, node: &KdlNode) -> Origin {
+        // A node's span runs to the end of its children; blame its first line.
+        let origin = self.origin(node.span());
+        let line_end = self.text[origin.range()]
+            .find('\n')
+            .map_or(origin.end, |i| origin.start + i);
+        Origin::new(self.file, origin.start..line_end.max(origin.start))
+    }
+
+    fn document(&mut self, document: &KdlDocument) {
+        for node in document.nodes() {
+            match node.name().value() {
+                "sheet" => self.sheet(node),
+                "section" => self.section(node),
+                other => self.unknown_node(node, other, &["sheet", "section"]),
+            }
+        }
+        if self.guide.sections.is_empty() {
+            self.diagnostics.push(
+                Diagnostic::error(Code::EmptyGroup, "the Field Guide has no sections")
+                    .with_primary(Origin::new(self.file, 0..0), "in this file")
+                    .with_help("add `section \"id\" title=\"...\" { track \"id\" { box } }`"),
+            );
+        }
+    }
+
+    fn unknown_node(&mut self, node: &KdlNode, name: &str, known: &[&str]) {
+        let origin = self.origin(node.name().span());
+        self.diagnostics.push(
+            Diagnostic::error(Code::UnknownNode, format!("unknown node `{name}`"))
+                .with_primary(origin, format!("expected one of: {}", known.join(", ")))
+                .with_suggestion(similar_name(name, known.iter().copied())),
+        );
+    }
+
+    /// Checks a node's entries: at most `args` positional arguments, only `known` properties.
+    fn entries<'n>(
+        &mut self,
+        node: &'n KdlNode,
+        args: usize,
+        known: &[&str],
+    ) -> (Vec<&'n KdlEntry>, Vec<(&'n str, &'n KdlEntry)>) {
+        let mut positional = Vec::new();
+        let mut props: Vec<(&str, &KdlEntry)> = Vec::new();
+        for entry in node.entries() {
+            match entry.name() {
+                None if positional.len() < args => positional.push(entry),
+                None => {
+                    let origin = self.origin(entry.span());
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::UnknownNode,
+                            format!("unexpected argument to `{}`", node.name().value()),
+                        )
+                        .with_primary(origin, "not expected here")
+                        .with_help(format!(
+                            "`{}` takes {} argument(s); name other values as properties: {}",
+                            node.name().value(),
+                            args,
+                            known.join(", ")
+                        )),
+                    );
+                }
+                Some(name) if known.contains(&name.value()) => {
+                    if let Some(index) = props.iter().position(|(n, _)| *n == name.value()) {
+                        let first = self.origin(props[index].1.span());
+                        let origin = self.origin(entry.span());
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!("property `{}` is given twice", name.value()),
+                            )
+                            .with_primary(origin, "given again here")
+                            .with_secondary(first, "first given here")
+                            .with_help("combine several values with `,` in one property"),
+                        );
+                        props[index] = (name.value(), entry);
+                    } else {
+                        props.push((name.value(), entry));
+                    }
+                }
+                Some(name) => {
+                    let origin = self.origin(name.span());
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::UnknownNode,
+                            format!(
+                                "unknown property `{}` on `{}`",
+                                name.value(),
+                                node.name().value()
+                            ),
+                        )
+                        .with_primary(origin, format!("expected one of: {}", known.join(", ")))
+                        .with_suggestion(similar_name(name.value(), known.iter().copied())),
+                    );
+                }
+            }
+        }
+        (positional, props)
+    }
+
+    fn prop<'n>(props: &[(&str, &'n KdlEntry)], name: &str) -> Option<&'n KdlEntry> {
+        props.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+    }
+
+    fn string(&mut self, entry: &KdlEntry, what: &str) -> Option<String> {
+        match entry.value() {
+            KdlValue::String(s) => Some(s.clone()),
+            other => {
+                self.invalid(entry, format!("{what} must be a string, found `{other}`"));
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, entry: &KdlEntry, what: &str, min: i128, max: i128) -> Option<u32> {
+        match entry.value().as_integer() {
+            Some(n) if (min..=max).contains(&n) => Some(n as u32),
+            Some(n) => {
+                self.invalid(entry, format!("{what} must be between {min} and {max}, found {n}"));
+                None
+            }
+            None => {
+                self.invalid(entry, format!("{what} must be a whole number, found `{}`", entry.value()));
+                None
+            }
+        }
+    }
+
+    fn invalid(&mut self, entry: &KdlEntry, message: String) {
+        let origin = self.value_origin(entry);
+        self.diagnostics
+            .push(Diagnostic::error(Code::InvalidValue, message).with_primary(origin, "here"));
+    }
+
+    /// The span of an entry's value (after `name=`).
+    fn value_origin(&self, entry: &KdlEntry) -> Origin {
+        let whole = self.origin(entry.span());
+        let raw = &self.text[whole.range()];
+        let offset = match entry.name() {
+            Some(_) => raw.find('=').map_or(0, |i| i + 1),
+            None => 0,
+        };
+        let value = raw[offset..].trim_start();
+        let start = whole.start + (raw.len() - value.len());
+        let value = value.trim_end();
+        Origin::new(self.file, start..start + value.len())
+    }
+
+    /// The span of `part` inside a string entry, when it appears verbatim in the source.
+    fn part_origin(&self, entry: &KdlEntry, part_offset: usize, part_len: usize) -> Origin {
+        let value = self.value_origin(entry);
+        let raw = &self.text[value.range()];
+        let inner_start = if raw.starts_with('"') { 1 } else { 0 };
+        let full = entry.value().as_string().unwrap_or_default();
+        let inner = raw.get(inner_start..inner_start + full.len());
+        if inner == Some(full) {
+            let start = value.start + inner_start + part_offset;
+            Origin::new(self.file, start..start + part_len)
+        } else {
+            value
+        }
+    }
+
+    fn sheet(&mut self, node: &KdlNode) {
+        let (_, props) = self.entries(node, 0, SHEET_PROPS);
+        if let Some(e) = Self::prop(&props, "title") {
+            self.guide.title = self.string(e, "title").unwrap_or_default();
+        }
+        if let Some(e) = Self::prop(&props, "columns") {
+            self.guide.columns = self.number(e, "columns", 1, 12).unwrap_or(1);
+        }
+        self.no_children(node);
+    }
+
+    fn no_children(&mut self, node: &KdlNode) {
+        if let Some(children) = node.children()
+            && let Some(child) = children.nodes().first()
+        {
+            let origin = self.node_origin(child);
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::UnknownNode,
+                    format!("`{}` takes no children", node.name().value()),
+                )
+                .with_primary(origin, "not expected here"),
+            );
+        }
+    }
+
+    fn id_arg(&mut self, node: &KdlNode, positional: &[&KdlEntry]) -> Option<(String, Origin)> {
+        let entry = positional.first()?;
+        let origin = self.value_origin(entry);
+        let id = self.string(entry, "an id")?;
+        if id.is_empty() || id.contains(|c: char| c.is_whitespace() || c == ':' || c == ',') {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("`{id}` is not a valid {} id", node.name().value()),
+                )
+                .with_primary(origin, "here")
+                .with_help("ids are words joined by dashes, like `area-1` or `old-rod`"),
+            );
+            return None;
+        }
+        Some((id, origin))
+    }
+
+    fn section(&mut self, node: &KdlNode) {
+        let (positional, props) = self.entries(node, 1, SECTION_PROPS);
+        let origin = self.node_origin(node);
+        let section_id = SectionId(self.guide.sections.len() as u32);
+        let id = match self.id_arg(node, &positional) {
+            Some((id, id_origin)) => {
+                if let Err(d) = self.sections.define(&id, section_id, id_origin) {
+                    self.diagnostics.push(d);
+                }
+                id
+            }
+            None => {
+                if positional.is_empty() {
+                    self.missing_id(node, origin);
+                }
+                format!("section-{}", section_id.0 + 1)
+            }
+        };
+        let title = Self::prop(&props, "title")
+            .and_then(|e| self.string(e, "title"))
+            .unwrap_or_else(|| id.clone());
+        let mut placement = Placement {
+            column: 1,
+            row: section_id.0 + 1,
+            width: 1,
+            height: 1,
+        };
+        for (key, slot) in [
+            ("column", &mut placement.column),
+            ("row", &mut placement.row),
+            ("width", &mut placement.width),
+            ("height", &mut placement.height),
+        ] {
+            if let Some(e) = Self::prop(&props, key)
+                && let Some(n) = self.number(e, key, 1, 64)
+            {
+                *slot = n;
+            }
+        }
+        let inherited = Inherited {
+            fill: Self::prop(&props, "fill").and_then(|e| self.terms(e)),
+        };
+        self.guide.sections.push(Section {
+            id: id.clone(),
+            title,
+            texts: Vec::new(),
+            placement,
+            tracks: Vec::new(),
+            origin,
+        });
+        let mut loose = 0;
+        let mut skipped = false;
+        if let Some(children) = node.children() {
+            for child in children.nodes() {
+                match child.name().value() {
+                    "track" => self.track(child, section_id, &id, &inherited),
+                    "box" => {
+                        loose += 1;
+                        self.loose_box(child, section_id, &id, loose, &inherited);
+                    }
+                    "text" => {
+                        let (positional, _) = self.entries(child, 1, &[]);
+                        if let Some(text) = positional.first().and_then(|e| self.string(e, "text"))
+                        {
+                            self.guide.sections[section_id.index()].texts.push(text);
+                        }
+                    }
+                    other => {
+                        skipped = true;
+                        self.unknown_node(child, other, &["track", "box", "text"]);
+                    }
+                }
+            }
+        }
+        if self.guide.sections[section_id.index()].tracks.is_empty() && !skipped {
+            self.diagnostics.push(
+                Diagnostic::error(Code::EmptyGroup, format!("section `{id}` has no boxes"))
+                    .with_primary(origin, "this section is empty")
+                    .with_help("add a `track` with boxes, or a `box`, or remove the section"),
+            );
+        }
+    }
+
+    fn missing_id(&mut self, node: &KdlNode, origin: Origin) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("`{}` needs an id", node.name().value()),
+            )
+            .with_primary(origin, "no id given")
+            .with_help(format!("write `{} \"some-id\" ...`", node.name().value())),
+        );
+    }
+
+    fn new_track(
+        &mut self,
+        id: String,
+        id_origin: Option<Origin>,
+        section: SectionId,
+        title: Option<String>,
+        flow: Flow,
+        loose: bool,
+        origin: Origin,
+    ) -> TrackId {
+        let track_id = TrackId(self.guide.tracks.len() as u32);
+        if let Err(d) = self
+            .tracks
+            .define(&id, track_id, id_origin.unwrap_or(origin))
+        {
+            self.diagnostics.push(d);
+        }
+        self.guide.tracks.push(Track {
+            id,
+            title,
+            section,
+            flow,
+            loose,
+            boxes: Vec::new(),
+            origin,
+        });
+        self.guide.sections[section.index()].tracks.push(track_id);
+        track_id
+    }
+
+    fn track(&mut self, node: &KdlNode, section: SectionId, section_id: &str, up: &Inherited) {
+        let (positional, props) = self.entries(node, 1, TRACK_PROPS);
+        let origin = self.node_origin(node);
+        let (id, id_origin) = match self.id_arg(node, &positional) {
+            Some((id, o)) => (id, Some(o)),
+            None => {
+                if positional.is_empty() {
+                    self.missing_id(node, origin);
+                }
+                (format!("{section_id}-track-{}", self.guide.tracks.len() + 1), None)
+            }
+        };
+        let title = Self::prop(&props, "title").and_then(|e| self.string(e, "title"));
+        let flow = match Self::prop(&props, "flow") {
+            Some(e) => match self.string(e, "flow").as_deref() {
+                Some("row") | None => Flow::Row,
+                Some("column") => Flow::Column,
+                Some(other) => {
+                    let message = format!("flow must be `row` or `column`, found `{other}`");
+                    self.invalid(e, message);
+                    Flow::Row
+                }
+            },
+            None => Flow::Row,
+        };
+        let inherited = Inherited {
+            fill: Self::prop(&props, "fill")
+                .and_then(|e| self.terms(e))
+                .or_else(|| up.fill.clone()),
+        };
+        let track = self.new_track(id.clone(), id_origin, section, title, flow, false, origin);
+        let mut skipped = false;
+        if let Some(children) = node.children() {
+            for child in children.nodes() {
+                match child.name().value() {
+                    "box" => {
+                        let prefix = format!("{section_id}.{id}");
+                        self.boxes(child, section, track, &prefix, &inherited);
+                    }
+                    other => {
+                        skipped = true;
+                        self.unknown_node(child, other, &["box"]);
+                    }
+                }
+            }
+        }
+        if self.guide.tracks[track.index()].boxes.is_empty() && !skipped {
+            self.diagnostics.push(
+                Diagnostic::error(Code::EmptyGroup, format!("track `{id}` has no boxes"))
+                    .with_primary(origin, "this track is empty")
+                    .with_help("add `box` nodes inside its braces, or remove the track"),
+            );
+        }
+    }
+
+    fn loose_box(
+        &mut self,
+        node: &KdlNode,
+        section: SectionId,
+        section_id: &str,
+        n: usize,
+        up: &Inherited,
+    ) {
+        let origin = self.node_origin(node);
+        let explicit = node
+            .entries()
+            .first()
+            .filter(|e| e.name().is_none())
+            .and_then(|e| e.value().as_string())
+            .map(str::to_string);
+        let id = explicit.unwrap_or_else(|| format!("{section_id}#{n}"));
+        let track = self.new_track(id, None, section, None, Flow::Row, true, origin);
+        self.boxes(node, section, track, section_id, up);
+    }
+
+    /// Reads a `box` node (which may stand for several boxes with `repeat`).
+    fn boxes(
+        &mut self,
+        node: &KdlNode,
+        section: SectionId,
+        track: TrackId,
+        prefix: &str,
+        up: &Inherited,
+    ) {
+        let (positional, props) = self.entries(node, 1, BOX_PROPS);
+        let origin = self.node_origin(node);
+        self.no_children(node);
+        let explicit_id = self.id_arg(node, &positional);
+        let repeat = match Self::prop(&props, "repeat") {
+            Some(e) => self.number(e, "repeat", 1, 1000).unwrap_or(1),
+            None => 1,
+        };
+        if repeat > 1
+            && let Some((_, id_origin)) = &explicit_id
+        {
+            self.diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "a repeated box cannot have an id")
+                    .with_primary(*id_origin, "each of the repeated boxes would share this id")
+                    .with_help("remove the id (boxes are then numbered) or the `repeat`"),
+            );
+        }
+        let shape = self.named(&props, "shape", Shape::NAMES).unwrap_or(Shape::Square);
+        let style = self.named(&props, "style", Style::NAMES).unwrap_or(Style::Plain);
+        let vp = Self::prop(&props, "vp")
+            .and_then(|e| self.number(e, "vp", 0, 10_000))
+            .unwrap_or(0);
+        let label = Self::prop(&props, "label").and_then(|e| self.string(e, "label"));
+        let own_fill = Self::prop(&props, "fill");
+        let fill = match own_fill {
+            Some(e) => self.terms(e),
+            // A dotted box is filled any time its track allows, whatever its track says.
+            None if style == Style::Free => None,
+            None => up.fill.clone(),
+        };
+        if let (Some(e), Some(terms)) = (own_fill, &fill) {
+            if style == Style::Free {
+                let origin = self.value_origin(e);
+                self.diagnostics.push(
+                    Diagnostic::error(Code::MisusedStyle, "a free box is filled any time: it takes no `fill`")
+                        .with_primary(origin, "remove this `fill`")
+                        .with_help("a dotted (free) box is filled once the boxes before it in its track are; use another style for a box with a cause"),
+                );
+            }
+            if let Some(extra) = terms.get(1) {
+                self.diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
+                        .with_primary(extra.origin, "a second fill")
+                        .with_help("use `collect:a/b` or `obtain:a/b` for alternatives of one kind"),
+                );
+            }
+        }
+        let fill = fill.map(|mut terms| {
+            terms.truncate(1);
+            terms
+        });
+        let needs = Self::prop(&props, "needs").and_then(|e| self.terms(e));
+        let gives = Self::prop(&props, "gives").and_then(|e| self.terms(e));
+        let fill_origin = Self::prop(&props, "fill").map_or(origin, |e| self.value_origin(e));
+        if fill.is_none() && style != Style::Free {
+            self.diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
+                    .with_primary(origin, "no `fill` here, on its track or on its section")
+                    .with_help(
+                        "add `fill=\"dice:area\"` (or turn, ball, collect:<species>, use:<item>, \
+                         obtain:<item>, free, bonus) to the box, its track or its section",
+                    ),
+            );
+        }
+        for _ in 0..repeat {
+            let box_id = BoxId(self.guide.boxes.len() as u32);
+            let index = self.guide.tracks[track.index()].boxes.len();
+            let id = match (&explicit_id, repeat) {
+                (Some((id, _)), 1) => id.clone(),
+                _ if self.guide.tracks[track.index()].loose => {
+                    let track_id = &self.guide.tracks[track.index()].id;
+                    match repeat {
+                        1 => track_id.clone(),
+                        _ => format!("{track_id}#{}", index + 1),
+                    }
+                }
+                _ => format!("{prefix}#{}", index + 1),
+            };
+            let id_origin = explicit_id.as_ref().map_or(origin, |(_, o)| *o);
+            if let Err(d) = self.boxes.define(&id, box_id, id_origin) {
+                self.diagnostics.push(d);
+            }
+            let cause = match (&fill, style) {
+                (None, Style::Free) => Cause::Free,
+                _ => Cause::Unknown,
+            };
+            self.guide.boxes.push(BoxDef {
+                id,
+                section,
+                track,
+                index,
+                shape,
+                style,
+                vp,
+                label: label.clone(),
+                cause: Located::new(cause, fill_origin),
+                requires: Vec::new(),
+                rewards: Vec::new(),
+                origin,
+            });
+            self.guide.tracks[track.index()].boxes.push(box_id);
+            for term in fill.iter().flatten() {
+                self.pending.push(Pending::Cause(box_id, term.clone()));
+            }
+            for term in needs.iter().flatten() {
+                self.pending.push(Pending::Needs(box_id, term.clone()));
+            }
+            for term in gives.iter().flatten() {
+                self.pending.push(Pending::Gives(box_id, term.clone()));
+            }
+        }
+    }
+
+    fn named<T: Copy>(
+        &mut self,
+        props: &[(&str, &KdlEntry)],
+        key: &str,
+        names: &[(&str, T)],
+    ) -> Option<T> {
+        let entry = Self::prop(props, key)?;
+        let value = self.string(entry, key)?;
+        match names.iter().find(|(n, _)| *n == value) {
+            Some((_, v)) => Some(*v),
+            None => {
+                let origin = self.value_origin(entry);
+                let known: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+                self.diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, format!("unknown {key} `{value}`"))
+                        .with_primary(origin, format!("expected one of: {}", known.join(", ")))
+                        .with_suggestion(similar_name(&value, known.iter().copied())),
+                );
+                None
+            }
+        }
+    }
+
+    /// Splits `kind:name/name, kind:name` into terms, each name with its own span.
+    fn terms(&mut self, entry: &KdlEntry) -> Option<Vec<Term>> {
+        let text = self.string(entry, entry.name().map_or("value", |n| n.value()))?;
+        let mut terms = Vec::new();
+        let mut offset = 0;
+        for part in text.split(',') {
+            let part_start = offset + (part.len() - part.trim_start().len());
+            offset += part.len() + 1;
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let origin = self.part_origin(entry, part_start, part.len());
+            let (kind, rest, rest_start) = match part.split_once(':') {
+                Some((kind, rest)) => (kind.trim(), rest, part_start + kind.len() + 1),
+                None => (part, "", part_start + part.len()),
+            };
+            let mut names = Vec::new();
+            let mut name_offset = rest_start;
+            for name in rest.split('/') {
+                let start = name_offset + (name.len() - name.trim_start().len());
+                name_offset += name.len() + 1;
+                let name = name.trim();
+                if !name.is_empty() {
+                    names.push(Located::new(
+                        name.to_string(),
+                        self.part_origin(entry, start, name.len()),
+                    ));
+                }
+            }
+            terms.push(Term {
+                kind: Located::new(
+                    kind.to_string(),
+                    self.part_origin(entry, part_start, kind.len()),
+                ),
+                names,
+                origin,
+            });
+        }
+        if terms.is_empty() {
+            let origin = self.value_origin(entry);
+            let what = entry.name().map_or("value", |n| n.value()).to_string();
+            self.diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, format!("`{what}` is empty"))
+                    .with_primary(origin, "nothing here")
+                    .with_help(format!("give `{what}` a value, or leave the property out")),
+            );
+            return None;
+        }
+        Some(terms)
+    }
+
+    fn resolve(&mut self, scope: &Scope) {
+        for pending in std::mem::take(&mut self.pending) {
+            match pending {
+                Pending::Cause(b, term) => {
+                    let cause = self.cause(&term, scope);
+                    self.guide.boxes[b.index()].cause = Located::new(cause, term.origin);
+                }
+                Pending::Needs(b, term) => {
+                    let requirement = self.requirement(&term, scope);
+                    self.guide.boxes[b.index()]
+                        .requires
+                        .push(Located::new(requirement, term.origin));
+                }
+                Pending::Gives(b, term) => {
+                    let reward = self.reward(&term, scope);
+                    self.guide.boxes[b.index()]
+                        .rewards
+                        .push(Located::new(reward, term.origin));
+                }
+            }
+        }
+    }
+
+    fn bad_kind(&mut self, term: &Term, what: &str, kinds: &[&str]) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("`{}` is not a kind of {what}", term.kind.value),
+            )
+            .with_primary(term.kind.origin, format!("expected one of: {}", kinds.join(", ")))
+            .with_suggestion(similar_name(&term.kind.value, kinds.iter().copied())),
+        );
+    }
+
+    fn one_name<'t>(&mut self, term: &'t Term, what: &str) -> Option<&'t Located<String>> {
+        match term.names.as_slice() {
+            [one] => Some(one),
+            [] => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`{}:` needs {} {what} after the colon", term.kind.value, article(what)),
+                    )
+                    .with_primary(term.origin, "here"),
+                );
+                None
+            }
+            [_, extra, ..] => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`{}:` takes one {what}, not alternatives", term.kind.value),
+                    )
+                    .with_primary(extra.origin, "a second name")
+                    .with_help("list several requirements or rewards with `,` instead of `/`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn lookup<T: Copy>(&mut self, names: &Names<T>, name: &Located<String>) -> Option<T> {
+        match names.resolve(&name.value, name.origin) {
+            Ok(v) => Some(v),
+            Err(d) => {
+                if names.complete {
+                    self.diagnostics.push(d);
+                }
+                None
+            }
+        }
+    }
+
+    fn all<T: Copy>(&mut self, names: &Names<T>, term: &Term, what: &str) -> Option<Vec<T>> {
+        if term.names.is_empty() {
+            self.one_name(term, what);
+            return None;
+        }
+        let resolved: Vec<Option<T>> = term.names.iter().map(|n| self.lookup(names, n)).collect();
+        resolved.into_iter().collect()
+    }
+
+    fn cause(&mut self, term: &Term, scope: &Scope) -> Cause {
+        let resolved = match term.kind.value.as_str() {
+            "dice" => self.one_name(term, "die face").and_then(|name| {
+                let action = Action::from_name(&name.value);
+                if action.is_none() {
+                    let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::UnknownName,
+                            format!("unknown die face `{}`", name.value),
+                        )
+                        .with_primary(name.origin, format!("faces are: {}", known.join(", ")))
+                        .with_suggestion(similar_name(&name.value, known.iter().copied())),
+                    );
+                }
+                action.map(Cause::Dice)
+            }),
+            "turn" | "ball" | "free" | "bonus" if !term.names.is_empty() => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`{}` takes no name", term.kind.value),
+                    )
+                    .with_primary(term.origin, "here"),
+                );
+                None
+            }
+            "turn" => Some(Cause::Turn),
+            "ball" => Some(Cause::Ball),
+            "free" => Some(Cause::Free),
+            "bonus" => Some(Cause::Bonus),
+            "collect" => self
+                .all(scope.species, term, "species")
+                .map(Cause::Collect),
+            "obtain" => self.all(scope.items, term, "item").map(Cause::Obtain),
+            "use" => self
+                .one_name(term, "item")
+                .and_then(|n| self.lookup(scope.items, n))
+                .map(Cause::Use),
+            _ => {
+                self.bad_kind(
+                    term,
+                    "fill",
+                    &["dice", "turn", "ball", "collect", "use", "obtain", "free", "bonus"],
+                );
+                None
+            }
+        };
+        resolved.unwrap_or(Cause::Unknown)
+    }
+
+    fn requirement(&mut self, term: &Term, scope: &Scope) -> Requirement {
+        let resolved = match term.kind.value.as_str() {
+            "item" => self
+                .one_name(term, "item")
+                .and_then(|n| self.lookup(scope.items, n))
+                .map(Requirement::Item),
+            "species" => self
+                .one_name(term, "species")
+                .and_then(|n| self.lookup(scope.species, n))
+                .map(Requirement::Species),
+            "area" => {
+                let tracks = std::mem::replace(&mut self.tracks, Names::new("track"));
+                let found = self
+                    .one_name(term, "track")
+                    .and_then(|n| self.lookup(&tracks, n))
+                    .map(Requirement::Area);
+                self.tracks = tracks;
+                found
+            }
+            "box" => {
+                let boxes = std::mem::replace(&mut self.boxes, Names::new("box"));
+                let found = self
+                    .one_name(term, "box")
+                    .and_then(|n| self.lookup(&boxes, n))
+                    .map(Requirement::Box);
+                self.boxes = boxes;
+                found
+            }
+            "vp" => self.one_name(term, "number").and_then(|n| match n.value.parse::<u32>() {
+                Ok(v) => Some(Requirement::Vp(v)),
+                Err(_) => {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("`vp:` needs a whole number, found `{}`", n.value),
+                        )
+                        .with_primary(n.origin, "here"),
+                    );
+                    None
+                }
+            }),
+            _ => {
+                self.bad_kind(term, "requirement", &["item", "species", "area", "box", "vp"]);
+                None
+            }
+        };
+        resolved.unwrap_or(Requirement::Unknown)
+    }
+
+    fn reward(&mut self, term: &Term, scope: &Scope) -> Reward {
+        let resolved = match term.kind.value.as_str() {
+            "item" => self
+                .one_name(term, "item")
+                .and_then(|n| self.lookup(scope.items, n))
+                .map(Reward::Item),
+            "species" => self
+                .one_name(term, "species")
+                .and_then(|n| self.lookup(scope.species, n))
+                .map(Reward::Species),
+            "habitat" => self.one_name(term, "habitat").and_then(|n| {
+                match n.value.as_str() {
+                    "grass" => Some(Reward::Habitat(Habitat::Grass)),
+                    "water" => Some(Reward::Habitat(Habitat::Water)),
+                    "any" => Some(Reward::Habitat(Habitat::Any)),
+                    other => {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                Code::UnknownName,
+                                format!("unknown habitat `{other}`"),
+                            )
+                            .with_primary(n.origin, "habitats are: grass, water, any")
+                            .with_suggestion(similar_name(other, ["grass", "water", "any"])),
+                        );
+                        None
+                    }
+                }
+            }),
+            _ => {
+                self.bad_kind(term, "reward", &["item", "species", "habitat"]);
+                None
+            }
+        };
+        resolved.unwrap_or(Reward::Unknown)
+    }
+}
+
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}

@@ -1,0 +1,505 @@
+//! Loading a game folder into the model.
+//!
+//! Loading never stops at the first fault. Each file is read through the [`GameFolder`] seam,
+//! parsed with recovery, and lowered into the model with names resolved; every fault becomes a
+//! diagnostic and the rest of the content still loads, so one `safari check` shows them all.
+
+pub mod formats;
+mod guide;
+mod names;
+mod toml_read;
+
+use formats::*;
+use names::Names;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::*;
+use crate::world::{FileId, GameFolder, Origin};
+
+pub const MANIFEST: &str = "game.toml";
+
+/// Whether loading kept everything the content says: no file was missing or malformed and no
+/// entry was dropped. Unknown and duplicate names do not count: the model marks them and the
+/// checks work around them.
+pub fn is_complete(diagnostics: &Diagnostics) -> bool {
+    !diagnostics.lost_content_since(0)
+}
+
+/// Loads the game in `folder`. `None` only when there is no manifest to start from.
+pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Game> {
+    let manifest_file = match folder.read(MANIFEST, None) {
+        Ok(file) => file,
+        Err(diagnostic) if diagnostic.code == Code::FileUnreadable => {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::NotAGame,
+                    format!("`{}` is not a game folder: it has no {MANIFEST}", folder.root().display()),
+                )
+                .with_help("a game folder holds game.toml and the files it names; see docs/content.md"),
+            );
+            return None;
+        }
+        Err(diagnostic) => {
+            diagnostics.push(diagnostic);
+            return None;
+        }
+    };
+    let text = folder.source(manifest_file).text.clone();
+    let raw = toml_read::read_whole::<ManifestFile>(manifest_file, &text, diagnostics);
+    let manifest = lower_manifest(raw.as_ref(), manifest_file, &text, diagnostics);
+    let files = raw.map(|m| m.files).unwrap_or_default();
+    let named_at = |spanned: &toml::Spanned<String>| {
+        let span = spanned.span();
+        (span != (0..0)).then(|| Origin::new(manifest_file, span))
+    };
+
+    let mut read = |path: &toml::Spanned<String>, diagnostics: &mut Diagnostics| -> Option<(FileId, String)> {
+        match folder.read(path.get_ref(), named_at(path)) {
+            Ok(file) => Some((file, folder.source(file).text.clone())),
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                None
+            }
+        }
+    };
+
+    let start = diagnostics.len();
+    let (items, mut item_names) = match read(&files.items, diagnostics) {
+        Some((file, text)) => load_items(file, &text, diagnostics),
+        None => (Vec::new(), Names::new("item")),
+    };
+    item_names.complete = !diagnostics.lost_content_since(start);
+    let start = diagnostics.len();
+    let (species, mut species_names) = match read(&files.species, diagnostics) {
+        Some((file, text)) => load_species(file, &text, &item_names, diagnostics),
+        None => (Vec::new(), Names::new("species")),
+    };
+    species_names.complete = !diagnostics.lost_content_since(start);
+    let dice = match read(&files.dice, diagnostics) {
+        Some((file, text)) => load_dice(file, &text, diagnostics),
+        None => Vec::new(),
+    };
+    let scope = guide::Scope {
+        items: &item_names,
+        species: &species_names,
+    };
+    let start = diagnostics.len();
+    let (guide, mut guide_names) = match read(&files.field_guide, diagnostics) {
+        Some((file, text)) => guide::load(file, &text, &scope, diagnostics),
+        None => (FieldGuide::default(), guide::GuideNames { tracks: Names::new("track") }),
+    };
+    guide_names.tracks.complete = !diagnostics.lost_content_since(start);
+    let deck = match read(&files.deck, diagnostics) {
+        Some((file, text)) => load_deck(file, &text, &species_names, &item_names, &guide_names.tracks, diagnostics),
+        None => Deck {
+            name: String::new(),
+            size: None,
+            cards: Vec::new(),
+            origin: Origin::file_start(manifest_file),
+        },
+    };
+    Some(Game {
+        manifest,
+        items,
+        species,
+        dice,
+        deck,
+        guide,
+    })
+}
+
+fn lower_manifest(
+    raw: Option<&ManifestFile>,
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> Manifest {
+    let origin = Origin::new(file, 0..text.len().min(1));
+    let located = |s: &toml::Spanned<u32>| Located::new(*s.get_ref(), Origin::new(file, s.span()));
+    let Some(raw) = raw else {
+        return Manifest {
+            id: String::new(),
+            name: String::new(),
+            rules: String::new(),
+            versions: Vec::new(),
+            players: (1, 1),
+            turns: None,
+            safari_balls: None,
+            rolls_per_turn: 3,
+            hazard_limit: 3,
+            card_size: CardSize::NAMED[0],
+            paper: Paper::A4,
+            origin,
+        };
+    };
+    if raw.players.min > raw.players.max || raw.players.min == 0 {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("players: min {} and max {} do not make a range", raw.players.min, raw.players.max),
+            )
+            .with_primary(Origin::new(file, find_key(text, "players")), "here"),
+        );
+    }
+    let card_size = match &raw.print.card_size {
+        None => CardSize::NAMED[0],
+        Some(value) => card_size(value, file, diagnostics),
+    };
+    let paper = match raw.print.paper {
+        None | Some(PaperName::A4) => Paper::A4,
+        Some(PaperName::Letter) => Paper::Letter,
+    };
+    if raw.play.hazard_limit == 0 {
+        diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, "`hazard-limit` must be at least 1")
+                .with_primary(Origin::new(file, find_key(text, "hazard-limit")), "here"),
+        );
+    }
+    for (value, what) in [(&raw.play.turns, "turns"), (&raw.play.safari_balls, "safari-balls")] {
+        if *value.get_ref() == 0 {
+            diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, format!("`{what}` must be at least 1"))
+                    .with_primary(Origin::new(file, value.span()), "here"),
+            );
+        }
+    }
+    if raw.play.rolls_per_turn == 0 {
+        diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, "`rolls-per-turn` must be at least 1")
+                .with_primary(Origin::new(file, find_key(text, "rolls-per-turn")), "here"),
+        );
+    }
+    Manifest {
+        id: raw.id.clone(),
+        name: raw.name.clone(),
+        rules: raw.rules.clone(),
+        versions: raw.versions.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        players: (raw.players.min, raw.players.max),
+        turns: Some(located(&raw.play.turns)),
+        safari_balls: Some(located(&raw.play.safari_balls)),
+        rolls_per_turn: raw.play.rolls_per_turn.max(1),
+        hazard_limit: raw.play.hazard_limit,
+        card_size,
+        paper,
+        origin,
+    }
+}
+
+fn card_size(value: &toml::Spanned<toml::Value>, file: FileId, diagnostics: &mut Diagnostics) -> CardSize {
+    let origin = Origin::new(file, value.span());
+    let names: Vec<&str> = CardSize::NAMED.iter().map(|c| c.name).collect();
+    match value.get_ref() {
+        toml::Value::String(name) => match CardSize::NAMED.iter().find(|c| c.name == name) {
+            Some(size) => *size,
+            None => {
+                diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, format!("unknown card size `{name}`"))
+                        .with_primary(origin, format!("expected one of: {}", names.join(", ")))
+                        .with_suggestion(crate::diag::similar_name(name, names.iter().copied())),
+                );
+                CardSize::NAMED[0]
+            }
+        },
+        toml::Value::Table(table) => {
+            let mm = |key: &str| table.get(key).and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
+            let unknown: Vec<&String> = table.keys().filter(|k| *k != "width-mm" && *k != "height-mm").collect();
+            match (mm("width-mm"), mm("height-mm")) {
+                (Some(w), Some(h)) if unknown.is_empty() && (10.0..=300.0).contains(&w) && (10.0..=300.0).contains(&h) => CardSize {
+                    name: "custom",
+                    width_mm: w,
+                    height_mm: h,
+                },
+                _ => {
+                    diagnostics.push(
+                        Diagnostic::error(Code::InvalidValue, "a custom card size is `{ width-mm = ..., height-mm = ... }`, each 10 to 300 mm")
+                            .with_primary(origin, "here"),
+                    );
+                    CardSize::NAMED[0]
+                }
+            }
+        }
+        _ => {
+            diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "card size is a name or `{ width-mm = ..., height-mm = ... }`")
+                    .with_primary(origin, format!("expected one of: {}, or a table", names.join(", "))),
+            );
+            CardSize::NAMED[0]
+        }
+    }
+}
+
+/// The span of `key` in a TOML text, for values serde does not locate.
+fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
+    text.find(key).map_or(0..0, |start| start..start + key.len())
+}
+
+fn define<T: Copy>(names: &mut Names<T>, id: &toml::Spanned<String>, value: T, file: FileId, diagnostics: &mut Diagnostics) {
+    if let Err(d) = names.define(id.get_ref(), value, Origin::new(file, id.span())) {
+        diagnostics.push(d);
+    }
+}
+
+fn resolve<T: Copy>(names: &Names<T>, name: &toml::Spanned<String>, file: FileId, diagnostics: &mut Diagnostics) -> Option<T> {
+    names
+        .resolve(name.get_ref(), Origin::new(file, name.span()))
+        .map_err(|d| {
+            if names.complete {
+                diagnostics.push(d)
+            }
+        })
+        .ok()
+}
+
+fn load_items(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> (Vec<Item>, Names<ItemId>) {
+    let mut names = Names::new("item");
+    let mut items = Vec::new();
+    let (_, entries) = toml_read::read::<ItemsFile, ItemEntry>(file, text, "item", diagnostics);
+    for (entry, origin) in entries {
+        define(&mut names, &entry.id, ItemId(items.len() as u32), file, diagnostics);
+        let effect = match entry.effect {
+            EffectName::Evolve => Effect::Evolve,
+            EffectName::LockCaptureDie => Effect::LockCaptureDie,
+            EffectName::ReshuffleDiscard => Effect::ReshuffleDiscard,
+            EffectName::Repel => Effect::Repel,
+            EffectName::RerollHazard => Effect::RerollHazard,
+            EffectName::None => Effect::None,
+        };
+        items.push(Item {
+            id: entry.id.into_inner(),
+            name: entry.name,
+            kind: match entry.kind {
+                ItemKindName::Usable => ItemKind::Usable,
+                ItemKindName::Passive => ItemKind::Passive,
+            },
+            effect,
+            origin,
+        });
+    }
+    (items, names)
+}
+
+fn load_species(
+    file: FileId,
+    text: &str,
+    items: &Names<ItemId>,
+    diagnostics: &mut Diagnostics,
+) -> (Vec<Species>, Names<SpeciesId>) {
+    let mut names = Names::new("species");
+    let mut species = Vec::new();
+    let (_, entries) = toml_read::read::<SpeciesFile, SpeciesEntry>(file, text, "species", diagnostics);
+    for (entry, _) in &entries {
+        define(&mut names, &entry.id, SpeciesId(species.len() as u32), file, diagnostics);
+        species.push(Species {
+            id: entry.id.get_ref().clone(),
+            name: entry.name.clone(),
+            dex: entry.dex,
+            evolutions: Vec::new(),
+            origin: Origin::new(file, entry.id.span()),
+        });
+    }
+    // Evolutions name species defined anywhere in the file: resolve once all are known.
+    for (index, (entry, _)) in entries.iter().enumerate() {
+        for evolution in &entry.evolutions {
+            let e = evolution.get_ref();
+            species[index].evolutions.push(Evolution {
+                into: resolve(&names, &e.into, file, diagnostics),
+                by: match &e.item {
+                    None => Some(None),
+                    Some(item) => resolve(items, item, file, diagnostics).map(Some),
+                },
+                origin: Origin::new(file, evolution.span()),
+            });
+        }
+    }
+    (species, names)
+}
+
+fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<DiceSet> {
+    let mut names: Names<DiceSetId> = Names::new("dice set");
+    let mut sets = Vec::new();
+    let (_, entries) = toml_read::read::<DiceFile, DiceSetEntry>(file, text, "set", diagnostics);
+    for (entry, origin) in entries {
+        define(&mut names, &entry.id, DiceSetId(sets.len() as u32), file, diagnostics);
+        let role = match entry.role {
+            DiceRoleName::Expedition => DiceRole::Expedition,
+            DiceRoleName::Capture => DiceRole::Capture,
+        };
+        let face = |value: &toml::Spanned<FaceValue>, diagnostics: &mut Diagnostics| {
+            let at = Origin::new(file, value.span());
+            let face = match (role, value.get_ref()) {
+                (DiceRole::Capture, FaceValue::Number(n)) if (0..=1000).contains(n) => Face::Number(*n as u32),
+                (DiceRole::Expedition, FaceValue::Action(name)) => match Action::from_name(name) {
+                    Some(action) => Face::Action(action),
+                    None => {
+                        let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+                        diagnostics.push(
+                            Diagnostic::error(Code::UnknownName, format!("unknown die face `{name}`"))
+                                .with_primary(at, format!("faces are: {}", known.join(", ")))
+                                .with_suggestion(crate::diag::similar_name(name, known.iter().copied())),
+                        );
+                        Face::Invalid
+                    }
+                },
+                (DiceRole::Capture, _) => {
+                    diagnostics.push(
+                        Diagnostic::error(Code::InvalidValue, "capture dice faces must be numbers from 0 to 1000")
+                            .with_primary(at, "here"),
+                    );
+                    Face::Invalid
+                }
+                (DiceRole::Expedition, FaceValue::Number(_)) => {
+                    diagnostics.push(
+                        Diagnostic::error(Code::InvalidValue, "expedition dice faces must be action names")
+                            .with_primary(at, "a number here")
+                            .with_help("use area, trainer, item, grass, water or hazard"),
+                    );
+                    Face::Invalid
+                }
+            };
+            Located::new(face, at)
+        };
+        let mut dice = Vec::new();
+        match (&entry.faces, &entry.dice) {
+            (Some(faces), None) => {
+                for _ in 0..*entry.count.get_ref() {
+                    dice.push(Die {
+                        faces: faces.get_ref().iter().map(|f| face(f, diagnostics)).collect(),
+                        origin: Origin::new(file, faces.span()),
+                    });
+                }
+            }
+            (None, Some(each)) => {
+                for die in each {
+                    dice.push(Die {
+                        faces: die.get_ref().iter().map(|f| face(f, diagnostics)).collect(),
+                        origin: Origin::new(file, die.span()),
+                    });
+                }
+            }
+            (Some(_), Some(each)) => diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "a dice set has either `faces` or `dice`, not both")
+                    .with_primary(each.first().map_or(origin, |d| Origin::new(file, d.span())), "`dice` here")
+                    .with_help("`faces` gives every die the same faces; `dice` lists each die's faces"),
+            ),
+            (None, None) => diagnostics.push(
+                Diagnostic::error(Code::EmptyGroup, format!("dice set `{}` has no faces", entry.id.get_ref()))
+                    .with_primary(Origin::new(file, entry.id.span()), "this set")
+                    .with_help("add `faces = [...]` (the same for every die) or `dice = [[...], ...]`"),
+            ),
+        }
+        sets.push(DiceSet {
+            id: entry.id.get_ref().clone(),
+            name: entry.name,
+            role,
+            count: Located::new(*entry.count.get_ref(), Origin::new(file, entry.count.span())),
+            sides: Located::new(*entry.sides.get_ref(), Origin::new(file, entry.sides.span())),
+            dice,
+            origin,
+        });
+    }
+    sets
+}
+
+fn load_deck(
+    file: FileId,
+    text: &str,
+    species: &Names<SpeciesId>,
+    items: &Names<ItemId>,
+    tracks: &Names<TrackId>,
+    diagnostics: &mut Diagnostics,
+) -> Deck {
+    let mut deck = Deck {
+        name: String::new(),
+        size: None,
+        cards: Vec::new(),
+        origin: Origin::new(file, 0..0),
+    };
+    let (header, entries) = toml_read::read::<DeckFile, CardEntry>(file, text, "card", diagnostics);
+    if let Some(header) = header {
+        deck.name = header.name;
+        deck.size = header.size.map(|s| Located::new(*s.get_ref(), Origin::new(file, s.span())));
+    }
+    let mut names: Names<CardId> = Names::new("card");
+    for (entry, origin) in entries {
+        let card_id = CardId(deck.cards.len() as u32);
+        let id = match &entry.id {
+            Some(id) => {
+                define(&mut names, id, card_id, file, diagnostics);
+                id.get_ref().clone()
+            }
+            None => {
+                let base = entry.species.get_ref().clone();
+                let id = (1..)
+                    .map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") })
+                    .find(|candidate| names.get(candidate).is_none())
+                    .expect("some suffix is free");
+                let _ = names.define(&id, card_id, Origin::new(file, entry.species.span()));
+                id
+            }
+        };
+        let (grass, water) = match &entry.habitats {
+            Some(h) => parse_habitats(h, file, diagnostics),
+            None => (0, 0),
+        };
+        let copies = entry
+            .copies
+            .as_ref()
+            .map_or(Located::new(1, origin), |c| Located::new(*c.get_ref(), Origin::new(file, c.span())));
+        deck.cards.push(Card {
+            id,
+            species: Located::new(resolve(species, &entry.species, file, diagnostics), Origin::new(file, entry.species.span())),
+            capture_rate: Located::new(*entry.capture_rate.get_ref(), Origin::new(file, entry.capture_rate.span())),
+            grass,
+            water,
+            habitats_origin: entry.habitats.as_ref().map(|h| Origin::new(file, h.span())),
+            area: entry
+                .area
+                .as_ref()
+                .map(|a| Located::new(resolve(tracks, a, file, diagnostics), Origin::new(file, a.span()))),
+            item: entry
+                .item
+                .as_ref()
+                .map(|i| Located::new(resolve(items, i, file, diagnostics), Origin::new(file, i.span()))),
+            copies,
+            flavor: entry.flavor,
+            art: entry.art,
+            origin,
+        });
+    }
+    deck
+}
+
+/// Reads `"[G][W][W]"` into grass and water counts.
+fn parse_habitats(value: &toml::Spanned<String>, file: FileId, diagnostics: &mut Diagnostics) -> (u32, u32) {
+    let text = value.get_ref();
+    let (mut grass, mut water) = (0, 0);
+    let mut rest = text.as_str();
+    let mut offset = 0;
+    while !rest.is_empty() {
+        let trimmed = rest.trim_start();
+        offset += rest.len() - trimmed.len();
+        rest = trimmed;
+        if rest.is_empty() {
+            break;
+        }
+        let token = if rest.len() >= 3 { rest.get(..3) } else { None };
+        match token.map(|t| t.to_ascii_uppercase()).as_deref() {
+            Some("[G]") => grass += 1,
+            Some("[W]") => water += 1,
+            _ => {
+                // The value's span includes the opening quote.
+                let start = value.span().start + 1 + offset;
+                let len = rest.chars().next().map_or(1, char::len_utf8);
+                diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, "habitats are written `[G]` (grass) and `[W]` (water)")
+                        .with_primary(Origin::new(file, start..start + len), "not a habitat")
+                        .with_help("for example `habitats = \"[W][W][W]\"` for three water habitats"),
+                );
+                return (grass, water);
+            }
+        }
+        rest = &rest[3..];
+        offset += 3;
+    }
+    (grass, water)
+}

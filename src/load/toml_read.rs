@@ -1,0 +1,128 @@
+//! Reading TOML so that one fault does not hide the next.
+//!
+//! A file is parsed with recovery (every syntax error is kept), then deserialised piece by
+//! piece: the top-level keys, and each entry of the file's main array on its own. A bad card
+//! is reported and skipped, and the other 51 still load.
+
+use serde::de::DeserializeOwned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
+use toml::Spanned;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::world::{FileId, Origin};
+
+pub fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagnostic {
+    let span = error.span().unwrap_or(text.len()..text.len());
+    let word = text.get(span.clone()).unwrap_or_default();
+    let diagnostic = Diagnostic::error(Code::TomlSyntax, first_line(error.message()))
+        .with_primary(Origin::new(file, span), "here");
+    let bare_word = !word.is_empty()
+        && word.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        && !word.chars().all(|c| c.is_ascii_digit());
+    if bare_word {
+        diagnostic.with_help(format!("text values need quotes: \"{word}\""))
+    } else {
+        diagnostic
+    }
+}
+
+pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> Diagnostic {
+    let origin = error
+        .span()
+        .map_or(fallback, |span| Origin::new(file, span));
+    let message = first_line(error.message());
+    let diagnostic = Diagnostic::error(Code::InvalidValue, message.clone());
+    let label = if message.starts_with("missing field") {
+        "in this table"
+    } else {
+        "here"
+    };
+    diagnostic.with_primary(origin, label)
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or(message).trim().to_string()
+}
+
+/// Parses a TOML file into `T`, deserialising each entry of the array `many` separately.
+/// Returns the top-level value (without `many`), when it deserialised, and the entries that
+/// did: a typo in a top-level key does not lose the entries.
+pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
+    file: FileId,
+    text: &str,
+    many: &str,
+    diagnostics: &mut Diagnostics,
+) -> (Option<T>, Vec<(E, Origin)>) {
+    let (table, errors) = DeTable::parse_recoverable(text);
+    let had_syntax_errors = !errors.is_empty();
+    for error in &errors {
+        diagnostics.push(syntax_error(file, error, text));
+    }
+    let broken: Vec<std::ops::Range<usize>> = errors.iter().filter_map(|e| e.span()).collect();
+    let overlaps_syntax_error = |span: &std::ops::Range<usize>| {
+        broken.iter().any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
+    };
+    let whole = Origin::new(file, 0..text.len());
+    let mut table: Spanned<DeTable> = table;
+    table.get_mut().make_owned();
+    let span = table.span();
+    let mut inner = table.into_inner();
+    let entries = inner
+        .keys()
+        .find(|k| k.get_ref() == many)
+        .cloned()
+        .and_then(|key| inner.remove(&key));
+    let header: Option<T> = {
+        let value = Spanned::new(span, DeValue::Table(inner));
+        match T::deserialize(ValueDeserializer::from(value)) {
+            Ok(header) => Some(header),
+            Err(error) => {
+                // A syntax error usually explains a missing key: don't report both.
+                if !had_syntax_errors {
+                    diagnostics.push(value_error(file, &error, whole));
+                }
+                None
+            }
+        }
+    };
+    let mut parsed = Vec::new();
+    if let Some(entries) = entries {
+        let entries_span = entries.span();
+        match entries.into_inner() {
+            DeValue::Array(array) => {
+                for entry in array {
+                    let span = entry.span();
+                    let origin = Origin::new(file, span.clone());
+                    match E::deserialize(ValueDeserializer::from(entry)) {
+                        Ok(value) => parsed.push((value, origin)),
+                        // The syntax error already explains this entry.
+                        Err(error)
+                            if overlaps_syntax_error(&span)
+                                || error.span().is_some_and(|s| overlaps_syntax_error(&s)) => {}
+                        Err(error) => diagnostics.push(value_error(file, &error, origin)),
+                    }
+                }
+            }
+            other => diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("`{many}` must be an array of tables, found {}", other.type_str()),
+                )
+                .with_primary(Origin::new(file, entries_span), "here")
+                .with_help(format!("write each entry as a `[[{many}]]` table")),
+            ),
+        }
+    }
+    (header, parsed)
+}
+
+/// Parses a whole TOML file into `T` (for files with no main array, such as the manifest).
+pub fn read_whole<T: DeserializeOwned>(
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> Option<T> {
+    #[derive(serde::Deserialize)]
+    struct Nothing {}
+    read::<T, Nothing>(file, text, "\u{0}no-array", diagnostics).0
+}

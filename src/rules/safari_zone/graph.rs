@@ -1,0 +1,750 @@
+//! The fact graph: what a player can obtain, and what each thing depends on.
+//!
+//! Every box, item, species, area access, card and die face is a node. A box is an AND node
+//! (the box before it, its requirements, and something that fills it); an item, a species or
+//! an area is an OR node (any box or card that provides it); victory-point thresholds and
+//! habitat criteria are counting nodes over the boxes obtained so far. Reachability is the
+//! least fixpoint of this graph from an empty sheet, computed with a worklist in linear time.
+//! Because every reachable box is assumed filled together in one game, the fixpoint
+//! over-approximates what play can reach: it never calls a fillable box unreachable.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::model::*;
+use crate::world::Origin;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    Box(BoxId),
+    /// What can fill a box: its cause, or a bonus chain.
+    Fill(BoxId),
+    Item(ItemId),
+    Species(SpeciesId),
+    /// Any one of several species (a guest box labelled "Psyduck / Slowpoke").
+    AnySpecies(BoxId),
+    /// Any one of several items (a trigger on obtaining one of them).
+    AnyItem(BoxId),
+    /// Using an item: having it, and a Trainer face to spend.
+    Use(ItemId),
+    Area(TrackId),
+    /// A card's criteria can be met (it can be encountered).
+    Encounter(CardId),
+    /// A card can be caught: encountered, and its capture rate rolled.
+    Catch(CardId),
+    Habitats(CardId),
+    Capture(CardId),
+    Face(Action),
+    Vp(u32),
+    /// Some bonus box outside this section (for bonus boxes, which cannot chain within
+    /// their own section), or any bonus box (`None`).
+    Bonus(Option<SectionId>),
+    /// Some card can be encountered, so a Safari Ball can be thrown.
+    AnyEncounter,
+    Always,
+    /// A name that did not resolve: reported where it was written, never obtainable.
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    All,
+    Any,
+    Const(bool),
+    /// Victory points of obtained boxes reach the threshold.
+    VpAtLeast(u32),
+    /// The card's habitat criteria can be met with the dice and obtained habitat bonuses.
+    HabitatsFor { grass: u32, water: u32 },
+}
+
+/// Why a node depends on another: how to say the link, and where it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    After,
+    Needs,
+    FilledBy,
+    GrantedBy,
+    CaughtFrom,
+    GivenBy,
+    CardNeeds,
+    AreaOpensWith,
+    BonusFrom,
+    Has,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Edge {
+    pub to: NodeId,
+    pub why: Why,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub fact: Fact,
+    pub kind: Kind,
+    pub deps: Vec<Edge>,
+}
+
+/// What the expedition dice can show, for habitat criteria.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HabitatDice {
+    pub grass: u32,
+    pub water: u32,
+    pub either: u32,
+}
+
+/// Habitat bonuses obtained so far.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bonuses {
+    pub grass: u32,
+    pub water: u32,
+    pub any: u32,
+}
+
+impl HabitatDice {
+    /// Whether `grass` and `water` habitats can count in one turn: dice showing habitats
+    /// (each die shows one face, so grass and water dice must be distinct), plus bonuses.
+    /// Drawing a card at all needs at least one habitat rolled.
+    pub fn can_meet(&self, grass: u32, water: u32, bonus: Bonuses) -> bool {
+        (0..=bonus.any).any(|to_grass| {
+            let g = grass.saturating_sub(bonus.grass + to_grass);
+            let w = water.saturating_sub(bonus.water + (bonus.any - to_grass));
+            let rolled = (g + w).max(1);
+            g <= self.grass && w <= self.water && rolled <= self.either
+        })
+    }
+
+    /// The most habitats of one kind that can count, for explanations.
+    pub fn most(&self, habitat: Habitat, bonus: Bonuses) -> u32 {
+        match habitat {
+            Habitat::Grass => self.grass + bonus.grass + bonus.any,
+            Habitat::Water => self.water + bonus.water + bonus.any,
+            Habitat::Any => self.either + bonus.grass + bonus.water + bonus.any,
+        }
+    }
+}
+
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub box_node: Vec<NodeId>,
+    pub fill_node: Vec<NodeId>,
+    pub item_node: Vec<NodeId>,
+    pub species_node: Vec<NodeId>,
+    pub area_node: Vec<NodeId>,
+    pub encounter_node: Vec<NodeId>,
+    pub catch_node: Vec<NodeId>,
+    pub habitat_dice: HabitatDice,
+    /// Dice with each action face, by `Action as usize`.
+    pub face_dice: [u32; 6],
+    pub max_capture: u32,
+}
+
+impl Graph {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    pub fn build(game: &Game) -> Graph {
+        let mut builder = Builder::new(game);
+        builder.build();
+        let mut graph = builder.graph;
+        link_bonus_sections(&mut graph, game);
+        graph
+    }
+}
+
+struct Builder<'g> {
+    game: &'g Game,
+    graph: Graph,
+    face: [Option<NodeId>; 6],
+    vp: std::collections::HashMap<u32, NodeId>,
+    bonus: std::collections::HashMap<Option<SectionId>, NodeId>,
+    use_item: std::collections::HashMap<ItemId, NodeId>,
+    always: NodeId,
+    never: NodeId,
+    any_encounter: NodeId,
+}
+
+impl<'g> Builder<'g> {
+    fn new(game: &'g Game) -> Self {
+        let mut face_dice = [0u32; 6];
+        let mut habitat_dice = HabitatDice::default();
+        for die in game.expedition_dice() {
+            for action in Action::ALL {
+                if die.has(action) {
+                    face_dice[action as usize] += 1;
+                }
+            }
+            let (g, w) = (die.has(Action::Grass), die.has(Action::Water));
+            habitat_dice.grass += g as u32;
+            habitat_dice.water += w as u32;
+            habitat_dice.either += (g || w) as u32;
+        }
+        let max_capture = game.capture_dice().map(Die::max_number).sum();
+        let graph = Graph {
+            nodes: Vec::new(),
+            box_node: Vec::new(),
+            fill_node: Vec::new(),
+            item_node: Vec::new(),
+            species_node: Vec::new(),
+            area_node: Vec::new(),
+            encounter_node: Vec::new(),
+            catch_node: Vec::new(),
+            habitat_dice,
+            face_dice,
+            max_capture,
+        };
+        let mut builder = Builder {
+            game,
+            graph,
+            face: [None; 6],
+            vp: Default::default(),
+            bonus: Default::default(),
+            use_item: Default::default(),
+            always: NodeId(0),
+            never: NodeId(0),
+            any_encounter: NodeId(0),
+        };
+        builder.always = builder.add(Fact::Always, Kind::Const(true));
+        builder.never = builder.add(Fact::Never, Kind::Const(false));
+        builder
+    }
+
+    fn add(&mut self, fact: Fact, kind: Kind) -> NodeId {
+        let id = NodeId(self.graph.nodes.len() as u32);
+        self.graph.nodes.push(Node {
+            fact,
+            kind,
+            deps: Vec::new(),
+        });
+        id
+    }
+
+    fn edge(&mut self, from: NodeId, to: NodeId, why: Why, origin: Origin) {
+        let deps = &mut self.graph.nodes[from.0 as usize].deps;
+        if !deps.iter().any(|e| e.to == to) {
+            deps.push(Edge { to, why, origin });
+        }
+    }
+
+    fn face(&mut self, action: Action) -> NodeId {
+        if let Some(id) = self.face[action as usize] {
+            return id;
+        }
+        let exists = self.graph.face_dice[action as usize] > 0;
+        let id = self.add(Fact::Face(action), Kind::Const(exists));
+        self.face[action as usize] = Some(id);
+        id
+    }
+
+    fn vp(&mut self, n: u32) -> NodeId {
+        if let Some(id) = self.vp.get(&n) {
+            return *id;
+        }
+        let id = self.add(Fact::Vp(n), Kind::VpAtLeast(n));
+        self.vp.insert(n, id);
+        id
+    }
+
+    fn build(&mut self) {
+        let game = self.game;
+        let guide = &game.guide;
+        // One node per named thing first, so edges can point anywhere.
+        for b in guide.box_ids() {
+            let n = self.add(Fact::Box(b), Kind::All);
+            self.graph.box_node.push(n);
+        }
+        for b in guide.box_ids() {
+            let n = self.add(Fact::Fill(b), Kind::Any);
+            self.graph.fill_node.push(n);
+        }
+        for i in game.item_ids() {
+            let n = self.add(Fact::Item(i), Kind::Any);
+            self.graph.item_node.push(n);
+        }
+        for s in game.species_ids() {
+            let n = self.add(Fact::Species(s), Kind::Any);
+            self.graph.species_node.push(n);
+        }
+        for t in guide.track_ids() {
+            let n = self.add(Fact::Area(t), Kind::Any);
+            self.graph.area_node.push(n);
+        }
+        for c in game.card_ids() {
+            let n = self.add(Fact::Encounter(c), Kind::All);
+            self.graph.encounter_node.push(n);
+        }
+        for c in game.card_ids() {
+            let n = self.add(Fact::Catch(c), Kind::All);
+            self.graph.catch_node.push(n);
+        }
+        self.any_encounter = self.add(Fact::AnyEncounter, Kind::Any);
+        let any_bonus = self.add(Fact::Bonus(None), Kind::Any);
+        self.bonus.insert(None, any_bonus);
+
+        for c in game.card_ids() {
+            self.card(c);
+        }
+        for b in guide.box_ids() {
+            self.box_def(b);
+        }
+        // A card or reward whose name did not resolve may have been meant to provide any
+        // species or item that nothing else provides: those are not reported again.
+        let unresolved_species = game.deck.cards.iter().any(|c| c.species.value.is_none())
+            || guide.boxes.iter().any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+        let unresolved_items = guide.boxes.iter().any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+        let orphan = |nodes: &[NodeId], graph: &Graph| -> Vec<NodeId> {
+            nodes.iter().copied().filter(|n| graph.node(*n).deps.is_empty()).collect()
+        };
+        if unresolved_species {
+            for n in orphan(&self.graph.species_node.clone(), &self.graph) {
+                self.edge(n, self.never, Why::Has, game.deck.origin);
+            }
+        }
+        if unresolved_items {
+            for n in orphan(&self.graph.item_node.clone(), &self.graph) {
+                self.edge(n, self.never, Why::Has, game.deck.origin);
+            }
+        }
+        for t in guide.track_ids() {
+            let area = self.graph.area_node[t.index()];
+            if let Some(first) = guide.track(t).boxes.first() {
+                let to = self.graph.box_node[first.index()];
+                self.edge(area, to, Why::AreaOpensWith, guide.get(*first).origin);
+            }
+        }
+    }
+
+    fn card(&mut self, c: CardId) {
+        let card = self.game.card(c);
+        let encounter = self.graph.encounter_node[c.index()];
+        let catch = self.graph.catch_node[c.index()];
+        let habitats = self.add(
+            Fact::Habitats(c),
+            Kind::HabitatsFor {
+                grass: card.grass,
+                water: card.water,
+            },
+        );
+        let habitat_origin = card.habitats_origin.unwrap_or(card.origin);
+        self.edge(encounter, habitats, Why::CardNeeds, habitat_origin);
+        if let Some(area) = &card.area {
+            let to = area.value.map_or(self.never, |t| self.graph.area_node[t.index()]);
+            self.edge(encounter, to, Why::CardNeeds, area.origin);
+        }
+        if let Some(item) = &card.item {
+            let to = item.value.map_or(self.never, |i| self.graph.item_node[i.index()]);
+            self.edge(encounter, to, Why::CardNeeds, item.origin);
+        }
+        let reachable = card.capture_rate.value <= self.graph.max_capture;
+        let capture = self.add(Fact::Capture(c), Kind::Const(reachable));
+        self.edge(catch, encounter, Why::Has, card.origin);
+        self.edge(catch, capture, Why::CardNeeds, card.capture_rate.origin);
+        self.edge(self.any_encounter, encounter, Why::Has, card.origin);
+        if let Some(species) = card.species.value {
+            let to = self.graph.species_node[species.index()];
+            self.edge(to, catch, Why::CaughtFrom, card.species.origin);
+        }
+    }
+
+    fn bonus_source(&mut self, b: BoxId) -> NodeId {
+        let guide = &self.game.guide;
+        let target = guide.get(b);
+        let key = (target.style == Style::Bonus).then_some(target.section);
+        if let Some(id) = self.bonus.get(&key) {
+            return *id;
+        }
+        let id = self.add(Fact::Bonus(key), Kind::Any);
+        self.bonus.insert(key, id);
+        id
+    }
+
+    fn box_def(&mut self, b: BoxId) {
+        let game = self.game;
+        let guide = &game.guide;
+        let def = guide.get(b);
+        let node = self.graph.box_node[b.index()];
+        let fill = self.graph.fill_node[b.index()];
+        if let Some(previous) = guide.previous(b) {
+            let to = self.graph.box_node[previous.index()];
+            self.edge(node, to, Why::After, def.origin);
+        }
+        for requirement in &def.requires {
+            let to = match requirement.value {
+                Requirement::Item(i) => self.graph.item_node[i.index()],
+                Requirement::Species(s) => self.graph.species_node[s.index()],
+                Requirement::Area(t) => self.graph.area_node[t.index()],
+                Requirement::Box(other) => self.graph.box_node[other.index()],
+                Requirement::Vp(n) => self.vp(n),
+                Requirement::Unknown => self.never,
+            };
+            self.edge(node, to, Why::Needs, requirement.origin);
+        }
+        self.edge(node, fill, Why::FilledBy, def.cause.origin);
+        let cause_origin = def.cause.origin;
+        let cause = match &def.cause.value {
+            Cause::Dice(action) => Some(self.face(*action)),
+            Cause::Turn | Cause::Free => Some(self.always),
+            Cause::Ball => Some(self.any_encounter),
+            Cause::Collect(species) => Some(match species.as_slice() {
+                [one] => self.graph.species_node[one.index()],
+                many => {
+                    let any = self.add(Fact::AnySpecies(b), Kind::Any);
+                    for s in many {
+                        let to = self.graph.species_node[s.index()];
+                        self.edge(any, to, Why::Has, cause_origin);
+                    }
+                    any
+                }
+            }),
+            Cause::Obtain(items) => Some(match items.as_slice() {
+                [one] => self.graph.item_node[one.index()],
+                many => {
+                    let any = self.add(Fact::AnyItem(b), Kind::Any);
+                    for i in many {
+                        let to = self.graph.item_node[i.index()];
+                        self.edge(any, to, Why::Has, cause_origin);
+                    }
+                    any
+                }
+            }),
+            Cause::Use(item) => Some(self.use_item(*item, cause_origin)),
+            Cause::Bonus => None,
+            Cause::Unknown => Some(self.never),
+        };
+        if let Some(cause) = cause {
+            self.edge(fill, cause, Why::FilledBy, cause_origin);
+        }
+        // A bonus chain fills a square box whose requirements are met. The label on the left
+        // of a collection box (a species) or an item box (an item) is a requirement too, and
+        // a box so labelled is filled as soon as it is met; so bonus chains add a way in only
+        // for unlabelled boxes, and for item-use boxes without a Trainer face to spend.
+        if def.bonus_can_fill() {
+            let source = self.bonus_source(b);
+            match &def.cause.value {
+                Cause::Collect(_) | Cause::Obtain(_) => {}
+                Cause::Use(item) => {
+                    let with_bonus = self.add(Fact::Use(*item), Kind::All);
+                    let has = self.graph.item_node[item.index()];
+                    self.edge(with_bonus, has, Why::Needs, cause_origin);
+                    self.edge(with_bonus, source, Why::BonusFrom, cause_origin);
+                    self.edge(fill, with_bonus, Why::BonusFrom, cause_origin);
+                }
+                _ => self.edge(fill, source, Why::BonusFrom, cause_origin),
+            }
+        }
+        // What this box provides.
+        if def.style == Style::Bonus {
+            let any = self.bonus[&None];
+            self.edge(any, node, Why::GivenBy, def.origin);
+        }
+        for reward in &def.rewards {
+            match reward.value {
+                Reward::Item(i) => {
+                    let to = self.graph.item_node[i.index()];
+                    self.edge(to, node, Why::GrantedBy, reward.origin);
+                }
+                Reward::Species(s) => {
+                    let to = self.graph.species_node[s.index()];
+                    self.edge(to, node, Why::GivenBy, reward.origin);
+                }
+                Reward::Habitat(_) | Reward::Unknown => {}
+            }
+        }
+    }
+
+    fn use_item(&mut self, item: ItemId, origin: Origin) -> NodeId {
+        if let Some(id) = self.use_item.get(&item) {
+            return *id;
+        }
+        let id = self.add(Fact::Use(item), Kind::All);
+        let has = self.graph.item_node[item.index()];
+        let trainer = self.face(Action::Trainer);
+        self.edge(id, has, Why::Needs, origin);
+        self.edge(id, trainer, Why::Needs, origin);
+        self.use_item.insert(item, id);
+        id
+    }
+}
+
+/// Links each "bonus box outside section S" node to the bonus boxes of other sections.
+/// Done after all boxes exist, since the set of sections needing one is known only then.
+fn link_bonus_sections(graph: &mut Graph, game: &Game) {
+    let sections: Vec<(NodeId, SectionId)> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match n.fact {
+            Fact::Bonus(Some(s)) => Some((NodeId(i as u32), s)),
+            _ => None,
+        })
+        .collect();
+    for b in game.guide.box_ids() {
+        let def = game.guide.get(b);
+        if def.style != Style::Bonus {
+            continue;
+        }
+        for (node, section) in &sections {
+            if def.section != *section {
+                graph.nodes[node.0 as usize].deps.push(Edge {
+                    to: graph.box_node[b.index()],
+                    why: Why::GivenBy,
+                    origin: def.origin,
+                });
+            }
+        }
+    }
+}
+
+/// The result of the least fixpoint: which nodes can ever hold.
+pub struct Reach {
+    pub holds: Vec<bool>,
+    /// Victory points of all reachable boxes together.
+    pub max_vp: u32,
+    pub bonuses: Bonuses,
+}
+
+impl Reach {
+    pub fn of(&self, id: NodeId) -> bool {
+        self.holds[id.0 as usize]
+    }
+}
+
+/// Reverse edges, for propagation.
+fn dependents(graph: &Graph) -> Vec<Vec<NodeId>> {
+    let mut out = vec![Vec::new(); graph.nodes.len()];
+    for (i, node) in graph.nodes.iter().enumerate() {
+        for edge in &node.deps {
+            out[edge.to.0 as usize].push(NodeId(i as u32));
+        }
+    }
+    out
+}
+
+/// Computes the least fixpoint, with the nodes in `assumed` taken to hold from the start.
+pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
+    let n = graph.nodes.len();
+    let users = dependents(graph);
+    let mut holds = vec![false; n];
+    let mut waiting: Vec<u32> = graph.nodes.iter().map(|node| node.deps.len() as u32).collect();
+    let mut queue: Vec<NodeId> = Vec::new();
+    let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
+    let mut habitat_pending: Vec<NodeId> = Vec::new();
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let id = NodeId(i as u32);
+        match node.kind {
+            Kind::Const(true) => queue.push(id),
+            Kind::All if node.deps.is_empty() => queue.push(id),
+            Kind::VpAtLeast(0) => queue.push(id),
+            Kind::VpAtLeast(v) => vp_pending.push((v, id)),
+            Kind::HabitatsFor { .. } => habitat_pending.push(id),
+            _ => {}
+        }
+    }
+    queue.extend_from_slice(assumed);
+    vp_pending.sort();
+    let mut vp_cursor = 0;
+    let mut vp_total: u32 = 0;
+    let mut bonuses = Bonuses::default();
+    let check_habitats = |pending: &mut Vec<NodeId>, bonuses: Bonuses, queue: &mut Vec<NodeId>| {
+        pending.retain(|id| match graph.node(*id).kind {
+            Kind::HabitatsFor { grass, water }
+                if graph.habitat_dice.can_meet(grass, water, bonuses) =>
+            {
+                queue.push(*id);
+                false
+            }
+            _ => true,
+        });
+    };
+    check_habitats(&mut habitat_pending, bonuses, &mut queue);
+    while let Some(id) = queue.pop() {
+        let index = id.0 as usize;
+        if holds[index] {
+            continue;
+        }
+        holds[index] = true;
+        if let Fact::Box(b) = graph.nodes[index].fact {
+            let def = game.guide.get(b);
+            vp_total = vp_total.saturating_add(def.vp);
+            while vp_cursor < vp_pending.len() && vp_pending[vp_cursor].0 <= vp_total {
+                queue.push(vp_pending[vp_cursor].1);
+                vp_cursor += 1;
+            }
+            let mut changed = false;
+            for reward in &def.rewards {
+                if let Reward::Habitat(h) = reward.value {
+                    match h {
+                        Habitat::Grass => bonuses.grass += 1,
+                        Habitat::Water => bonuses.water += 1,
+                        Habitat::Any => bonuses.any += 1,
+                    }
+                    changed = true;
+                }
+            }
+            if changed {
+                check_habitats(&mut habitat_pending, bonuses, &mut queue);
+            }
+        }
+        for user in &users[index] {
+            let u = user.0 as usize;
+            if holds[u] {
+                continue;
+            }
+            match graph.nodes[u].kind {
+                Kind::Any => queue.push(*user),
+                Kind::All => {
+                    waiting[u] -= 1;
+                    if waiting[u] == 0 {
+                        queue.push(*user);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Reach {
+        holds,
+        max_vp: vp_total,
+        bonuses,
+    }
+}
+
+/// Earliest turn (1-based) at which each reachable node can hold, as a lower bound.
+///
+/// Knuth's generalisation of Dijkstra to AND/OR graphs: nodes are settled in increasing
+/// order; an OR node takes its first settled dependency, an AND node the last. A box also
+/// waits for its die faces: the boxes of its track filled by the same face, fewer the bonus
+/// fills the whole sheet can give, shared among the dice that show that face each turn.
+pub struct Earliest {
+    /// Earliest turn of each node (`None`: unreachable).
+    pub turn: Vec<Option<u32>>,
+    /// A box's own bound, from its die faces or its place in the Turn Tracker.
+    pub own: Vec<u32>,
+}
+
+pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
+    let n = graph.nodes.len();
+    let users = dependents(graph);
+    let guide = &game.guide;
+    let bonus_boxes = guide
+        .box_ids()
+        .filter(|b| guide.get(*b).style == Style::Bonus && reach.of(graph.box_node[b.index()]))
+        .count() as u32;
+    // Own lower bound of each box, before its dependencies.
+    let mut own = vec![1u32; n];
+    for t in guide.track_ids() {
+        let mut counts: [u32; 6] = [0; 6];
+        let mut square: [u32; 6] = [0; 6];
+        let mut turn_index = 0;
+        for b in &guide.track(t).boxes {
+            let def = guide.get(*b);
+            let slot = graph.box_node[b.index()].0 as usize;
+            match def.cause.value {
+                Cause::Dice(action) if def.style != Style::Free => {
+                    let a = action as usize;
+                    counts[a] += 1;
+                    square[a] += def.bonus_can_fill() as u32;
+                    let by_dice = counts[a] - square[a].min(bonus_boxes);
+                    let per_turn = graph.face_dice[a].max(1);
+                    own[slot] = by_dice.div_ceil(per_turn).max(1);
+                }
+                Cause::Turn => {
+                    turn_index += 1;
+                    own[slot] = turn_index;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut settled: Vec<Option<u32>> = vec![None; n];
+    let mut waiting: Vec<u32> = graph.nodes.iter().map(|node| node.deps.len() as u32).collect();
+    let mut best: Vec<u32> = own.clone();
+    let mut heap: BinaryHeap<Reverse<(u32, NodeId)>> = BinaryHeap::new();
+    let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
+    let mut habitat_pending: Vec<NodeId> = Vec::new();
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if !reach.holds[i] {
+            continue;
+        }
+        let id = NodeId(i as u32);
+        match node.kind {
+            Kind::Const(true) => heap.push(Reverse((1, id))),
+            Kind::All if node.deps.is_empty() => heap.push(Reverse((own[i], id))),
+            Kind::VpAtLeast(0) => heap.push(Reverse((1, id))),
+            Kind::VpAtLeast(v) => vp_pending.push((v, id)),
+            Kind::HabitatsFor { .. } => habitat_pending.push(id),
+            _ => {}
+        }
+    }
+    vp_pending.sort();
+    let mut vp_cursor = 0;
+    let mut vp_total: u32 = 0;
+    let mut bonuses = Bonuses::default();
+    let habitats_check = |pending: &mut Vec<NodeId>,
+                              bonuses: Bonuses,
+                              turn: u32,
+                              heap: &mut BinaryHeap<Reverse<(u32, NodeId)>>| {
+        pending.retain(|id| match graph.node(*id).kind {
+            Kind::HabitatsFor { grass, water }
+                if graph.habitat_dice.can_meet(grass, water, bonuses) =>
+            {
+                heap.push(Reverse((turn, *id)));
+                false
+            }
+            _ => true,
+        });
+    };
+    habitats_check(&mut habitat_pending, bonuses, 1, &mut heap);
+    while let Some(Reverse((turn, id))) = heap.pop() {
+        let index = id.0 as usize;
+        if settled[index].is_some() {
+            continue;
+        }
+        settled[index] = Some(turn);
+        if let Fact::Box(b) = graph.nodes[index].fact {
+            let def = guide.get(b);
+            vp_total = vp_total.saturating_add(def.vp);
+            while vp_cursor < vp_pending.len() && vp_pending[vp_cursor].0 <= vp_total {
+                heap.push(Reverse((turn, vp_pending[vp_cursor].1)));
+                vp_cursor += 1;
+            }
+            let mut changed = false;
+            for reward in &def.rewards {
+                if let Reward::Habitat(h) = reward.value {
+                    match h {
+                        Habitat::Grass => bonuses.grass += 1,
+                        Habitat::Water => bonuses.water += 1,
+                        Habitat::Any => bonuses.any += 1,
+                    }
+                    changed = true;
+                }
+            }
+            if changed {
+                habitats_check(&mut habitat_pending, bonuses, turn, &mut heap);
+            }
+        }
+        for user in &users[index] {
+            let u = user.0 as usize;
+            if settled[u].is_some() || !reach.holds[u] {
+                continue;
+            }
+            match graph.nodes[u].kind {
+                Kind::Any => heap.push(Reverse((turn, *user))),
+                Kind::All => {
+                    best[u] = best[u].max(turn);
+                    waiting[u] -= 1;
+                    if waiting[u] == 0 {
+                        heap.push(Reverse((best[u], *user)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Earliest { turn: settled, own }
+}

@@ -1,0 +1,49 @@
+//! Safari Zone RNW: the Field Guide's semantics and the checks that follow from them
+//! (GAME-MODEL.md in the shared folder is the ruling both this checker and the engine follow).
+
+mod budget;
+mod evolutions;
+pub mod graph;
+mod explain;
+mod reachability;
+mod structure;
+
+use crate::diag::Diagnostics;
+use crate::model::{BoxId, Game};
+
+pub const RULES: &str = "safari-zone-rnw";
+
+/// Everything the checker derives about a game, for checks, tests and (later) the ruleset.
+pub struct Analysis {
+    pub graph: graph::Graph,
+    pub reach: graph::Reach,
+}
+
+impl Analysis {
+    pub fn of(game: &Game) -> Analysis {
+        let graph = graph::Graph::build(game);
+        let reach = graph::fixpoint(&graph, game, &[]);
+        Analysis { graph, reach }
+    }
+
+    pub fn box_reachable(&self, b: BoxId) -> bool {
+        self.reach.of(self.graph.box_node[b.index()])
+    }
+
+    pub fn unreachable_boxes(&self, game: &Game) -> Vec<BoxId> {
+        game.guide
+            .box_ids()
+            .filter(|b| !self.box_reachable(*b))
+            .collect()
+    }
+}
+
+pub fn check(game: &Game) -> Diagnostics {
+    let mut diagnostics = Diagnostics::default();
+    structure::check(game, &mut diagnostics);
+    evolutions::check(game, &mut diagnostics);
+    let analysis = Analysis::of(game);
+    reachability::check(game, &analysis, &mut diagnostics);
+    budget::check(game, &analysis, &mut diagnostics);
+    diagnostics
+}

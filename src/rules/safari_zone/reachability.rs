@@ -1,0 +1,450 @@
+//! Reports of what can never happen: impossible loops, unreachable boxes, uncatchable cards.
+//!
+//! Each report starts at a fault a designer can see (the first blocked box of a track, a card)
+//! and follows the chain of reasons down to its root. Roots already reported elsewhere (an
+//! unknown name, a die face no die has, a loop) are not reported again through every box that
+//! depends on them: one fault, one report.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graphmap::DiGraphMap;
+
+use super::explain::{blockers, link_text, name, tidy, Step};
+use super::graph::{fixpoint, Fact, Graph, Kind, NodeId};
+use super::Analysis;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::*;
+
+pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
+    let loops = Loops::find(game, analysis);
+    let Loops { members, reports } = &loops;
+    let reporter = Reporter {
+        game,
+        analysis,
+        in_loop: members,
+    };
+    let mut subjects: Vec<Subject> = heads(game, analysis)
+        .into_iter()
+        .map(|b| reporter.box_subject(b))
+        .collect();
+    subjects.extend(
+        game.card_ids()
+            .filter(|c| !analysis.reach.of(analysis.graph.catch_node[c.index()]))
+            .map(|c| reporter.card_subject(c)),
+    );
+    // One report per root cause, listing everything it blocks.
+    let mut by_root: Vec<(NodeId, Vec<Subject>)> = Vec::new();
+    let mut by_loop: HashMap<usize, Vec<Subject>> = HashMap::new();
+    for subject in subjects {
+        match subject.root {
+            Ending::Root(node) => match by_root.iter_mut().find(|(n, _)| *n == node) {
+                Some((_, list)) => list.push(subject),
+                None => by_root.push((node, vec![subject])),
+            },
+            Ending::Loop(index) => by_loop.entry(index).or_default().push(subject),
+            Ending::Reported => {}
+        }
+    }
+    for (root, list) in by_root {
+        if let Some(d) = reporter.root_report(root, &list) {
+            diagnostics.push(d);
+        }
+    }
+    for (index, mut d) in reports.iter().cloned().enumerate() {
+        for subject in by_loop.remove(&index).unwrap_or_default() {
+            if !members.contains_key(&subject.node)
+                && !d.labels.iter().any(|l| l.origin == subject.origin)
+            {
+                d = d.with_secondary(subject.origin, format!("so {} can never be {}", subject.what, subject.verb));
+            }
+        }
+        diagnostics.push(d);
+    }
+}
+
+/// The first unreachable box of each track, in Field Guide order.
+fn heads(game: &Game, analysis: &Analysis) -> Vec<BoxId> {
+    game.guide
+        .track_ids()
+        .filter_map(|t| {
+            game.guide
+                .track(t)
+                .boxes
+                .iter()
+                .copied()
+                .find(|b| !analysis.box_reachable(*b))
+        })
+        .collect()
+}
+
+struct Loops {
+    /// Node -> index of the loop report it belongs to.
+    members: HashMap<NodeId, usize>,
+    reports: Vec<Diagnostic>,
+}
+
+impl Loops {
+    fn find(game: &Game, analysis: &Analysis) -> Loops {
+        let graph = &analysis.graph;
+        let reach = &analysis.reach;
+        let mut edges: DiGraphMap<u32, ()> = DiGraphMap::new();
+        for (i, node) in graph.nodes.iter().enumerate() {
+            let id = NodeId(i as u32);
+            if reach.of(id) {
+                continue;
+            }
+            edges.add_node(id.0);
+            for edge in &node.deps {
+                if !reach.of(edge.to) {
+                    edges.add_edge(id.0, edge.to.0, ());
+                }
+            }
+        }
+        let mut members = HashMap::new();
+        let mut reports = Vec::new();
+        let mut components = tarjan_scc(&edges);
+        components.iter_mut().for_each(|c| c.sort());
+        components.sort();
+        for component in components {
+            let single = component.len() == 1;
+            if single && !edges.contains_edge(component[0], component[0]) {
+                continue;
+            }
+            // A loop that something outside it would unlock is not a loop's fault: assume all
+            // outside holds, and keep what still cannot.
+            let inside: HashSet<u32> = component.iter().copied().collect();
+            let outside: Vec<NodeId> = edges
+                .nodes()
+                .filter(|n| !inside.contains(n))
+                .map(NodeId)
+                .collect();
+            let restricted = fixpoint(graph, game, &outside);
+            let stuck: Vec<u32> = component
+                .iter()
+                .copied()
+                .filter(|n| !restricted.of(NodeId(*n)))
+                .collect();
+            if stuck.is_empty() {
+                continue;
+            }
+            let Some(cycle) = cycle(&edges, &stuck, graph) else { continue };
+            let index = reports.len();
+            for n in &stuck {
+                members.insert(NodeId(*n), index);
+            }
+            reports.push(loop_report(game, graph, &cycle));
+        }
+        Loops { members, reports }
+    }
+}
+
+/// A shortest cycle through the first box of the stuck set (or its first node).
+fn cycle(edges: &DiGraphMap<u32, ()>, stuck: &[u32], graph: &Graph) -> Option<Vec<NodeId>> {
+    let set: HashSet<u32> = stuck.iter().copied().collect();
+    let start = stuck
+        .iter()
+        .copied()
+        .find(|n| matches!(graph.node(NodeId(*n)).fact, Fact::Box(_)))
+        .unwrap_or(stuck[0]);
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(at) = queue.pop_front() {
+        for next in edges.neighbors(at) {
+            if !set.contains(&next) {
+                continue;
+            }
+            if next == start {
+                let mut path = vec![at];
+                let mut back = at;
+                while back != start {
+                    back = parent[&back];
+                    path.push(back);
+                }
+                path.reverse();
+                return Some(path.into_iter().map(NodeId).collect());
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
+                e.insert(at);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+fn loop_report(game: &Game, graph: &Graph, cycle: &[NodeId]) -> Diagnostic {
+    let steps: Vec<Step> = (0..cycle.len())
+        .map(|i| {
+            let from = cycle[i];
+            let to = cycle[(i + 1) % cycle.len()];
+            let edge = *graph
+                .node(from)
+                .deps
+                .iter()
+                .find(|e| e.to == to)
+                .expect("cycle follows edges");
+            Step { from, edge }
+        })
+        .collect();
+    let steps = tidy(graph, &steps);
+    let mut names: Vec<String> = steps.iter().map(|s| name(game, graph.node(s.from).fact)).collect();
+    if let Some(first) = names.first().cloned() {
+        names.push(first);
+    }
+    let mut d = Diagnostic::error(
+        Code::ImpossibleLoop,
+        format!("impossible loop: {}", names.join(" -> ")),
+    );
+    for (i, step) in steps.iter().enumerate() {
+        let text = link_text(game, graph.node(step.from).fact, step.edge.why, graph.node(step.edge.to).fact);
+        d = if i == 0 {
+            d.with_primary(step.edge.origin, text)
+        } else {
+            d.with_secondary(step.edge.origin, text)
+        };
+    }
+    d.with_help("nothing outside the loop can start it; break one of its links (grant the item earlier, move the box, drop a requirement)")
+}
+
+/// Something a designer will look for in a report: a blocked box (the first of its track)
+/// or an uncatchable card, with the chain of reasons that ends at its root.
+struct Subject {
+    node: NodeId,
+    what: String,
+    verb: &'static str,
+    origin: crate::world::Origin,
+    steps: Vec<Step>,
+    root: Ending,
+}
+
+enum Ending {
+    Root(NodeId),
+    Loop(usize),
+    /// Blocked by a fault reported elsewhere (an unknown name, a missing die face).
+    Reported,
+}
+
+struct Reporter<'a> {
+    game: &'a Game,
+    analysis: &'a Analysis,
+    in_loop: &'a HashMap<NodeId, usize>,
+}
+
+/// Links of a chain shown in one label; longer chains are shortened in the middle.
+const MAX_LINKS: usize = 4;
+
+impl Reporter<'_> {
+    fn graph(&self) -> &Graph {
+        &self.analysis.graph
+    }
+
+    /// Follows the most telling blocker from `start` until a node that blocks by itself.
+    fn walk(&self, start: NodeId) -> (Vec<Step>, Ending) {
+        let graph = self.graph();
+        let reach = &self.analysis.reach;
+        let mut steps = Vec::new();
+        let mut seen = HashSet::new();
+        let mut at = start;
+        loop {
+            if let Some(index) = self.in_loop.get(&at) {
+                return (steps, Ending::Loop(*index));
+            }
+            if !seen.insert(at) {
+                return (steps, Ending::Reported);
+            }
+            let next = blockers(graph, reach, at).into_iter().next().copied();
+            match (graph.node(at).kind, next) {
+                (Kind::All | Kind::Any, Some(edge)) => {
+                    steps.push(Step { from: at, edge });
+                    at = edge.to;
+                }
+                _ => {
+                    let reported = matches!(
+                        graph.node(at).fact,
+                        Fact::Never | Fact::Face(_) | Fact::Area(_) | Fact::Always
+                    );
+                    let ending = if reported { Ending::Reported } else { Ending::Root(at) };
+                    return (tidy(graph, &steps), ending);
+                }
+            }
+        }
+    }
+
+    fn box_subject(&self, head: BoxId) -> Subject {
+        let def = self.game.guide.get(head);
+        let after = self.game.guide.track(def.track).boxes.len() - def.index - 1;
+        let what = match after {
+            0 => format!("`{}`", def.id),
+            1 => format!("`{}` and the box after it", def.id),
+            n => format!("`{}` and the {n} boxes after it", def.id),
+        };
+        let node = self.graph().box_node[head.index()];
+        let (steps, root) = self.walk(node);
+        Subject { node, what, verb: "filled", origin: def.origin, steps, root }
+    }
+
+    fn card_subject(&self, c: CardId) -> Subject {
+        let card = self.game.card(c);
+        let node = self.graph().catch_node[c.index()];
+        let (steps, root) = self.walk(node);
+        Subject {
+            node,
+            what: format!("card `{}`", card.id),
+            verb: "caught",
+            origin: card.origin,
+            steps,
+            root,
+        }
+    }
+
+    fn link(&self, step: &Step) -> String {
+        let graph = self.graph();
+        link_text(self.game, graph.node(step.from).fact, step.edge.why, graph.node(step.edge.to).fact)
+    }
+
+    /// The chain of a subject, as one sentence (without its last link, which the report's
+    /// primary label shows).
+    fn chain(&self, subject: &Subject) -> Option<String> {
+        let links = &subject.steps[..subject.steps.len().saturating_sub(1)];
+        if links.is_empty() {
+            return None;
+        }
+        let mut parts: Vec<String> = links.iter().map(|s| self.link(s)).collect();
+        if parts.len() > MAX_LINKS {
+            let tail = parts.split_off(parts.len() - 1);
+            parts.truncate(MAX_LINKS - 1);
+            parts.push("...".to_string());
+            parts.extend(tail);
+        }
+        Some(parts.join(", "))
+    }
+
+    fn root_report(&self, root: NodeId, subjects: &[Subject]) -> Option<Diagnostic> {
+        let game = self.game;
+        let graph = self.graph();
+        let reach = &self.analysis.reach;
+        let first = subjects.first()?;
+        let last = first.steps.last()?;
+        let holder = name(game, graph.node(last.from).fact);
+        let mut code = Code::Unreachable;
+        let mut extra: Vec<(crate::world::Origin, String)> = Vec::new();
+        let (message, help) = match graph.node(root).fact {
+            Fact::Vp(n) => (
+                format!("{holder} needs {n} VP, but all the boxes that can be filled give {} VP together", reach.max_vp),
+                format!("lower the threshold to at most {}, or add victory points to boxes players can fill", reach.max_vp),
+            ),
+            Fact::Item(i) => {
+                let id = &game.item(i).id;
+                (
+                    format!("{holder} needs item `{id}`, but no box grants it"),
+                    format!("add `gives=\"item:{id}\"` to a box players can fill"),
+                )
+            }
+            Fact::Species(s) => {
+                let id = &game.species(s).id;
+                (
+                    format!("{holder} needs species `{id}`, but no card and no box provides it"),
+                    format!("add a card of `{id}` to the deck, or `gives=\"species:{id}\"` to a box"),
+                )
+            }
+            Fact::Bonus(None) => (
+                format!("{holder} can only be filled by a bonus chain, and no bonus box can be filled"),
+                "add a bonus box (`style=\"bonus\"`) players can fill, or give it another `fill`".to_string(),
+            ),
+            Fact::Bonus(Some(s)) => {
+                let section = &game.guide.section(s).id;
+                extra = game
+                    .guide
+                    .boxes
+                    .iter()
+                    .filter(|b| b.section == s && b.style == Style::Bonus && b.cause.value != Cause::Bonus)
+                    .map(|b| (b.origin, format!("a chain from `{}` cannot continue into its own section", b.id)))
+                    .collect();
+                if extra.is_empty() {
+                    (
+                        format!("{holder} can only be filled by a bonus chain from outside section `{section}`, and no bonus box there can be filled"),
+                        "add a bonus box in another section, or give it another `fill`".to_string(),
+                    )
+                } else {
+                    code = Code::BonusConfined;
+                    (
+                        format!("{holder} can only be filled by a bonus chain, and every bonus box that could start one is in its own section `{section}`"),
+                        "a chain never passes through two bonus boxes of one section in a row: add a bonus box in another section, or give it another `fill`".to_string(),
+                    )
+                }
+            }
+            Fact::AnyEncounter => (
+                format!("{holder} is filled by throwing a Safari Ball, but no card can ever be encountered"),
+                "fix the deck's cards (see their reports)".to_string(),
+            ),
+            Fact::Habitats(c) => {
+                code = Code::UncatchableCard;
+                let card = game.card(c);
+                let dice = graph.habitat_dice;
+                let bonus = reach.bonuses;
+                let most = |h| dice.most(h, bonus);
+                let message = match (card.grass, card.water) {
+                    (0, 0) => format!(
+                        "card `{}` is drawn only when a habitat is rolled, but no expedition die has a grass or water face",
+                        card.id
+                    ),
+                    (g, 0) => format!("card `{}` needs {g} grass habitats in one turn, but at most {} can count", card.id, most(Habitat::Grass)),
+                    (0, w) => format!("card `{}` needs {w} water habitats in one turn, but at most {} can count", card.id, most(Habitat::Water)),
+                    (g, w) => format!(
+                        "card `{}` needs {g} grass and {w} water habitats in one turn, but the dice and bonuses cannot show both",
+                        card.id
+                    ),
+                };
+                (
+                    message,
+                    format!(
+                        "{} expedition dice can show grass, {} water, and {} habitat bonuses can be reached: lower the criteria, or add habitat faces or bonuses",
+                        dice.grass,
+                        dice.water,
+                        bonus.grass + bonus.water + bonus.any
+                    ),
+                )
+            }
+            Fact::Capture(c) => {
+                code = Code::CaptureOutOfReach;
+                (
+                    format!(
+                        "card `{}` has capture rate {}, but the capture dice total at most {}",
+                        game.card(c).id,
+                        game.card(c).capture_rate.value,
+                        graph.max_capture
+                    ),
+                    format!("set a capture rate of at most {}", graph.max_capture),
+                )
+            }
+            _ => return None,
+        };
+        if code == Code::Unreachable && subjects.iter().all(|s| s.verb == "caught") {
+            code = Code::UncatchableCard;
+        }
+        let boxes = subjects.iter().filter(|s| s.verb == "filled").count();
+        let cards = subjects.len() - boxes;
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let blocked = match (boxes, cards) {
+            (b, 0) => plural(b, "blocked track"),
+            (0, c) => plural(c, "dead card"),
+            (b, c) => format!("{}, {}", plural(b, "blocked track"), plural(c, "dead card")),
+        };
+        let mut d = Diagnostic::error(code, format!("{message} ({blocked})"))
+            .with_primary(last.edge.origin, self.link(last));
+        for subject in subjects {
+            let text = match self.chain(subject) {
+                Some(chain) => format!("so {} can never be {}: {chain}", subject.what, subject.verb),
+                None => format!("so {} can never be {}", subject.what, subject.verb),
+            };
+            if subject.origin != last.edge.origin {
+                d = d.with_secondary(subject.origin, text);
+            }
+        }
+        for (origin, text) in extra {
+            d = d.with_secondary(origin, text);
+        }
+        Some(d.with_help(help))
+    }
+}

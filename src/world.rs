@@ -1,0 +1,228 @@
+//! The one seam through which content is read.
+//!
+//! Every file the toolchain reads for a game (manifest, layout, deck, dice, templates) is
+//! opened through [`GameFolder::read`]. It resolves paths against the game folder and refuses
+//! any path that would leave it (absolute paths, `..`, symlinks pointing outside), so neither
+//! content nor templates can read the rest of the disk. It also keeps the text of every file it
+//! read, so diagnostics can point into any of them after loading is done.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::{Code, Diagnostic};
+
+/// Index of a file in a [`GameFolder`]'s source table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file: where a value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Origin {
+    pub file: FileId,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Origin {
+    pub fn new(file: FileId, range: std::ops::Range<usize>) -> Self {
+        Origin {
+            file,
+            start: range.start,
+            end: range.end.max(range.start),
+        }
+    }
+
+    /// A zero-width origin at the start of a file, for faults that concern a whole file.
+    pub fn file_start(file: FileId) -> Self {
+        Origin {
+            file,
+            start: 0,
+            end: 0,
+        }
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A file's text, as read (invalid UTF-8 replaced so that spans still point somewhere).
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// Path relative to the game folder, with `/` separators: what diagnostics print.
+    pub name: String,
+    pub text: String,
+}
+
+impl Source {
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(&self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (line, column)
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// A game folder on disk, and the table of sources read from it.
+#[derive(Debug)]
+pub struct GameFolder {
+    root: PathBuf,
+    sources: Vec<Source>,
+}
+
+impl GameFolder {
+    /// Opens a game folder. Fails with a diagnostic when the path is not a readable directory.
+    pub fn open(root: &Path) -> Result<GameFolder, Diagnostic> {
+        let root = root.canonicalize().map_err(|err| {
+            Diagnostic::error(
+                Code::NotAGame,
+                format!("cannot open game folder `{}`: {err}", root.display()),
+            )
+            .with_help("pass the folder that holds game.toml, e.g. `safari check content/safari-zone`")
+        })?;
+        if !root.is_dir() {
+            return Err(Diagnostic::error(
+                Code::NotAGame,
+                format!("`{}` is not a folder", root.display()),
+            )
+            .with_help("pass the folder that holds game.toml, not a file inside it"));
+        }
+        Ok(GameFolder {
+            root,
+            sources: Vec::new(),
+        })
+    }
+
+    /// A folder with in-memory sources only, for tests, benchmarks and fuzzing.
+    pub fn in_memory() -> GameFolder {
+        GameFolder {
+            root: PathBuf::new(),
+            sources: Vec::new(),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Adds a source that did not come from disk (generated or embedded content).
+    pub fn add_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let id = FileId(self.sources.len() as u32);
+        self.sources.push(Source {
+            name: name.into(),
+            text: text.into(),
+        });
+        id
+    }
+
+    pub fn source(&self, id: FileId) -> &Source {
+        &self.sources[id.0 as usize]
+    }
+
+    pub fn sources(&self) -> impl Iterator<Item = (FileId, &Source)> {
+        self.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (FileId(i as u32), s))
+    }
+
+    /// Looks up a source already read, by its name in the folder.
+    pub fn find(&self, name: &str) -> Option<FileId> {
+        self.sources()
+            .find(|(_, s)| s.name == name)
+            .map(|(id, _)| id)
+    }
+
+    /// Whether a file exists inside the game folder (in memory or on disk).
+    pub fn exists(&self, relative: &str) -> bool {
+        self.find(relative).is_some()
+            || (!self.root.as_os_str().is_empty()
+                && self.resolve(relative).is_ok_and(|path| path.is_file()))
+    }
+
+    /// Reads a file of the game folder. `referenced_at` is where the path was named (a manifest
+    /// key), so that a missing file is reported at the reference.
+    pub fn read(
+        &mut self,
+        relative: &str,
+        referenced_at: Option<Origin>,
+    ) -> Result<FileId, Diagnostic> {
+        if let Some(id) = self.find(relative) {
+            return Ok(id);
+        }
+        let at = |d: Diagnostic| match referenced_at {
+            Some(origin) => d.with_primary(origin, "named here"),
+            None => d,
+        };
+        if self.root.as_os_str().is_empty() {
+            return Err(at(Diagnostic::error(
+                Code::FileUnreadable,
+                format!("file `{relative}` does not exist"),
+            )));
+        }
+        let path = self.resolve(relative).map_err(at)?;
+        let bytes = std::fs::read(&path).map_err(|err| {
+            let what = match err.kind() {
+                std::io::ErrorKind::NotFound => "does not exist".to_string(),
+                _ => format!("cannot be read: {err}"),
+            };
+            at(Diagnostic::error(
+                Code::FileUnreadable,
+                format!("file `{relative}` {what}"),
+            ))
+        })?;
+        self.add_bytes(relative, bytes)
+    }
+
+    /// Adds a file's bytes as a source; invalid UTF-8 is reported at its first bad byte.
+    pub fn add_bytes(&mut self, relative: &str, bytes: Vec<u8>) -> Result<FileId, Diagnostic> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(self.add_source(relative, text)),
+            Err(err) => {
+                let valid_up_to = err.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+                let id = self.add_source(relative, text);
+                // The replacement character is three bytes long in the lossy text.
+                let end = (valid_up_to + 3).min(self.source(id).text.len());
+                Err(Diagnostic::error(
+                    Code::NotUtf8,
+                    format!("file `{relative}` is not valid UTF-8"),
+                )
+                .with_primary(Origin::new(id, valid_up_to..end), "invalid byte here")
+                .with_help("save the file with UTF-8 encoding"))
+            }
+        }
+    }
+
+    /// Maps a path relative to the game folder onto disk, refusing to leave the folder.
+    fn resolve(&self, relative: &str) -> Result<PathBuf, Diagnostic> {
+        let escape = || {
+            Diagnostic::error(
+                Code::OutsideGame,
+                format!("path `{relative}` leads outside the game folder"),
+            )
+            .with_help("name files relative to the game folder, without `..` or a leading `/`")
+        };
+        let path = Path::new(relative);
+        if path
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        {
+            return Err(escape());
+        }
+        let joined = self.root.join(path);
+        match joined.canonicalize() {
+            Ok(real) if !real.starts_with(&self.root) => Err(escape()),
+            _ => Ok(joined),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `safari check` on fixture games: each folder in tests/fixtures is a game, and its expected
+//! diagnostics sit beside it as snapshots (rendered at a fixed width without colour, and as
+//! JSON). A fixture named `szNNNN-...` must raise that code and no other.
+
+use std::path::{Path, PathBuf};
+
+use safari::diag::{render_human, render_json, summary, Code, RenderOptions};
+use safari::world::GameFolder;
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/fixtures exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn check(dir: &Path) -> (GameFolder, Vec<safari::diag::Diagnostic>) {
+    let mut folder = GameFolder::open(dir).expect("fixture folder opens");
+    let checked = safari::check(&mut folder);
+    (folder, checked.diagnostics.into_vec())
+}
+
+#[test]
+fn fixtures_match_their_snapshots() {
+    for dir in fixtures() {
+        let (folder, diagnostics) = check(&dir);
+        let options = RenderOptions {
+            width: 100,
+            color: false,
+        };
+        let text = format!(
+            "{}{}\n",
+            render_human(&diagnostics, &folder, options),
+            summary(&diagnostics)
+        );
+        let json = render_json(&diagnostics, &folder);
+        insta::with_settings!({
+            snapshot_path => &dir,
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+            input_file => dir.join("game.toml"),
+        }, {
+            insta::assert_snapshot!("diagnostics", text);
+            insta::assert_snapshot!("diagnostics-json", json);
+        });
+    }
+}
+
+#[test]
+fn each_fixture_raises_its_own_code_and_nothing_else() {
+    for dir in fixtures() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let (_, diagnostics) = check(&dir);
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+        match name.split('-').next().filter(|p| p.starts_with("sz")) {
+            Some(code) => {
+                let code = code.to_ascii_uppercase();
+                assert!(!codes.is_empty(), "{name}: expected {code}, got nothing");
+                assert!(
+                    codes.iter().all(|c| *c == code),
+                    "{name}: expected only {code}, got {codes:?}"
+                );
+            }
+            None => assert!(codes.is_empty(), "{name}: expected no diagnostics, got {codes:?}"),
+        }
+    }
+}
+
+#[test]
+fn every_code_has_a_fixture() {
+    let names: Vec<String> = fixtures()
+        .iter()
+        .map(|d| d.file_name().unwrap().to_string_lossy().to_ascii_uppercase())
+        .collect();
+    // SZ0003 (not a game folder) has no folder to be a fixture of: tests/cli.rs covers it.
+    for code in Code::ALL.iter().filter(|c| **c != Code::NotAGame) {
+        assert!(
+            names.iter().any(|n| n.starts_with(code.as_str())),
+            "no fixture for {code}"
+        );
+    }
+}
+
+#[test]
+fn the_default_game_checks_clean() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    let (folder, diagnostics) = check(&dir);
+    assert!(
+        diagnostics.is_empty(),
+        "{}",
+        render_human(&diagnostics, &folder, RenderOptions::default())
+    );
+}
