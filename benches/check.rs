@@ -1,1 +1,112 @@
-fn main(){}
+//! Check speed: the default game, and synthetic Field Guides of 1,000 and 10,000 boxes
+//! (tracks of ten boxes, each track opened by an item the track before it grants), to show
+//! the check grows linearly.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use safari::world::GameFolder;
+
+fn default_game(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    c.bench_function("check default game (read + load + check)", |b| {
+        b.iter(|| {
+            let mut folder = GameFolder::open(&dir).unwrap();
+            let checked = safari::check(&mut folder);
+            assert!(checked.diagnostics.is_empty());
+        })
+    });
+}
+
+/// A game whose Field Guide has `boxes` boxes, all reachable.
+fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
+    let tracks = boxes / 10;
+    let mut items = String::new();
+    let mut guide = String::from(
+        "sheet columns=1\nsection \"turns\" fill=\"turn\" row=1 {\n    track \"turn-tracker\" { box shape=\"circle\" repeat=20 }\n}\n\
+         section \"balls\" fill=\"ball\" row=2 {\n    track \"balls\" { box shape=\"ball\" repeat=10 }\n}\n",
+    );
+    for t in 0..tracks {
+        if t % 10 == 0 {
+            if t > 0 {
+                guide.push_str("}\n");
+            }
+            let face = if (t / 10) % 2 == 0 { "area" } else { "item" };
+            guide.push_str(&format!("section \"s{}\" row={} fill=\"dice:{face}\" {{\n", t / 10, t / 10 + 3));
+        }
+        items.push_str(&format!("[[item]]\nid = \"key-{t}\"\nname = \"Key {t}\"\nkind = \"passive\"\n\n"));
+        guide.push_str(&format!("    track \"t{t}\" {{\n"));
+        for i in 0..10 {
+            let mut line = String::from("        box");
+            if i == 0 && t > 0 {
+                line.push_str(&format!(" needs=\"item:key-{}\"", t - 1));
+            }
+            if i == 9 {
+                line.push_str(&format!(" gives=\"item:key-{t}\""));
+            }
+            if i % 3 == 0 {
+                line.push_str(" vp=1");
+            }
+            guide.push_str(&line);
+            guide.push('\n');
+        }
+        guide.push_str("    }\n");
+    }
+    guide.push_str("}\n");
+    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n".to_string();
+    let species = "[[species]]\nid = \"mon\"\nname = \"Mon\"\n".to_string();
+    let dice = "[[set]]\nid = \"e\"\nname = \"E\"\nrole = \"expedition\"\ncount = 5\nsides = 6\nfaces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\", \"hazard\"]\n\n\
+                [[set]]\nid = \"c\"\nname = \"C\"\nrole = \"capture\"\ncount = 3\nsides = 6\nfaces = [1, 2, 3, 4, 5, 6]\n"
+        .to_string();
+    let deck = "name = \"D\"\nsize = 1\n[[card]]\nspecies = \"mon\"\ncapture-rate = 10\nhabitats = \"[G]\"\n".to_string();
+    vec![
+        ("game.toml", game),
+        ("items.toml", items),
+        ("species.toml", species),
+        ("dice.toml", dice),
+        ("field-guide.kdl", guide),
+        ("deck.toml", deck),
+    ]
+}
+
+fn synthetic_guides(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rules check of a loaded synthetic guide");
+    for boxes in [1_000, 10_000] {
+        let files = synthetic(boxes);
+        let mut folder = GameFolder::in_memory();
+        for (name, text) in &files {
+            folder.add_source(*name, text.clone());
+        }
+        let mut diagnostics = safari::diag::Diagnostics::default();
+        let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
+        assert!(diagnostics.is_empty());
+        group.throughput(Throughput::Elements(boxes as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
+            b.iter(|| {
+                let diagnostics = safari::rules::check(game);
+                assert!(!diagnostics.has_errors());
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("check synthetic guide (load + check)");
+    for boxes in [1_000, 10_000] {
+        let files = synthetic(boxes);
+        group.throughput(Throughput::Elements(boxes as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(boxes), &files, |b, files| {
+            b.iter(|| {
+                let mut folder = GameFolder::in_memory();
+                for (name, text) in files {
+                    folder.add_source(*name, text.clone());
+                }
+                let checked = safari::check(&mut folder);
+                assert!(!checked.diagnostics.has_errors(), "{:?}", checked.diagnostics.iter().next());
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, default_game, synthetic_guides);
+criterion_main!(benches);

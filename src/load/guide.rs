@@ -362,7 +362,7 @@ impl Reader<'_> {
             ("height", &mut placement.height),
         ] {
             if let Some(e) = Self::prop(&props, key)
-                && let Some(n) = self.number(e, key, 1, 64)
+                && let Some(n) = self.number(e, key, 1, 1000)
             {
                 *slot = n;
             }
