@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use safari::world::GameFolder;
 
 fn default_game(c: &mut Criterion) {
@@ -32,9 +32,15 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
                 guide.push_str("}\n");
             }
             let face = if (t / 10) % 2 == 0 { "area" } else { "item" };
-            guide.push_str(&format!("section \"s{}\" row={} fill=\"dice:{face}\" {{\n", t / 10, t / 10 + 3));
+            guide.push_str(&format!(
+                "section \"s{}\" row={} fill=\"dice:{face}\" {{\n",
+                t / 10,
+                t / 10 + 3
+            ));
         }
-        items.push_str(&format!("[[item]]\nid = \"key-{t}\"\nname = \"Key {t}\"\nkind = \"passive\"\n\n"));
+        items.push_str(&format!(
+            "[[item]]\nid = \"key-{t}\"\nname = \"Key {t}\"\nkind = \"passive\"\n\n"
+        ));
         guide.push_str(&format!("    track \"t{t}\" {{\n"));
         for i in 0..10 {
             let mut line = String::from("        box");
@@ -53,7 +59,8 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
         guide.push_str("    }\n");
     }
     guide.push_str("}\n");
-    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n".to_string();
+    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n"
+        .to_string();
     let species = "[[species]]\nid = \"mon\"\nname = \"Mon\"\n".to_string();
     let dice = "[[set]]\nid = \"e\"\nname = \"E\"\nrole = \"expedition\"\ncount = 5\nsides = 6\nfaces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\", \"hazard\"]\n\n\
                 [[set]]\nid = \"c\"\nname = \"C\"\nrole = \"capture\"\ncount = 3\nsides = 6\nfaces = [1, 2, 3, 4, 5, 6]\n"
@@ -101,7 +108,11 @@ fn synthetic_guides(c: &mut Criterion) {
                     folder.add_source(*name, text.clone());
                 }
                 let checked = safari::check(&mut folder);
-                assert!(!checked.diagnostics.has_errors(), "{:?}", checked.diagnostics.iter().next());
+                assert!(
+                    !checked.diagnostics.has_errors(),
+                    "{:?}",
+                    checked.diagnostics.iter().next()
+                );
             })
         });
     }

@@ -29,6 +29,7 @@ pub fn check(folder: &mut GameFolder) -> Checked {
     // holes loading left (a skipped card, a missing file) as faults of their own.
     if let Some(game) = &game
         && load::is_complete(&diagnostics)
+        && !game.guide.sections.is_empty()
     {
         diagnostics.extend(rules::check(game));
     }

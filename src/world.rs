@@ -87,7 +87,9 @@ impl GameFolder {
                 Code::NotAGame,
                 format!("cannot open game folder `{}`: {err}", root.display()),
             )
-            .with_help("pass the folder that holds game.toml, e.g. `safari check content/safari-zone`")
+            .with_help(
+                "pass the folder that holds game.toml, e.g. `safari check content/safari-zone`",
+            )
         })?;
         if !root.is_dir() {
             return Err(Diagnostic::error(
@@ -170,6 +172,12 @@ impl GameFolder {
             )));
         }
         let path = self.resolve(relative).map_err(at)?;
+        if path.is_dir() {
+            return Err(at(Diagnostic::error(
+                Code::FileUnreadable,
+                format!("`{relative}` is a folder, not a file"),
+            )));
+        }
         let bytes = std::fs::read(&path).map_err(|err| {
             let what = match err.kind() {
                 std::io::ErrorKind::NotFound => "does not exist".to_string(),

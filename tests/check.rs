@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use safari::diag::{render_human, render_json, summary, Code, RenderOptions};
+use safari::diag::{Code, RenderOptions, render_human, render_json, summary};
 use safari::world::GameFolder;
 
 fn fixtures() -> Vec<PathBuf> {
@@ -65,7 +65,10 @@ fn each_fixture_raises_its_own_code_and_nothing_else() {
                     "{name}: expected only {code}, got {codes:?}"
                 );
             }
-            None => assert!(codes.is_empty(), "{name}: expected no diagnostics, got {codes:?}"),
+            None => assert!(
+                codes.is_empty(),
+                "{name}: expected no diagnostics, got {codes:?}"
+            ),
         }
     }
 }
@@ -74,7 +77,12 @@ fn each_fixture_raises_its_own_code_and_nothing_else() {
 fn every_code_has_a_fixture() {
     let names: Vec<String> = fixtures()
         .iter()
-        .map(|d| d.file_name().unwrap().to_string_lossy().to_ascii_uppercase())
+        .map(|d| {
+            d.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_ascii_uppercase()
+        })
         .collect();
     // SZ0003 (not a game folder) has no folder to be a fixture of: tests/cli.rs covers it.
     for code in Code::ALL.iter().filter(|c| **c != Code::NotAGame) {

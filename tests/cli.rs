@@ -56,19 +56,28 @@ fn json_output_is_one_object_per_diagnostic() {
     let list = value.as_array().expect("an array");
     assert_eq!(list.len(), 2);
     for d in list {
-        for key in ["code", "severity", "message", "file", "line", "column", "span", "labels", "help"] {
+        for key in [
+            "code", "severity", "message", "file", "line", "column", "span", "labels", "help",
+        ] {
             assert!(d.get(key).is_some(), "missing {key} in {d}");
         }
         assert_eq!(d["code"], "SZ0201");
     }
-    assert_eq!(list[0]["help"], "a name with a similar spelling exists: `key`");
+    assert_eq!(
+        list[0]["help"],
+        "a name with a similar spelling exists: `key`"
+    );
 }
 
 #[test]
 fn a_folder_that_is_not_a_game_exits_2() {
     let out = safari(&["check", "tests"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("SZ0003"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("SZ0003"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -91,7 +100,10 @@ fn explain_prints_the_explanation_and_an_example() {
     let out = safari(&["explain", "sz0401"]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
-    assert!(stdout.starts_with("SZ0401: a box can never be filled"), "{stdout}");
+    assert!(
+        stdout.starts_with("SZ0401: a box can never be filled"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Example:"));
     let flowing = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flowing.contains("least fixpoint"), "{stdout}");
@@ -115,7 +127,8 @@ fn explain_of_an_unknown_code_exits_2() {
 
 #[test]
 fn build_checks_and_writes_nothing_yet() {
-    let out_dir: PathBuf = std::env::temp_dir().join(format!("safari-build-{}", std::process::id()));
+    let out_dir: PathBuf =
+        std::env::temp_dir().join(format!("safari-build-{}", std::process::id()));
     let out = safari(&["build", "--out", &out_dir.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("nothing was written"));

@@ -27,10 +27,20 @@ fn the_default_game_validates_against_the_schemas() {
         let text = std::fs::read_to_string(game.join(file)).unwrap();
         let value: toml::Value = toml::from_str(&text).unwrap();
         let instance = serde_json::to_value(value).unwrap();
-        let schema: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(schema)).unwrap()).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("schema")
+                    .join(schema),
+            )
+            .unwrap(),
+        )
+        .unwrap();
         let validator = jsonschema::validator_for(&schema).expect("a valid schema");
-        let errors: Vec<String> = validator.iter_errors(&instance).map(|e| e.to_string()).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&instance)
+            .map(|e| e.to_string())
+            .collect();
         assert!(errors.is_empty(), "{file}: {errors:?}");
     }
 }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::check::{checked, report, Format};
+use super::check::{Format, checked, report};
 use super::exit;
 use crate::diag::RenderOptions;
 

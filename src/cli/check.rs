@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 
 use super::exit;
-use crate::diag::{render_human, render_json, summary, Diagnostics, RenderOptions};
+use crate::diag::{Diagnostics, RenderOptions, render_human, render_json, summary};
 use crate::world::GameFolder;
 
 #[derive(clap::Args)]
@@ -32,7 +32,11 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
     match checked(&dir) {
         Ok((folder, diagnostics)) => {
             report(&folder, &diagnostics, args.format, render);
-            if diagnostics.has_errors() { exit::ERRORS } else { exit::OK }
+            if diagnostics.has_errors() {
+                exit::ERRORS
+            } else {
+                exit::OK
+            }
         }
         Err(code) => code,
     }
@@ -44,7 +48,10 @@ pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, Diagnostics), u8> {
         Ok(folder) => folder,
         Err(diagnostic) => {
             let empty = GameFolder::in_memory();
-            eprint!("{}", render_human(&[diagnostic], &empty, RenderOptions::default()));
+            eprint!(
+                "{}",
+                render_human(&[diagnostic], &empty, RenderOptions::default())
+            );
             return Err(exit::FAILURE);
         }
     };
@@ -52,14 +59,23 @@ pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, Diagnostics), u8> {
     if checked.game.is_none() {
         eprint!(
             "{}",
-            render_human(&checked.diagnostics.into_vec(), &folder, RenderOptions::default())
+            render_human(
+                &checked.diagnostics.into_vec(),
+                &folder,
+                RenderOptions::default()
+            )
         );
         return Err(exit::FAILURE);
     }
     Ok((folder, checked.diagnostics))
 }
 
-pub fn report(folder: &GameFolder, diagnostics: &Diagnostics, format: Format, render: RenderOptions) {
+pub fn report(
+    folder: &GameFolder,
+    diagnostics: &Diagnostics,
+    format: Format,
+    render: RenderOptions,
+) {
     let list: Vec<_> = diagnostics.iter().cloned().collect();
     match format {
         Format::Json => print!("{}", render_json(&list, folder)),

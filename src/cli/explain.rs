@@ -23,7 +23,9 @@ pub fn run(args: Args) -> u8 {
                 exit::OK
             }
             Err(()) => {
-                eprintln!("error: `{text}` is not a diagnostic code; `safari explain` lists them all");
+                eprintln!(
+                    "error: `{text}` is not a diagnostic code; `safari explain` lists them all"
+                );
                 exit::FAILURE
             }
         },

@@ -43,10 +43,14 @@ enum Color {
 #[derive(Subcommand)]
 enum Command {
     /// Check a game's content and report every problem, writing nothing.
-    #[command(after_help = "Examples:\n  safari check\n  safari check content/safari-zone --format json")]
+    #[command(
+        after_help = "Examples:\n  safari check\n  safari check content/safari-zone --format json"
+    )]
     Check(check::Args),
     /// Build a game's outputs into out/<game>/ (checks first; writes nothing on errors).
-    #[command(after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out")]
+    #[command(
+        after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out"
+    )]
     Build(build::Args),
     /// Explain a diagnostic code, with an example (all codes when none is given).
     #[command(after_help = "Examples:\n  safari explain SZ0402\n  safari explain")]
@@ -68,7 +72,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return ExitCode::from(if err.use_stderr() { exit::FAILURE } else { exit::OK });
+            return ExitCode::from(if err.use_stderr() {
+                exit::FAILURE
+            } else {
+                exit::OK
+            });
         }
     };
     let color = match cli.color {

@@ -8,7 +8,7 @@ mod codes;
 mod render;
 
 pub use codes::Code;
-pub use render::{render_human, render_json, summary, RenderOptions};
+pub use render::{RenderOptions, render_human, render_json, summary};
 
 use crate::world::Origin;
 
@@ -80,7 +80,9 @@ impl Diagnostic {
     /// Appends "a name with a similar spelling exists" help when one does.
     pub fn with_suggestion(self, suggestion: Option<&str>) -> Self {
         match suggestion {
-            Some(name) => self.with_help(format!("a name with a similar spelling exists: `{name}`")),
+            Some(name) => {
+                self.with_help(format!("a name with a similar spelling exists: `{name}`"))
+            }
             None => self,
         }
     }
@@ -96,7 +98,8 @@ impl Diagnostic {
     /// The key diagnostics are sorted by: file, position, then code and message.
     fn sort_key(&self) -> (Option<(crate::world::FileId, usize, usize)>, Code, &str) {
         (
-            self.primary().map(|l| (l.origin.file, l.origin.start, l.origin.end)),
+            self.primary()
+                .map(|l| (l.origin.file, l.origin.start, l.origin.end)),
             self.code,
             &self.message,
         )
@@ -130,7 +133,9 @@ impl Diagnostics {
 
     /// Whether any diagnostic from index `start` on says content was lost in loading.
     pub fn lost_content_since(&self, start: usize) -> bool {
-        self.0[start.min(self.0.len())..].iter().any(|d| d.is_error() && d.code.loses_content())
+        self.0[start.min(self.0.len())..]
+            .iter()
+            .any(|d| d.is_error() && d.code.loses_content())
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
@@ -165,11 +170,19 @@ impl IntoIterator for Diagnostics {
 }
 
 /// The closest known name to an unknown one, for "did you mean" help.
-pub fn similar_name<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn similar_name<'a>(
+    unknown: &str,
+    known: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let unknown = unknown.to_lowercase();
     known
         .into_iter()
-        .map(|name| (strsim::normalized_damerau_levenshtein(&unknown, &name.to_lowercase()), name))
+        .map(|name| {
+            (
+                strsim::normalized_damerau_levenshtein(&unknown, &name.to_lowercase()),
+                name,
+            )
+        })
         .filter(|(score, _)| *score >= 0.6)
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
         .map(|(_, name)| name)

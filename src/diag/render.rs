@@ -124,7 +124,10 @@ fn named_source(folder: &GameFolder, file: FileId) -> NamedSource<String> {
 }
 
 fn labeled_span(label: &Label) -> LabeledSpan {
-    let span = SourceSpan::new(label.origin.start.into(), label.origin.end - label.origin.start);
+    let span = SourceSpan::new(
+        label.origin.start.into(),
+        label.origin.end - label.origin.start,
+    );
     let text = (!label.message.is_empty()).then(|| label.message.clone());
     if label.primary {
         LabeledSpan::new_primary_with_span(text, span)
@@ -171,9 +174,8 @@ impl miette::Diagnostic for Report {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
-        (!self.related.is_empty()).then(|| {
-            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)) as Box<_>
-        })
+        (!self.related.is_empty())
+            .then(|| Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)) as Box<_>)
     }
 }
 

@@ -7,7 +7,7 @@
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
 use super::names::Names;
-use crate::diag::{similar_name, Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
     Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
     Requirement, Reward, Section, SectionId, Shape, SpeciesId, Style, Track, TrackId,
@@ -239,11 +239,17 @@ impl Reader<'_> {
         match entry.value().as_integer() {
             Some(n) if (min..=max).contains(&n) => Some(n as u32),
             Some(n) => {
-                self.invalid(entry, format!("{what} must be between {min} and {max}, found {n}"));
+                self.invalid(
+                    entry,
+                    format!("{what} must be between {min} and {max}, found {n}"),
+                );
                 None
             }
             None => {
-                self.invalid(entry, format!("{what} must be a whole number, found `{}`", entry.value()));
+                self.invalid(
+                    entry,
+                    format!("{what} must be a whole number, found `{}`", entry.value()),
+                );
                 None
             }
         }
@@ -422,33 +428,17 @@ impl Reader<'_> {
         );
     }
 
-    fn new_track(
-        &mut self,
-        id: String,
-        id_origin: Option<Origin>,
-        section: SectionId,
-        title: Option<String>,
-        flow: Flow,
-        loose: bool,
-        origin: Origin,
-    ) -> TrackId {
+    /// Adds a track (its `boxes` still empty), defining its id where `id_origin` says.
+    fn new_track(&mut self, track: Track, id_origin: Option<Origin>) -> TrackId {
         let track_id = TrackId(self.guide.tracks.len() as u32);
-        if let Err(d) = self
-            .tracks
-            .define(&id, track_id, id_origin.unwrap_or(origin))
-        {
+        let at = id_origin.unwrap_or(track.origin);
+        if let Err(d) = self.tracks.define(&track.id, track_id, at) {
             self.diagnostics.push(d);
         }
-        self.guide.tracks.push(Track {
-            id,
-            title,
-            section,
-            flow,
-            loose,
-            boxes: Vec::new(),
-            origin,
-        });
-        self.guide.sections[section.index()].tracks.push(track_id);
+        self.guide.sections[track.section.index()]
+            .tracks
+            .push(track_id);
+        self.guide.tracks.push(track);
         track_id
     }
 
@@ -461,7 +451,10 @@ impl Reader<'_> {
                 if positional.is_empty() {
                     self.missing_id(node, origin);
                 }
-                (format!("{section_id}-track-{}", self.guide.tracks.len() + 1), None)
+                (
+                    format!("{section_id}-track-{}", self.guide.tracks.len() + 1),
+                    None,
+                )
             }
         };
         let title = Self::prop(&props, "title").and_then(|e| self.string(e, "title"));
@@ -482,7 +475,16 @@ impl Reader<'_> {
                 .and_then(|e| self.terms(e))
                 .or_else(|| up.fill.clone()),
         };
-        let track = self.new_track(id.clone(), id_origin, section, title, flow, false, origin);
+        let track = Track {
+            id: id.clone(),
+            title,
+            section,
+            flow,
+            loose: false,
+            boxes: Vec::new(),
+            origin,
+        };
+        let track = self.new_track(track, id_origin);
         let mut skipped = false;
         if let Some(children) = node.children() {
             for child in children.nodes() {
@@ -523,7 +525,16 @@ impl Reader<'_> {
             .and_then(|e| e.value().as_string())
             .map(str::to_string);
         let id = explicit.unwrap_or_else(|| format!("{section_id}#{n}"));
-        let track = self.new_track(id, None, section, None, Flow::Row, true, origin);
+        let track = Track {
+            id,
+            title: None,
+            section,
+            flow: Flow::Row,
+            loose: true,
+            boxes: Vec::new(),
+            origin,
+        };
+        let track = self.new_track(track, None);
         self.boxes(node, section, track, section_id, up);
     }
 
@@ -553,8 +564,12 @@ impl Reader<'_> {
                     .with_help("remove the id (boxes are then numbered) or the `repeat`"),
             );
         }
-        let shape = self.named(&props, "shape", Shape::NAMES).unwrap_or(Shape::Square);
-        let style = self.named(&props, "style", Style::NAMES).unwrap_or(Style::Plain);
+        let shape = self
+            .named(&props, "shape", Shape::NAMES)
+            .unwrap_or(Shape::Square);
+        let style = self
+            .named(&props, "style", Style::NAMES)
+            .unwrap_or(Style::Plain);
         let vp = Self::prop(&props, "vp")
             .and_then(|e| self.number(e, "vp", 0, 10_000))
             .unwrap_or(0);
@@ -579,7 +594,9 @@ impl Reader<'_> {
                 self.diagnostics.push(
                     Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
                         .with_primary(extra.origin, "a second fill")
-                        .with_help("use `collect:a/b` or `obtain:a/b` for alternatives of one kind"),
+                        .with_help(
+                            "use `collect:a/b` or `obtain:a/b` for alternatives of one kind",
+                        ),
                 );
             }
         }
@@ -753,7 +770,10 @@ impl Reader<'_> {
                 Code::InvalidValue,
                 format!("`{}` is not a kind of {what}", term.kind.value),
             )
-            .with_primary(term.kind.origin, format!("expected one of: {}", kinds.join(", ")))
+            .with_primary(
+                term.kind.origin,
+                format!("expected one of: {}", kinds.join(", ")),
+            )
             .with_suggestion(similar_name(&term.kind.value, kinds.iter().copied())),
         );
     }
@@ -765,7 +785,11 @@ impl Reader<'_> {
                 self.diagnostics.push(
                     Diagnostic::error(
                         Code::InvalidValue,
-                        format!("`{}:` needs {} {what} after the colon", term.kind.value, article(what)),
+                        format!(
+                            "`{}:` needs {} {what} after the colon",
+                            term.kind.value,
+                            article(what)
+                        ),
                     )
                     .with_primary(term.origin, "here"),
                 );
@@ -837,9 +861,7 @@ impl Reader<'_> {
             "ball" => Some(Cause::Ball),
             "free" => Some(Cause::Free),
             "bonus" => Some(Cause::Bonus),
-            "collect" => self
-                .all(scope.species, term, "species")
-                .map(Cause::Collect),
+            "collect" => self.all(scope.species, term, "species").map(Cause::Collect),
             "obtain" => self.all(scope.items, term, "item").map(Cause::Obtain),
             "use" => self
                 .one_name(term, "item")
@@ -849,7 +871,9 @@ impl Reader<'_> {
                 self.bad_kind(
                     term,
                     "fill",
-                    &["dice", "turn", "ball", "collect", "use", "obtain", "free", "bonus"],
+                    &[
+                        "dice", "turn", "ball", "collect", "use", "obtain", "free", "bonus",
+                    ],
                 );
                 None
             }
@@ -885,21 +909,27 @@ impl Reader<'_> {
                 self.boxes = boxes;
                 found
             }
-            "vp" => self.one_name(term, "number").and_then(|n| match n.value.parse::<u32>() {
-                Ok(v) => Some(Requirement::Vp(v)),
-                Err(_) => {
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            Code::InvalidValue,
-                            format!("`vp:` needs a whole number, found `{}`", n.value),
-                        )
-                        .with_primary(n.origin, "here"),
-                    );
-                    None
-                }
-            }),
+            "vp" => self
+                .one_name(term, "number")
+                .and_then(|n| match n.value.parse::<u32>() {
+                    Ok(v) => Some(Requirement::Vp(v)),
+                    Err(_) => {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!("`vp:` needs a whole number, found `{}`", n.value),
+                            )
+                            .with_primary(n.origin, "here"),
+                        );
+                        None
+                    }
+                }),
             _ => {
-                self.bad_kind(term, "requirement", &["item", "species", "area", "box", "vp"]);
+                self.bad_kind(
+                    term,
+                    "requirement",
+                    &["item", "species", "area", "box", "vp"],
+                );
                 None
             }
         };
@@ -916,8 +946,9 @@ impl Reader<'_> {
                 .one_name(term, "species")
                 .and_then(|n| self.lookup(scope.species, n))
                 .map(Reward::Species),
-            "habitat" => self.one_name(term, "habitat").and_then(|n| {
-                match n.value.as_str() {
+            "habitat" => self
+                .one_name(term, "habitat")
+                .and_then(|n| match n.value.as_str() {
                     "grass" => Some(Reward::Habitat(Habitat::Grass)),
                     "water" => Some(Reward::Habitat(Habitat::Water)),
                     "any" => Some(Reward::Habitat(Habitat::Any)),
@@ -932,8 +963,7 @@ impl Reader<'_> {
                         );
                         None
                     }
-                }
-            }),
+                }),
             _ => {
                 self.bad_kind(term, "reward", &["item", "species", "habitat"]);
                 None
@@ -943,7 +973,10 @@ impl Reader<'_> {
     }
 }
 
-
 fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }

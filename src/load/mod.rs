@@ -33,9 +33,14 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
             diagnostics.push(
                 Diagnostic::error(
                     Code::NotAGame,
-                    format!("`{}` is not a game folder: it has no {MANIFEST}", folder.root().display()),
+                    format!(
+                        "`{}` is not a game folder: it has no {MANIFEST}",
+                        folder.root().display()
+                    ),
                 )
-                .with_help("a game folder holds game.toml and the files it names; see docs/content.md"),
+                .with_help(
+                    "a game folder holds game.toml and the files it names; see docs/content.md",
+                ),
             );
             return None;
         }
@@ -53,15 +58,16 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
         (span != (0..0)).then(|| Origin::new(manifest_file, span))
     };
 
-    let mut read = |path: &toml::Spanned<String>, diagnostics: &mut Diagnostics| -> Option<(FileId, String)> {
-        match folder.read(path.get_ref(), named_at(path)) {
-            Ok(file) => Some((file, folder.source(file).text.clone())),
-            Err(diagnostic) => {
-                diagnostics.push(diagnostic);
-                None
+    let mut read =
+        |path: &toml::Spanned<String>, diagnostics: &mut Diagnostics| -> Option<(FileId, String)> {
+            match folder.read(path.get_ref(), named_at(path)) {
+                Ok(file) => Some((file, folder.source(file).text.clone())),
+                Err(diagnostic) => {
+                    diagnostics.push(diagnostic);
+                    None
+                }
             }
-        }
-    };
+        };
 
     let start = diagnostics.len();
     let (items, mut item_names) = match read(&files.items, diagnostics) {
@@ -86,11 +92,24 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
     let start = diagnostics.len();
     let (guide, mut guide_names) = match read(&files.field_guide, diagnostics) {
         Some((file, text)) => guide::load(file, &text, &scope, diagnostics),
-        None => (FieldGuide::default(), guide::GuideNames { tracks: Names::new("track") }),
+        None => (
+            FieldGuide::default(),
+            guide::GuideNames {
+                tracks: Names::new("track"),
+            },
+        ),
     };
-    guide_names.tracks.complete = !diagnostics.lost_content_since(start);
+    guide_names.tracks.complete =
+        !diagnostics.lost_content_since(start) && !guide.sections.is_empty();
     let deck = match read(&files.deck, diagnostics) {
-        Some((file, text)) => load_deck(file, &text, &species_names, &item_names, &guide_names.tracks, diagnostics),
+        Some((file, text)) => load_deck(
+            file,
+            &text,
+            &species_names,
+            &item_names,
+            &guide_names.tracks,
+            diagnostics,
+        ),
         None => Deck {
             name: String::new(),
             size: None,
@@ -136,7 +155,10 @@ fn lower_manifest(
         diagnostics.push(
             Diagnostic::error(
                 Code::InvalidValue,
-                format!("players: min {} and max {} do not make a range", raw.players.min, raw.players.max),
+                format!(
+                    "players: min {} and max {} do not make a range",
+                    raw.players.min, raw.players.max
+                ),
             )
             .with_primary(Origin::new(file, find_key(text, "players")), "here"),
         );
@@ -155,7 +177,10 @@ fn lower_manifest(
                 .with_primary(Origin::new(file, find_key(text, "hazard-limit")), "here"),
         );
     }
-    for (value, what) in [(&raw.play.turns, "turns"), (&raw.play.safari_balls, "safari-balls")] {
+    for (value, what) in [
+        (&raw.play.turns, "turns"),
+        (&raw.play.safari_balls, "safari-balls"),
+    ] {
         if *value.get_ref() == 0 {
             diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, format!("`{what}` must be at least 1"))
@@ -173,7 +198,11 @@ fn lower_manifest(
         id: raw.id.clone(),
         name: raw.name.clone(),
         rules: raw.rules.clone(),
-        versions: raw.versions.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        versions: raw
+            .versions
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
         players: (raw.players.min, raw.players.max),
         turns: Some(located(&raw.play.turns)),
         safari_balls: Some(located(&raw.play.safari_balls)),
@@ -185,7 +214,11 @@ fn lower_manifest(
     }
 }
 
-fn card_size(value: &toml::Spanned<toml::Value>, file: FileId, diagnostics: &mut Diagnostics) -> CardSize {
+fn card_size(
+    value: &toml::Spanned<toml::Value>,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> CardSize {
     let origin = Origin::new(file, value.span());
     let names: Vec<&str> = CardSize::NAMED.iter().map(|c| c.name).collect();
     match value.get_ref() {
@@ -201,14 +234,27 @@ fn card_size(value: &toml::Spanned<toml::Value>, file: FileId, diagnostics: &mut
             }
         },
         toml::Value::Table(table) => {
-            let mm = |key: &str| table.get(key).and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
-            let unknown: Vec<&String> = table.keys().filter(|k| *k != "width-mm" && *k != "height-mm").collect();
+            let mm = |key: &str| {
+                table
+                    .get(key)
+                    .and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
+            };
+            let unknown: Vec<&String> = table
+                .keys()
+                .filter(|k| *k != "width-mm" && *k != "height-mm")
+                .collect();
             match (mm("width-mm"), mm("height-mm")) {
-                (Some(w), Some(h)) if unknown.is_empty() && (10.0..=300.0).contains(&w) && (10.0..=300.0).contains(&h) => CardSize {
-                    name: "custom",
-                    width_mm: w,
-                    height_mm: h,
-                },
+                (Some(w), Some(h))
+                    if unknown.is_empty()
+                        && (10.0..=300.0).contains(&w)
+                        && (10.0..=300.0).contains(&h) =>
+                {
+                    CardSize {
+                        name: "custom",
+                        width_mm: w,
+                        height_mm: h,
+                    }
+                }
                 _ => {
                     diagnostics.push(
                         Diagnostic::error(Code::InvalidValue, "a custom card size is `{ width-mm = ..., height-mm = ... }`, each 10 to 300 mm")
@@ -220,8 +266,14 @@ fn card_size(value: &toml::Spanned<toml::Value>, file: FileId, diagnostics: &mut
         }
         _ => {
             diagnostics.push(
-                Diagnostic::error(Code::InvalidValue, "card size is a name or `{ width-mm = ..., height-mm = ... }`")
-                    .with_primary(origin, format!("expected one of: {}, or a table", names.join(", "))),
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    "card size is a name or `{ width-mm = ..., height-mm = ... }`",
+                )
+                .with_primary(
+                    origin,
+                    format!("expected one of: {}, or a table", names.join(", ")),
+                ),
             );
             CardSize::NAMED[0]
         }
@@ -230,16 +282,28 @@ fn card_size(value: &toml::Spanned<toml::Value>, file: FileId, diagnostics: &mut
 
 /// The span of `key` in a TOML text, for values serde does not locate.
 fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
-    text.find(key).map_or(0..0, |start| start..start + key.len())
+    text.find(key)
+        .map_or(0..0, |start| start..start + key.len())
 }
 
-fn define<T: Copy>(names: &mut Names<T>, id: &toml::Spanned<String>, value: T, file: FileId, diagnostics: &mut Diagnostics) {
+fn define<T: Copy>(
+    names: &mut Names<T>,
+    id: &toml::Spanned<String>,
+    value: T,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) {
     if let Err(d) = names.define(id.get_ref(), value, Origin::new(file, id.span())) {
         diagnostics.push(d);
     }
 }
 
-fn resolve<T: Copy>(names: &Names<T>, name: &toml::Spanned<String>, file: FileId, diagnostics: &mut Diagnostics) -> Option<T> {
+fn resolve<T: Copy>(
+    names: &Names<T>,
+    name: &toml::Spanned<String>,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> Option<T> {
     names
         .resolve(name.get_ref(), Origin::new(file, name.span()))
         .map_err(|d| {
@@ -250,12 +314,22 @@ fn resolve<T: Copy>(names: &Names<T>, name: &toml::Spanned<String>, file: FileId
         .ok()
 }
 
-fn load_items(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> (Vec<Item>, Names<ItemId>) {
+fn load_items(
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> (Vec<Item>, Names<ItemId>) {
     let mut names = Names::new("item");
     let mut items = Vec::new();
     let (_, entries) = toml_read::read::<ItemsFile, ItemEntry>(file, text, "item", diagnostics);
     for (entry, origin) in entries {
-        define(&mut names, &entry.id, ItemId(items.len() as u32), file, diagnostics);
+        define(
+            &mut names,
+            &entry.id,
+            ItemId(items.len() as u32),
+            file,
+            diagnostics,
+        );
         let effect = match entry.effect {
             EffectName::Evolve => Effect::Evolve,
             EffectName::LockCaptureDie => Effect::LockCaptureDie,
@@ -286,9 +360,16 @@ fn load_species(
 ) -> (Vec<Species>, Names<SpeciesId>) {
     let mut names = Names::new("species");
     let mut species = Vec::new();
-    let (_, entries) = toml_read::read::<SpeciesFile, SpeciesEntry>(file, text, "species", diagnostics);
+    let (_, entries) =
+        toml_read::read::<SpeciesFile, SpeciesEntry>(file, text, "species", diagnostics);
     for (entry, _) in &entries {
-        define(&mut names, &entry.id, SpeciesId(species.len() as u32), file, diagnostics);
+        define(
+            &mut names,
+            &entry.id,
+            SpeciesId(species.len() as u32),
+            file,
+            diagnostics,
+        );
         species.push(Species {
             id: entry.id.get_ref().clone(),
             name: entry.name.clone(),
@@ -319,7 +400,13 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
     let mut sets = Vec::new();
     let (_, entries) = toml_read::read::<DiceFile, DiceSetEntry>(file, text, "set", diagnostics);
     for (entry, origin) in entries {
-        define(&mut names, &entry.id, DiceSetId(sets.len() as u32), file, diagnostics);
+        define(
+            &mut names,
+            &entry.id,
+            DiceSetId(sets.len() as u32),
+            file,
+            diagnostics,
+        );
         let role = match entry.role {
             DiceRoleName::Expedition => DiceRole::Expedition,
             DiceRoleName::Capture => DiceRole::Capture,
@@ -327,31 +414,44 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
         let face = |value: &toml::Spanned<FaceValue>, diagnostics: &mut Diagnostics| {
             let at = Origin::new(file, value.span());
             let face = match (role, value.get_ref()) {
-                (DiceRole::Capture, FaceValue::Number(n)) if (0..=1000).contains(n) => Face::Number(*n as u32),
+                (DiceRole::Capture, FaceValue::Number(n)) if (0..=1000).contains(n) => {
+                    Face::Number(*n as u32)
+                }
                 (DiceRole::Expedition, FaceValue::Action(name)) => match Action::from_name(name) {
                     Some(action) => Face::Action(action),
                     None => {
                         let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
                         diagnostics.push(
-                            Diagnostic::error(Code::UnknownName, format!("unknown die face `{name}`"))
-                                .with_primary(at, format!("faces are: {}", known.join(", ")))
-                                .with_suggestion(crate::diag::similar_name(name, known.iter().copied())),
+                            Diagnostic::error(
+                                Code::UnknownName,
+                                format!("unknown die face `{name}`"),
+                            )
+                            .with_primary(at, format!("faces are: {}", known.join(", ")))
+                            .with_suggestion(
+                                crate::diag::similar_name(name, known.iter().copied()),
+                            ),
                         );
                         Face::Invalid
                     }
                 },
                 (DiceRole::Capture, _) => {
                     diagnostics.push(
-                        Diagnostic::error(Code::InvalidValue, "capture dice faces must be numbers from 0 to 1000")
-                            .with_primary(at, "here"),
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            "capture dice faces must be numbers from 0 to 1000",
+                        )
+                        .with_primary(at, "here"),
                     );
                     Face::Invalid
                 }
                 (DiceRole::Expedition, FaceValue::Number(_)) => {
                     diagnostics.push(
-                        Diagnostic::error(Code::InvalidValue, "expedition dice faces must be action names")
-                            .with_primary(at, "a number here")
-                            .with_help("use area, trainer, item, grass, water or hazard"),
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            "expedition dice faces must be action names",
+                        )
+                        .with_primary(at, "a number here")
+                        .with_help("use area, trainer, item, grass, water or hazard"),
                     );
                     Face::Invalid
                 }
@@ -363,7 +463,11 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
             (Some(faces), None) => {
                 for _ in 0..*entry.count.get_ref() {
                     dice.push(Die {
-                        faces: faces.get_ref().iter().map(|f| face(f, diagnostics)).collect(),
+                        faces: faces
+                            .get_ref()
+                            .iter()
+                            .map(|f| face(f, diagnostics))
+                            .collect(),
                         origin: Origin::new(file, faces.span()),
                     });
                 }
@@ -377,22 +481,37 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
                 }
             }
             (Some(_), Some(each)) => diagnostics.push(
-                Diagnostic::error(Code::InvalidValue, "a dice set has either `faces` or `dice`, not both")
-                    .with_primary(each.first().map_or(origin, |d| Origin::new(file, d.span())), "`dice` here")
-                    .with_help("`faces` gives every die the same faces; `dice` lists each die's faces"),
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    "a dice set has either `faces` or `dice`, not both",
+                )
+                .with_primary(
+                    each.first().map_or(origin, |d| Origin::new(file, d.span())),
+                    "`dice` here",
+                )
+                .with_help("`faces` gives every die the same faces; `dice` lists each die's faces"),
             ),
             (None, None) => diagnostics.push(
-                Diagnostic::error(Code::EmptyGroup, format!("dice set `{}` has no faces", entry.id.get_ref()))
-                    .with_primary(Origin::new(file, entry.id.span()), "this set")
-                    .with_help("add `faces = [...]` (the same for every die) or `dice = [[...], ...]`"),
+                Diagnostic::error(
+                    Code::EmptyGroup,
+                    format!("dice set `{}` has no faces", entry.id.get_ref()),
+                )
+                .with_primary(Origin::new(file, entry.id.span()), "this set")
+                .with_help("add `faces = [...]` (the same for every die) or `dice = [[...], ...]`"),
             ),
         }
         sets.push(DiceSet {
             id: entry.id.get_ref().clone(),
             name: entry.name,
             role,
-            count: Located::new(*entry.count.get_ref(), Origin::new(file, entry.count.span())),
-            sides: Located::new(*entry.sides.get_ref(), Origin::new(file, entry.sides.span())),
+            count: Located::new(
+                *entry.count.get_ref(),
+                Origin::new(file, entry.count.span()),
+            ),
+            sides: Located::new(
+                *entry.sides.get_ref(),
+                Origin::new(file, entry.sides.span()),
+            ),
             dice,
             origin,
         });
@@ -417,7 +536,9 @@ fn load_deck(
     let (header, entries) = toml_read::read::<DeckFile, CardEntry>(file, text, "card", diagnostics);
     if let Some(header) = header {
         deck.name = header.name;
-        deck.size = header.size.map(|s| Located::new(*s.get_ref(), Origin::new(file, s.span())));
+        deck.size = header
+            .size
+            .map(|s| Located::new(*s.get_ref(), Origin::new(file, s.span())));
     }
     let mut names: Names<CardId> = Names::new("card");
     for (entry, origin) in entries {
@@ -430,7 +551,13 @@ fn load_deck(
             None => {
                 let base = entry.species.get_ref().clone();
                 let id = (1..)
-                    .map(|n| if n == 1 { base.clone() } else { format!("{base}-{n}") })
+                    .map(|n| {
+                        if n == 1 {
+                            base.clone()
+                        } else {
+                            format!("{base}-{n}")
+                        }
+                    })
                     .find(|candidate| names.get(candidate).is_none())
                     .expect("some suffix is free");
                 let _ = names.define(&id, card_id, Origin::new(file, entry.species.span()));
@@ -441,25 +568,34 @@ fn load_deck(
             Some(h) => parse_habitats(h, file, diagnostics),
             None => (0, 0),
         };
-        let copies = entry
-            .copies
-            .as_ref()
-            .map_or(Located::new(1, origin), |c| Located::new(*c.get_ref(), Origin::new(file, c.span())));
+        let copies = entry.copies.as_ref().map_or(Located::new(1, origin), |c| {
+            Located::new(*c.get_ref(), Origin::new(file, c.span()))
+        });
         deck.cards.push(Card {
             id,
-            species: Located::new(resolve(species, &entry.species, file, diagnostics), Origin::new(file, entry.species.span())),
-            capture_rate: Located::new(*entry.capture_rate.get_ref(), Origin::new(file, entry.capture_rate.span())),
+            species: Located::new(
+                resolve(species, &entry.species, file, diagnostics),
+                Origin::new(file, entry.species.span()),
+            ),
+            capture_rate: Located::new(
+                *entry.capture_rate.get_ref(),
+                Origin::new(file, entry.capture_rate.span()),
+            ),
             grass,
             water,
             habitats_origin: entry.habitats.as_ref().map(|h| Origin::new(file, h.span())),
-            area: entry
-                .area
-                .as_ref()
-                .map(|a| Located::new(resolve(tracks, a, file, diagnostics), Origin::new(file, a.span()))),
-            item: entry
-                .item
-                .as_ref()
-                .map(|i| Located::new(resolve(items, i, file, diagnostics), Origin::new(file, i.span()))),
+            area: entry.area.as_ref().map(|a| {
+                Located::new(
+                    resolve(tracks, a, file, diagnostics),
+                    Origin::new(file, a.span()),
+                )
+            }),
+            item: entry.item.as_ref().map(|i| {
+                Located::new(
+                    resolve(items, i, file, diagnostics),
+                    Origin::new(file, i.span()),
+                )
+            }),
             copies,
             flavor: entry.flavor,
             art: entry.art,
@@ -470,7 +606,11 @@ fn load_deck(
 }
 
 /// Reads `"[G][W][W]"` into grass and water counts.
-fn parse_habitats(value: &toml::Spanned<String>, file: FileId, diagnostics: &mut Diagnostics) -> (u32, u32) {
+fn parse_habitats(
+    value: &toml::Spanned<String>,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> (u32, u32) {
     let text = value.get_ref();
     let (mut grass, mut water) = (0, 0);
     let mut rest = text.as_str();
@@ -491,9 +631,12 @@ fn parse_habitats(value: &toml::Spanned<String>, file: FileId, diagnostics: &mut
                 let start = value.span().start + 1 + offset;
                 let len = rest.chars().next().map_or(1, char::len_utf8);
                 diagnostics.push(
-                    Diagnostic::error(Code::InvalidValue, "habitats are written `[G]` (grass) and `[W]` (water)")
-                        .with_primary(Origin::new(file, start..start + len), "not a habitat")
-                        .with_help("for example `habitats = \"[W][W][W]\"` for three water habitats"),
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        "habitats are written `[G]` (grass) and `[W]` (water)",
+                    )
+                    .with_primary(Origin::new(file, start..start + len), "not a habitat")
+                    .with_help("for example `habitats = \"[W][W][W]\"` for three water habitats"),
                 );
                 return (grass, water);
             }

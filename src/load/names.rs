@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::diag::{similar_name, Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, similar_name};
 use crate::world::Origin;
 
 #[derive(Debug)]
@@ -52,11 +52,8 @@ impl<T: Copy> Names<T> {
 
     pub fn unknown(&self, id: &str, origin: Origin) -> Diagnostic {
         let suggestion = similar_name(id, self.order.iter().map(String::as_str));
-        Diagnostic::error(
-            Code::UnknownName,
-            format!("unknown {} `{id}`", self.kind),
-        )
-        .with_primary(origin, format!("no {} has this id", self.kind))
-        .with_suggestion(suggestion)
+        Diagnostic::error(Code::UnknownName, format!("unknown {} `{id}`", self.kind))
+            .with_primary(origin, format!("no {} has this id", self.kind))
+            .with_suggestion(suggestion)
     }
 }

@@ -5,8 +5,8 @@
 //! is reported and skipped, and the other 51 still load.
 
 use serde::de::DeserializeOwned;
-use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::world::{FileId, Origin};
@@ -17,7 +17,9 @@ pub fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagno
     let diagnostic = Diagnostic::error(Code::TomlSyntax, first_line(error.message()))
         .with_primary(Origin::new(file, span), "here");
     let bare_word = !word.is_empty()
-        && word.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
         && !word.chars().all(|c| c.is_ascii_digit());
     if bare_word {
         diagnostic.with_help(format!("text values need quotes: \"{word}\""))
@@ -32,12 +34,12 @@ pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> D
         .map_or(fallback, |span| Origin::new(file, span));
     let message = first_line(error.message());
     let diagnostic = Diagnostic::error(Code::InvalidValue, message.clone());
-    let label = if message.starts_with("missing field") {
-        "in this table"
-    } else {
-        "here"
-    };
-    diagnostic.with_primary(origin, label)
+    match message.strip_prefix("missing field ") {
+        Some(key) => diagnostic
+            .with_primary(origin, "in this table")
+            .with_help(format!("add {key}; docs/content.md lists every key")),
+        None => diagnostic.with_primary(origin, "here"),
+    }
 }
 
 fn first_line(message: &str) -> String {
@@ -60,7 +62,9 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
     }
     let broken: Vec<std::ops::Range<usize>> = errors.iter().filter_map(|e| e.span()).collect();
     let overlaps_syntax_error = |span: &std::ops::Range<usize>| {
-        broken.iter().any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
+        broken
+            .iter()
+            .any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
     };
     let whole = Origin::new(file, 0..text.len());
     let mut table: Spanned<DeTable> = table;
@@ -106,7 +110,10 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
             other => diagnostics.push(
                 Diagnostic::error(
                     Code::InvalidValue,
-                    format!("`{many}` must be an array of tables, found {}", other.type_str()),
+                    format!(
+                        "`{many}` must be an array of tables, found {}",
+                        other.type_str()
+                    ),
                 )
                 .with_primary(Origin::new(file, entries_span), "here")
                 .with_help(format!("write each entry as a `[[{many}]]` table")),

@@ -22,7 +22,9 @@ macro_rules! ids {
     )*};
 }
 
-ids!(ItemId, SpeciesId, SectionId, TrackId, BoxId, CardId, DiceSetId);
+ids!(
+    ItemId, SpeciesId, SectionId, TrackId, BoxId, CardId, DiceSetId
+);
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,11 +116,31 @@ pub struct CardSize {
 
 impl CardSize {
     pub const NAMED: &'static [CardSize] = &[
-        CardSize { name: "poker", width_mm: 63.5, height_mm: 88.9 },
-        CardSize { name: "standard", width_mm: 63.0, height_mm: 88.0 },
-        CardSize { name: "bridge", width_mm: 57.15, height_mm: 88.9 },
-        CardSize { name: "mini", width_mm: 44.45, height_mm: 63.5 },
-        CardSize { name: "tarot", width_mm: 69.85, height_mm: 120.65 },
+        CardSize {
+            name: "poker",
+            width_mm: 63.5,
+            height_mm: 88.9,
+        },
+        CardSize {
+            name: "standard",
+            width_mm: 63.0,
+            height_mm: 88.0,
+        },
+        CardSize {
+            name: "bridge",
+            width_mm: 57.15,
+            height_mm: 88.9,
+        },
+        CardSize {
+            name: "mini",
+            width_mm: 44.45,
+            height_mm: 63.5,
+        },
+        CardSize {
+            name: "tarot",
+            width_mm: 69.85,
+            height_mm: 120.65,
+        },
     ];
 }
 
@@ -152,7 +174,6 @@ pub enum Effect {
     /// No effect of its own: it matters as a requirement or card criterion.
     None,
 }
-
 
 #[derive(Debug, Clone)]
 pub struct Item {

@@ -4,14 +4,16 @@
 //! Turn Tracker); boxes that are late only because they wait on such a box are listed in its
 //! warning rather than warned about again.
 
-use super::graph::{earliest_turns, Earliest, Fact, Kind, NodeId};
 use super::Analysis;
+use super::graph::{Earliest, Fact, Kind, NodeId, earliest_turns};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::*;
 use crate::world::Origin;
 
 pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
-    let Some(turns) = &game.manifest.turns else { return };
+    let Some(turns) = &game.manifest.turns else {
+        return;
+    };
     let graph = &analysis.graph;
     let earliest = earliest_turns(graph, game, &analysis.reach);
     let guide = &game.guide;
@@ -139,11 +141,19 @@ fn warning(
         };
         if def.origin == origin {
             if after > 0 {
-                let primary = d.labels.iter_mut().find(|l| l.primary).expect("primary label");
-                primary.message = format!("{}; so are the{rest}", primary.message).replace("the and the", "the");
+                let primary = d
+                    .labels
+                    .iter_mut()
+                    .find(|l| l.primary)
+                    .expect("primary label");
+                primary.message =
+                    format!("{}; so are the{rest}", primary.message).replace("the and the", "the");
             }
         } else {
-            d = d.with_secondary(def.origin, format!("so `{}`{rest} cannot be filled before turn {turn}", def.id));
+            d = d.with_secondary(
+                def.origin,
+                format!("so `{}`{rest} cannot be filled before turn {turn}", def.id),
+            );
         }
     }
     d = d.with_secondary(turns.origin, format!("the game has {} turns", turns.value));

@@ -75,7 +75,9 @@ fn boxes_agree(game: &Game, diagnostics: &mut Diagnostics) {
     for b in guide.box_ids() {
         let def = guide.get(b);
         for reward in &def.rewards {
-            let Reward::Species(into) = reward.value else { continue };
+            let Reward::Species(into) = reward.value else {
+                continue;
+            };
             let (from, by) = match &def.cause.value {
                 Cause::Collect(species) if species.len() == 1 => (species[0], None),
                 Cause::Use(item) => {

@@ -43,7 +43,11 @@ pub fn name(game: &Game, fact: Fact) -> String {
         }
         Fact::Capture(c) => format!("a capture roll of {}", game.card(c).capture_rate.value),
         Fact::Face(a) => {
-            let article = if matches!(a, Action::Area | Action::Item) { "an" } else { "a" };
+            let article = if matches!(a, Action::Area | Action::Item) {
+                "an"
+            } else {
+                "a"
+            };
             format!("{article} `{}` face", a.name())
         }
         Fact::Vp(n) => format!("{n} VP"),
@@ -109,8 +113,10 @@ pub fn tidy(graph: &Graph, steps: &[Step]) -> Vec<Step> {
             continue;
         }
         let from_fact = graph.node(step.from).fact;
-        let transparent =
-            matches!(from_fact, Fact::Fill(_) | Fact::AnySpecies(_) | Fact::AnyItem(_));
+        let transparent = matches!(
+            from_fact,
+            Fact::Fill(_) | Fact::AnySpecies(_) | Fact::AnyItem(_)
+        );
         match out.last_mut() {
             Some(last) if transparent && last.edge.to == step.from => {
                 last.edge.to = step.edge.to;

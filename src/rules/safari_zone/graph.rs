@@ -57,7 +57,10 @@ pub enum Kind {
     /// Victory points of obtained boxes reach the threshold.
     VpAtLeast(u32),
     /// The card's habitat criteria can be met with the dice and obtained habitat bonuses.
-    HabitatsFor { grass: u32, water: u32 },
+    HabitatsFor {
+        grass: u32,
+        water: u32,
+    },
 }
 
 /// Why a node depends on another: how to say the link, and where it was written.
@@ -295,10 +298,20 @@ impl<'g> Builder<'g> {
         // A card or reward whose name did not resolve may have been meant to provide any
         // species or item that nothing else provides: those are not reported again.
         let unresolved_species = game.deck.cards.iter().any(|c| c.species.value.is_none())
-            || guide.boxes.iter().any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
-        let unresolved_items = guide.boxes.iter().any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+            || guide
+                .boxes
+                .iter()
+                .any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+        let unresolved_items = guide
+            .boxes
+            .iter()
+            .any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
         let orphan = |nodes: &[NodeId], graph: &Graph| -> Vec<NodeId> {
-            nodes.iter().copied().filter(|n| graph.node(*n).deps.is_empty()).collect()
+            nodes
+                .iter()
+                .copied()
+                .filter(|n| graph.node(*n).deps.is_empty())
+                .collect()
         };
         if unresolved_species {
             for n in orphan(&self.graph.species_node.clone(), &self.graph) {
@@ -333,11 +346,15 @@ impl<'g> Builder<'g> {
         let habitat_origin = card.habitats_origin.unwrap_or(card.origin);
         self.edge(encounter, habitats, Why::CardNeeds, habitat_origin);
         if let Some(area) = &card.area {
-            let to = area.value.map_or(self.never, |t| self.graph.area_node[t.index()]);
+            let to = area
+                .value
+                .map_or(self.never, |t| self.graph.area_node[t.index()]);
             self.edge(encounter, to, Why::CardNeeds, area.origin);
         }
         if let Some(item) = &card.item {
-            let to = item.value.map_or(self.never, |i| self.graph.item_node[i.index()]);
+            let to = item
+                .value
+                .map_or(self.never, |i| self.graph.item_node[i.index()]);
             self.edge(encounter, to, Why::CardNeeds, item.origin);
         }
         let reachable = card.capture_rate.value <= self.graph.max_capture;
@@ -530,7 +547,11 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
     let n = graph.nodes.len();
     let users = dependents(graph);
     let mut holds = vec![false; n];
-    let mut waiting: Vec<u32> = graph.nodes.iter().map(|node| node.deps.len() as u32).collect();
+    let mut waiting: Vec<u32> = graph
+        .nodes
+        .iter()
+        .map(|node| node.deps.len() as u32)
+        .collect();
     let mut queue: Vec<NodeId> = Vec::new();
     let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
     let mut habitat_pending: Vec<NodeId> = Vec::new();
@@ -662,7 +683,11 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         }
     }
     let mut settled: Vec<Option<u32>> = vec![None; n];
-    let mut waiting: Vec<u32> = graph.nodes.iter().map(|node| node.deps.len() as u32).collect();
+    let mut waiting: Vec<u32> = graph
+        .nodes
+        .iter()
+        .map(|node| node.deps.len() as u32)
+        .collect();
     let mut best: Vec<u32> = own.clone();
     let mut heap: BinaryHeap<Reverse<(u32, NodeId)>> = BinaryHeap::new();
     let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
@@ -686,9 +711,9 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
     let mut vp_total: u32 = 0;
     let mut bonuses = Bonuses::default();
     let habitats_check = |pending: &mut Vec<NodeId>,
-                              bonuses: Bonuses,
-                              turn: u32,
-                              heap: &mut BinaryHeap<Reverse<(u32, NodeId)>>| {
+                          bonuses: Bonuses,
+                          turn: u32,
+                          heap: &mut BinaryHeap<Reverse<(u32, NodeId)>>| {
         pending.retain(|id| match graph.node(*id).kind {
             Kind::HabitatsFor { grass, water }
                 if graph.habitat_dice.can_meet(grass, water, bonuses) =>

@@ -3,8 +3,8 @@
 
 mod budget;
 mod evolutions;
-pub mod graph;
 mod explain;
+pub mod graph;
 mod reachability;
 mod structure;
 

@@ -10,9 +10,9 @@ use std::collections::{HashMap, HashSet};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 
-use super::explain::{blockers, link_text, name, tidy, Step};
-use super::graph::{fixpoint, Fact, Graph, Kind, NodeId};
 use super::Analysis;
+use super::explain::{Step, blockers, link_text, name, tidy};
+use super::graph::{Fact, Graph, Kind, NodeId, fixpoint};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::*;
 
@@ -56,7 +56,10 @@ pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
             if !members.contains_key(&subject.node)
                 && !d.labels.iter().any(|l| l.origin == subject.origin)
             {
-                d = d.with_secondary(subject.origin, format!("so {} can never be {}", subject.what, subject.verb));
+                d = d.with_secondary(
+                    subject.origin,
+                    format!("so {} can never be {}", subject.what, subject.verb),
+                );
             }
         }
         diagnostics.push(d);
@@ -128,7 +131,9 @@ impl Loops {
             if stuck.is_empty() {
                 continue;
             }
-            let Some(cycle) = cycle(&edges, &stuck, graph) else { continue };
+            let Some(cycle) = cycle(&edges, &stuck, graph) else {
+                continue;
+            };
             let index = reports.len();
             for n in &stuck {
                 members.insert(NodeId(*n), index);
@@ -188,7 +193,10 @@ fn loop_report(game: &Game, graph: &Graph, cycle: &[NodeId]) -> Diagnostic {
         })
         .collect();
     let steps = tidy(graph, &steps);
-    let mut names: Vec<String> = steps.iter().map(|s| name(game, graph.node(s.from).fact)).collect();
+    let mut names: Vec<String> = steps
+        .iter()
+        .map(|s| name(game, graph.node(s.from).fact))
+        .collect();
     if let Some(first) = names.first().cloned() {
         names.push(first);
     }
@@ -197,7 +205,12 @@ fn loop_report(game: &Game, graph: &Graph, cycle: &[NodeId]) -> Diagnostic {
         format!("impossible loop: {}", names.join(" -> ")),
     );
     for (i, step) in steps.iter().enumerate() {
-        let text = link_text(game, graph.node(step.from).fact, step.edge.why, graph.node(step.edge.to).fact);
+        let text = link_text(
+            game,
+            graph.node(step.from).fact,
+            step.edge.why,
+            graph.node(step.edge.to).fact,
+        );
         d = if i == 0 {
             d.with_primary(step.edge.origin, text)
         } else {
@@ -264,7 +277,11 @@ impl Reporter<'_> {
                         graph.node(at).fact,
                         Fact::Never | Fact::Face(_) | Fact::Area(_) | Fact::Always
                     );
-                    let ending = if reported { Ending::Reported } else { Ending::Root(at) };
+                    let ending = if reported {
+                        Ending::Reported
+                    } else {
+                        Ending::Root(at)
+                    };
                     return (tidy(graph, &steps), ending);
                 }
             }
@@ -281,7 +298,14 @@ impl Reporter<'_> {
         };
         let node = self.graph().box_node[head.index()];
         let (steps, root) = self.walk(node);
-        Subject { node, what, verb: "filled", origin: def.origin, steps, root }
+        Subject {
+            node,
+            what,
+            verb: "filled",
+            origin: def.origin,
+            steps,
+            root,
+        }
     }
 
     fn card_subject(&self, c: CardId) -> Subject {
@@ -300,7 +324,12 @@ impl Reporter<'_> {
 
     fn link(&self, step: &Step) -> String {
         let graph = self.graph();
-        link_text(self.game, graph.node(step.from).fact, step.edge.why, graph.node(step.edge.to).fact)
+        link_text(
+            self.game,
+            graph.node(step.from).fact,
+            step.edge.why,
+            graph.node(step.edge.to).fact,
+        )
     }
 
     /// The chain of a subject, as one sentence (without its last link, which the report's
@@ -331,8 +360,14 @@ impl Reporter<'_> {
         let mut extra: Vec<(crate::world::Origin, String)> = Vec::new();
         let (message, help) = match graph.node(root).fact {
             Fact::Vp(n) => (
-                format!("{holder} needs {n} VP, but all the boxes that can be filled give {} VP together", reach.max_vp),
-                format!("lower the threshold to at most {}, or add victory points to boxes players can fill", reach.max_vp),
+                format!(
+                    "{holder} needs {n} VP, but all the boxes that can be filled give {} VP together",
+                    reach.max_vp
+                ),
+                format!(
+                    "lower the threshold to at most {}, or add victory points to boxes players can fill",
+                    reach.max_vp
+                ),
             ),
             Fact::Item(i) => {
                 let id = &game.item(i).id;
@@ -345,12 +380,17 @@ impl Reporter<'_> {
                 let id = &game.species(s).id;
                 (
                     format!("{holder} needs species `{id}`, but no card and no box provides it"),
-                    format!("add a card of `{id}` to the deck, or `gives=\"species:{id}\"` to a box"),
+                    format!(
+                        "add a card of `{id}` to the deck, or `gives=\"species:{id}\"` to a box"
+                    ),
                 )
             }
             Fact::Bonus(None) => (
-                format!("{holder} can only be filled by a bonus chain, and no bonus box can be filled"),
-                "add a bonus box (`style=\"bonus\"`) players can fill, or give it another `fill`".to_string(),
+                format!(
+                    "{holder} can only be filled by a bonus chain, and no bonus box can be filled"
+                ),
+                "add a bonus box (`style=\"bonus\"`) players can fill, or give it another `fill`"
+                    .to_string(),
             ),
             Fact::Bonus(Some(s)) => {
                 let section = &game.guide.section(s).id;
@@ -358,12 +398,24 @@ impl Reporter<'_> {
                     .guide
                     .boxes
                     .iter()
-                    .filter(|b| b.section == s && b.style == Style::Bonus && b.cause.value != Cause::Bonus)
-                    .map(|b| (b.origin, format!("a chain from `{}` cannot continue into its own section", b.id)))
+                    .filter(|b| {
+                        b.section == s && b.style == Style::Bonus && b.cause.value != Cause::Bonus
+                    })
+                    .map(|b| {
+                        (
+                            b.origin,
+                            format!(
+                                "a chain from `{}` cannot continue into its own section",
+                                b.id
+                            ),
+                        )
+                    })
                     .collect();
                 if extra.is_empty() {
                     (
-                        format!("{holder} can only be filled by a bonus chain from outside section `{section}`, and no bonus box there can be filled"),
+                        format!(
+                            "{holder} can only be filled by a bonus chain from outside section `{section}`, and no bonus box there can be filled"
+                        ),
                         "add a bonus box in another section, or give it another `fill`".to_string(),
                     )
                 } else {
@@ -375,7 +427,9 @@ impl Reporter<'_> {
                 }
             }
             Fact::AnyEncounter => (
-                format!("{holder} is filled by throwing a Safari Ball, but no card can ever be encountered"),
+                format!(
+                    "{holder} is filled by throwing a Safari Ball, but no card can ever be encountered"
+                ),
                 "fix the deck's cards (see their reports)".to_string(),
             ),
             Fact::Habitats(c) => {
@@ -389,8 +443,16 @@ impl Reporter<'_> {
                         "card `{}` is drawn only when a habitat is rolled, but no expedition die has a grass or water face",
                         card.id
                     ),
-                    (g, 0) => format!("card `{}` needs {g} grass habitats in one turn, but at most {} can count", card.id, most(Habitat::Grass)),
-                    (0, w) => format!("card `{}` needs {w} water habitats in one turn, but at most {} can count", card.id, most(Habitat::Water)),
+                    (g, 0) => format!(
+                        "card `{}` needs {g} grass habitats in one turn, but at most {} can count",
+                        card.id,
+                        most(Habitat::Grass)
+                    ),
+                    (0, w) => format!(
+                        "card `{}` needs {w} water habitats in one turn, but at most {} can count",
+                        card.id,
+                        most(Habitat::Water)
+                    ),
                     (g, w) => format!(
                         "card `{}` needs {g} grass and {w} water habitats in one turn, but the dice and bonuses cannot show both",
                         card.id
@@ -399,7 +461,7 @@ impl Reporter<'_> {
                 (
                     message,
                     format!(
-                        "{} expedition dice can show grass, {} water, and {} habitat bonuses can be reached: lower the criteria, or add habitat faces or bonuses",
+                        "{} expedition dice can show grass, {} water, and {} habitat bonus(es) can be reached: lower the criteria, or add habitat faces or bonuses",
                         dice.grass,
                         dice.water,
                         bonus.grass + bonus.water + bonus.any
@@ -435,7 +497,9 @@ impl Reporter<'_> {
             .with_primary(last.edge.origin, self.link(last));
         for subject in subjects {
             let text = match self.chain(subject) {
-                Some(chain) => format!("so {} can never be {}: {chain}", subject.what, subject.verb),
+                Some(chain) => {
+                    format!("so {} can never be {}: {chain}", subject.what, subject.verb)
+                }
                 None => format!("so {} can never be {}", subject.what, subject.verb),
             };
             if subject.origin != last.edge.origin {

@@ -26,9 +26,12 @@ fn deck(game: &Game, diagnostics: &mut Diagnostics) {
     for card in &deck.cards {
         if card.copies.value == 0 {
             diagnostics.push(
-                Diagnostic::error(Code::InvalidValue, format!("card `{}` has 0 copies", card.id))
-                    .with_primary(card.copies.origin, "no copy would be printed")
-                    .with_help("remove the card, or give it at least 1 copy"),
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("card `{}` has 0 copies", card.id),
+                )
+                .with_primary(card.copies.origin, "no copy would be printed")
+                .with_help("remove the card, or give it at least 1 copy"),
             );
         }
     }
@@ -65,8 +68,14 @@ fn dice(game: &Game, diagnostics: &mut Diagnostics) {
                         set.id, set.count.value, listed
                     ),
                 )
-                .with_primary(set.count.origin, format!("declared {} here", set.count.value))
-                .with_help(format!("list {} dice, or set `count = {listed}`", set.count.value)),
+                .with_primary(
+                    set.count.origin,
+                    format!("declared {} here", set.count.value),
+                )
+                .with_help(format!(
+                    "list {} dice, or set `count = {listed}`",
+                    set.count.value
+                )),
             );
         }
         let mut reported = Vec::new();
@@ -89,7 +98,11 @@ fn dice(game: &Game, diagnostics: &mut Diagnostics) {
             }
         }
     }
-    let has = |role| game.dice.iter().any(|s| s.role == role && !s.dice.is_empty());
+    let has = |role| {
+        game.dice
+            .iter()
+            .any(|s| s.role == role && !s.dice.is_empty())
+    };
     let anchor = game.dice.first().map_or(game.manifest.origin, |s| s.origin);
     if !has(DiceRole::Expedition) {
         diagnostics.push(
@@ -111,7 +124,12 @@ fn counters(game: &Game, diagnostics: &mut Diagnostics) {
     let guide = &game.guide;
     for (declared, cause, what, key) in [
         (&game.manifest.turns, Cause::Turn, "turns", "turns"),
-        (&game.manifest.safari_balls, Cause::Ball, "Safari Balls", "safari-balls"),
+        (
+            &game.manifest.safari_balls,
+            Cause::Ball,
+            "Safari Balls",
+            "safari-balls",
+        ),
     ] {
         let Some(declared) = declared else { continue };
         let boxes: Vec<&BoxDef> = guide
@@ -164,7 +182,11 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
     }
     for (action, boxes) in missing {
         let first = boxes[0];
-        let article = if matches!(action, Action::Area | Action::Item) { "an" } else { "a" };
+        let article = if matches!(action, Action::Area | Action::Item) {
+            "an"
+        } else {
+            "a"
+        };
         let (message, label) = if action == Action::Trainer {
             (
                 "no expedition die has a `trainer` face, so no item can ever be used".to_string(),
@@ -172,11 +194,15 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
             )
         } else {
             (
-                format!("no expedition die has {article} `{}` face, which fills these boxes", action.name()),
+                format!(
+                    "no expedition die has {article} `{}` face, which fills these boxes",
+                    action.name()
+                ),
                 format!("`dice:{}` can never happen", action.name()),
             )
         };
-        let mut d = Diagnostic::error(Code::ImpossibleCause, message).with_primary(first.cause.origin, label);
+        let mut d = Diagnostic::error(Code::ImpossibleCause, message)
+            .with_primary(first.cause.origin, label);
         // One label per track, not per box.
         let mut tracks = vec![first.track];
         for def in &boxes[1..] {
@@ -227,7 +253,9 @@ fn layout(game: &Game, diagnostics: &mut Diagnostics) {
                     ),
                 )
                 .with_primary(section.origin, "placed here")
-                .with_help("move it to an earlier column, make it narrower, or raise `columns` on `sheet`"),
+                .with_help(
+                    "move it to an earlier column, make it narrower, or raise `columns` on `sheet`",
+                ),
             );
         }
     }
@@ -255,7 +283,10 @@ fn layout(game: &Game, diagnostics: &mut Diagnostics) {
 
 fn styles(game: &Game, diagnostics: &mut Diagnostics) {
     for def in &game.guide.boxes {
-        let event = matches!(def.cause.value, Cause::Collect(_) | Cause::Obtain(_) | Cause::Unknown);
+        let event = matches!(
+            def.cause.value,
+            Cause::Collect(_) | Cause::Obtain(_) | Cause::Unknown
+        );
         if def.style == Style::Trigger && !event {
             diagnostics.push(
                 Diagnostic::error(
@@ -270,7 +301,10 @@ fn styles(game: &Game, diagnostics: &mut Diagnostics) {
             diagnostics.push(
                 Diagnostic::error(
                     Code::MisusedStyle,
-                    format!("box `{}` is filled only by bonus chains, but is not square", def.id),
+                    format!(
+                        "box `{}` is filled only by bonus chains, but is not square",
+                        def.id
+                    ),
                 )
                 .with_primary(def.origin, "bonus chains fill square boxes only")
                 .with_help("make it `shape=\"square\"`, or give it another `fill`"),
