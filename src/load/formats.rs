@@ -208,7 +208,7 @@ pub struct DiceSetEntry {
     pub id: Spanned<String>,
     pub name: String,
     /// expedition: faces are actions; capture: faces are numbers.
-    pub role: DiceRoleName,
+    pub role: crate::model::DiceRole,
     /// How many dice the set has.
     #[schemars(with = "u32")]
     pub count: Spanned<u32>,
@@ -221,13 +221,6 @@ pub struct DiceSetEntry {
     /// The faces of each die, one list per die.
     #[schemars(with = "Option<Vec<Vec<FaceValue>>>")]
     pub dice: Option<Vec<Spanned<Vec<Spanned<FaceValue>>>>>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum DiceRoleName {
-    Expedition,
-    Capture,
 }
 
 /// A die face: an action name (expedition dice) or a number (capture dice).
@@ -286,29 +279,10 @@ pub struct ItemEntry {
     pub id: Spanned<String>,
     pub name: String,
     /// usable: spent with a Trainer face; passive: counts while held.
-    pub kind: ItemKindName,
+    pub kind: crate::model::ItemKind,
     /// What it does.
     #[serde(default)]
-    pub effect: EffectName,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum ItemKindName {
-    Usable,
-    Passive,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum EffectName {
-    Evolve,
-    LockCaptureDie,
-    ReshuffleDiscard,
-    Repel,
-    RerollHazard,
-    #[default]
-    None,
+    pub effect: crate::model::Effect,
 }
 
 /// The JSON Schema of each TOML content file, by file name.

@@ -330,22 +330,11 @@ fn load_items(
             file,
             diagnostics,
         );
-        let effect = match entry.effect {
-            EffectName::Evolve => Effect::Evolve,
-            EffectName::LockCaptureDie => Effect::LockCaptureDie,
-            EffectName::ReshuffleDiscard => Effect::ReshuffleDiscard,
-            EffectName::Repel => Effect::Repel,
-            EffectName::RerollHazard => Effect::RerollHazard,
-            EffectName::None => Effect::None,
-        };
         items.push(Item {
             id: entry.id.into_inner(),
             name: entry.name,
-            kind: match entry.kind {
-                ItemKindName::Usable => ItemKind::Usable,
-                ItemKindName::Passive => ItemKind::Passive,
-            },
-            effect,
+            kind: entry.kind,
+            effect: entry.effect,
             origin,
         });
     }
@@ -407,10 +396,7 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
             file,
             diagnostics,
         );
-        let role = match entry.role {
-            DiceRoleName::Expedition => DiceRole::Expedition,
-            DiceRoleName::Capture => DiceRole::Capture,
-        };
+        let role = entry.role;
         let face = |value: &toml::Spanned<FaceValue>, diagnostics: &mut Diagnostics| {
             let at = Origin::new(file, value.span());
             let face = match (role, value.get_ref()) {

@@ -150,7 +150,8 @@ pub enum Paper {
     Letter,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum ItemKind {
     /// Used with a Trainer face (Moon Stone, Poké Doll...).
     Usable,
@@ -159,7 +160,8 @@ pub enum ItemKind {
 }
 
 /// What using or holding an item does, as data the engine interprets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Effect {
     /// Fills an Evolutions box whose fill is `use:<this item>`.
     Evolve,
@@ -172,6 +174,7 @@ pub enum Effect {
     /// Lets one hazard per roll be re-rolled.
     RerollHazard,
     /// No effect of its own: it matters as a requirement or card criterion.
+    #[default]
     None,
 }
 
@@ -239,7 +242,8 @@ impl Action {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum DiceRole {
     Expedition,
     Capture,

@@ -101,7 +101,7 @@ pub struct HabitatDice {
 }
 
 /// Habitat bonuses obtained so far.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bonuses {
     pub grass: u32,
     pub water: u32,
@@ -531,6 +531,84 @@ impl Reach {
     }
 }
 
+/// The counting nodes (victory-point thresholds, habitat criteria) waiting to hold, and what
+/// the boxes obtained so far add up to. Both fixpoints feed it boxes as they are obtained.
+struct Counters<'g> {
+    graph: &'g Graph,
+    vp_pending: Vec<(u32, NodeId)>,
+    vp_cursor: usize,
+    vp_total: u32,
+    bonuses: Bonuses,
+    habitat_pending: Vec<NodeId>,
+}
+
+impl<'g> Counters<'g> {
+    /// Counting nodes among those `include` admits; those that hold from the start are
+    /// passed to `ready`.
+    fn new(
+        graph: &'g Graph,
+        include: impl Fn(usize) -> bool,
+        mut ready: impl FnMut(NodeId),
+    ) -> Self {
+        let mut counters = Counters {
+            graph,
+            vp_pending: Vec::new(),
+            vp_cursor: 0,
+            vp_total: 0,
+            bonuses: Bonuses::default(),
+            habitat_pending: Vec::new(),
+        };
+        for (i, node) in graph.nodes.iter().enumerate() {
+            let id = NodeId(i as u32);
+            match node.kind {
+                _ if !include(i) => {}
+                Kind::VpAtLeast(0) => ready(id),
+                Kind::VpAtLeast(v) => counters.vp_pending.push((v, id)),
+                Kind::HabitatsFor { .. } => counters.habitat_pending.push(id),
+                _ => {}
+            }
+        }
+        counters.vp_pending.sort();
+        counters.recheck_habitats(&mut ready);
+        counters
+    }
+
+    /// Counts a box just obtained; passes the counting nodes that now hold to `ready`.
+    fn obtained(&mut self, def: &BoxDef, mut ready: impl FnMut(NodeId)) {
+        self.vp_total = self.vp_total.saturating_add(def.vp);
+        while let Some((threshold, id)) = self.vp_pending.get(self.vp_cursor)
+            && *threshold <= self.vp_total
+        {
+            ready(*id);
+            self.vp_cursor += 1;
+        }
+        let before = self.bonuses;
+        for reward in &def.rewards {
+            match reward.value {
+                Reward::Habitat(Habitat::Grass) => self.bonuses.grass += 1,
+                Reward::Habitat(Habitat::Water) => self.bonuses.water += 1,
+                Reward::Habitat(Habitat::Any) => self.bonuses.any += 1,
+                _ => {}
+            }
+        }
+        if self.bonuses != before {
+            self.recheck_habitats(&mut ready);
+        }
+    }
+
+    fn recheck_habitats(&mut self, ready: &mut impl FnMut(NodeId)) {
+        let (dice, bonuses, graph) = (self.graph.habitat_dice, self.bonuses, self.graph);
+        self.habitat_pending
+            .retain(|id| match graph.node(*id).kind {
+                Kind::HabitatsFor { grass, water } if dice.can_meet(grass, water, bonuses) => {
+                    ready(*id);
+                    false
+                }
+                _ => true,
+            });
+    }
+}
+
 /// Reverse edges, for propagation.
 fn dependents(graph: &Graph) -> Vec<Vec<NodeId>> {
     let mut out = vec![Vec::new(); graph.nodes.len()];
@@ -553,36 +631,15 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
         .map(|node| node.deps.len() as u32)
         .collect();
     let mut queue: Vec<NodeId> = Vec::new();
-    let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
-    let mut habitat_pending: Vec<NodeId> = Vec::new();
     for (i, node) in graph.nodes.iter().enumerate() {
-        let id = NodeId(i as u32);
         match node.kind {
-            Kind::Const(true) => queue.push(id),
-            Kind::All if node.deps.is_empty() => queue.push(id),
-            Kind::VpAtLeast(0) => queue.push(id),
-            Kind::VpAtLeast(v) => vp_pending.push((v, id)),
-            Kind::HabitatsFor { .. } => habitat_pending.push(id),
+            Kind::Const(true) => queue.push(NodeId(i as u32)),
+            Kind::All if node.deps.is_empty() => queue.push(NodeId(i as u32)),
             _ => {}
         }
     }
     queue.extend_from_slice(assumed);
-    vp_pending.sort();
-    let mut vp_cursor = 0;
-    let mut vp_total: u32 = 0;
-    let mut bonuses = Bonuses::default();
-    let check_habitats = |pending: &mut Vec<NodeId>, bonuses: Bonuses, queue: &mut Vec<NodeId>| {
-        pending.retain(|id| match graph.node(*id).kind {
-            Kind::HabitatsFor { grass, water }
-                if graph.habitat_dice.can_meet(grass, water, bonuses) =>
-            {
-                queue.push(*id);
-                false
-            }
-            _ => true,
-        });
-    };
-    check_habitats(&mut habitat_pending, bonuses, &mut queue);
+    let mut counters = Counters::new(graph, |_| true, |id| queue.push(id));
     while let Some(id) = queue.pop() {
         let index = id.0 as usize;
         if holds[index] {
@@ -590,26 +647,7 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
         }
         holds[index] = true;
         if let Fact::Box(b) = graph.nodes[index].fact {
-            let def = game.guide.get(b);
-            vp_total = vp_total.saturating_add(def.vp);
-            while vp_cursor < vp_pending.len() && vp_pending[vp_cursor].0 <= vp_total {
-                queue.push(vp_pending[vp_cursor].1);
-                vp_cursor += 1;
-            }
-            let mut changed = false;
-            for reward in &def.rewards {
-                if let Reward::Habitat(h) = reward.value {
-                    match h {
-                        Habitat::Grass => bonuses.grass += 1,
-                        Habitat::Water => bonuses.water += 1,
-                        Habitat::Any => bonuses.any += 1,
-                    }
-                    changed = true;
-                }
-            }
-            if changed {
-                check_habitats(&mut habitat_pending, bonuses, &mut queue);
-            }
+            counters.obtained(game.guide.get(b), |id| queue.push(id));
         }
         for user in &users[index] {
             let u = user.0 as usize;
@@ -630,8 +668,8 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
     }
     Reach {
         holds,
-        max_vp: vp_total,
-        bonuses,
+        max_vp: counters.vp_total,
+        bonuses: counters.bonuses,
     }
 }
 
@@ -690,41 +728,16 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         .collect();
     let mut best: Vec<u32> = own.clone();
     let mut heap: BinaryHeap<Reverse<(u32, NodeId)>> = BinaryHeap::new();
-    let mut vp_pending: Vec<(u32, NodeId)> = Vec::new();
-    let mut habitat_pending: Vec<NodeId> = Vec::new();
     for (i, node) in graph.nodes.iter().enumerate() {
-        if !reach.holds[i] {
-            continue;
-        }
         let id = NodeId(i as u32);
         match node.kind {
+            _ if !reach.holds[i] => {}
             Kind::Const(true) => heap.push(Reverse((1, id))),
             Kind::All if node.deps.is_empty() => heap.push(Reverse((own[i], id))),
-            Kind::VpAtLeast(0) => heap.push(Reverse((1, id))),
-            Kind::VpAtLeast(v) => vp_pending.push((v, id)),
-            Kind::HabitatsFor { .. } => habitat_pending.push(id),
             _ => {}
         }
     }
-    vp_pending.sort();
-    let mut vp_cursor = 0;
-    let mut vp_total: u32 = 0;
-    let mut bonuses = Bonuses::default();
-    let habitats_check = |pending: &mut Vec<NodeId>,
-                          bonuses: Bonuses,
-                          turn: u32,
-                          heap: &mut BinaryHeap<Reverse<(u32, NodeId)>>| {
-        pending.retain(|id| match graph.node(*id).kind {
-            Kind::HabitatsFor { grass, water }
-                if graph.habitat_dice.can_meet(grass, water, bonuses) =>
-            {
-                heap.push(Reverse((turn, *id)));
-                false
-            }
-            _ => true,
-        });
-    };
-    habitats_check(&mut habitat_pending, bonuses, 1, &mut heap);
+    let mut counters = Counters::new(graph, |i| reach.holds[i], |id| heap.push(Reverse((1, id))));
     while let Some(Reverse((turn, id))) = heap.pop() {
         let index = id.0 as usize;
         if settled[index].is_some() {
@@ -732,26 +745,7 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         }
         settled[index] = Some(turn);
         if let Fact::Box(b) = graph.nodes[index].fact {
-            let def = guide.get(b);
-            vp_total = vp_total.saturating_add(def.vp);
-            while vp_cursor < vp_pending.len() && vp_pending[vp_cursor].0 <= vp_total {
-                heap.push(Reverse((turn, vp_pending[vp_cursor].1)));
-                vp_cursor += 1;
-            }
-            let mut changed = false;
-            for reward in &def.rewards {
-                if let Reward::Habitat(h) = reward.value {
-                    match h {
-                        Habitat::Grass => bonuses.grass += 1,
-                        Habitat::Water => bonuses.water += 1,
-                        Habitat::Any => bonuses.any += 1,
-                    }
-                    changed = true;
-                }
-            }
-            if changed {
-                habitats_check(&mut habitat_pending, bonuses, turn, &mut heap);
-            }
+            counters.obtained(guide.get(b), |id| heap.push(Reverse((turn, id))));
         }
         for user in &users[index] {
             let u = user.0 as usize;
