@@ -62,7 +62,7 @@ codes! {
         "The Field Guide format has a fixed set of nodes (sheet, section, track, box, text) and properties for each. A node or property with another name is a typo or belongs to another format; it is reported rather than ignored so that nothing you write is silently dropped.",
         "section \"bag\" {\n    trak \"rods\" { box }\n}";
     UnknownName = "SZ0201", "a name refers to nothing defined",
-        "A requirement, reward, fill cause, card criterion or evolution names an item, species, track, box or die face that the content does not define. Names are ids (lower-case, dashes), defined in items.toml, species.toml, the Field Guide (tracks and boxes) and dice.toml. When a defined name is spelled similarly, the help says which.",
+        "A requirement, reward, fill cause, card criterion or evolution names an item, species, track, box, die face or habitat that the content does not define, or the manifest names rules that do not exist. Names are ids (lower-case, dashes), defined in items.toml, species.toml, the Field Guide (tracks and boxes) and dice.toml. When a defined name is spelled similarly, the help says which.",
         "box needs=\"item:super-rodd\"   // the item is `super-rod`";
     DuplicateId = "SZ0202", "two things share one id",
         "Ids must be unique within their kind (items, species, cards, sections, tracks, boxes, dice sets), because diagnostics, the ruleset and other builds refer to things by id. The secondary label shows the first definition.",

@@ -104,7 +104,9 @@ struct Reader<'a> {
 /// Properties inherited from a section by its tracks and from a track by its boxes.
 #[derive(Clone, Default)]
 struct Inherited {
-    fill: Option<Vec<Term>>,
+    fill: Option<Term>,
+    /// A `fill` was written above, even if it did not read: its fault is reported there.
+    fill_written: bool,
 }
 
 const SHEET_PROPS: &[&str] = &["title", "columns"];
@@ -374,7 +376,8 @@ impl Reader<'_> {
             }
         }
         let inherited = Inherited {
-            fill: Self::prop(&props, "fill").and_then(|e| self.terms(e)),
+            fill: Self::prop(&props, "fill").and_then(|e| self.fill(e)),
+            fill_written: Self::prop(&props, "fill").is_some(),
         };
         self.guide.sections.push(Section {
             id: id.clone(),
@@ -470,10 +473,12 @@ impl Reader<'_> {
             },
             None => Flow::Row,
         };
-        let inherited = Inherited {
-            fill: Self::prop(&props, "fill")
-                .and_then(|e| self.terms(e))
-                .or_else(|| up.fill.clone()),
+        let inherited = match Self::prop(&props, "fill") {
+            Some(e) => Inherited {
+                fill: self.fill(e),
+                fill_written: true,
+            },
+            None => up.clone(),
         };
         let track = Track {
             id: id.clone(),
@@ -576,38 +581,26 @@ impl Reader<'_> {
         let label = Self::prop(&props, "label").and_then(|e| self.string(e, "label"));
         let own_fill = Self::prop(&props, "fill");
         let fill = match own_fill {
-            Some(e) => self.terms(e),
+            Some(e) => self.fill(e),
             // A dotted box is filled any time its track allows, whatever its track says.
             None if style == Style::Free => None,
             None => up.fill.clone(),
         };
-        if let (Some(e), Some(terms)) = (own_fill, &fill) {
-            if style == Style::Free {
-                let origin = self.value_origin(e);
-                self.diagnostics.push(
-                    Diagnostic::error(Code::MisusedStyle, "a free box is filled any time: it takes no `fill`")
-                        .with_primary(origin, "remove this `fill`")
-                        .with_help("a dotted (free) box is filled once the boxes before it in its track are; use another style for a box with a cause"),
-                );
-            }
-            if let Some(extra) = terms.get(1) {
-                self.diagnostics.push(
-                    Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
-                        .with_primary(extra.origin, "a second fill")
-                        .with_help(
-                            "use `collect:a/b` or `obtain:a/b` for alternatives of one kind",
-                        ),
-                );
-            }
+        if let Some(e) = own_fill
+            && style == Style::Free
+        {
+            let origin = self.value_origin(e);
+            self.diagnostics.push(
+                Diagnostic::error(Code::MisusedStyle, "a free box is filled any time: it takes no `fill`")
+                    .with_primary(origin, "remove this `fill`")
+                    .with_help("a dotted (free) box is filled once the boxes before it in its track are; use another style for a box with a cause"),
+            );
         }
-        let fill = fill.map(|mut terms| {
-            terms.truncate(1);
-            terms
-        });
         let needs = Self::prop(&props, "needs").and_then(|e| self.terms(e));
         let gives = Self::prop(&props, "gives").and_then(|e| self.terms(e));
         let fill_origin = Self::prop(&props, "fill").map_or(origin, |e| self.value_origin(e));
-        if fill.is_none() && style != Style::Free {
+        let fill_written = own_fill.is_some() || up.fill_written;
+        if fill.is_none() && !fill_written && style != Style::Free {
             self.diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
                     .with_primary(origin, "no `fill` here, on its track or on its section")
@@ -654,7 +647,7 @@ impl Reader<'_> {
                 origin,
             });
             self.guide.tracks[track.index()].boxes.push(box_id);
-            for term in fill.iter().flatten() {
+            if let Some(term) = &fill {
                 self.pending.push(Pending::Cause(box_id, term.clone()));
             }
             for term in needs.iter().flatten() {
@@ -687,6 +680,20 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+
+    /// Reads a `fill`: exactly one term.
+    fn fill(&mut self, entry: &KdlEntry) -> Option<Term> {
+        let mut terms = self.terms(entry)?;
+        if let Some(extra) = terms.get(1) {
+            self.diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
+                    .with_primary(extra.origin, "a second fill")
+                    .with_help("use `collect:a/b` or `obtain:a/b` for alternatives of one kind"),
+            );
+        }
+        terms.truncate(1);
+        terms.pop()
     }
 
     /// Splits `kind:name/name, kind:name` into terms, each name with its own span.

@@ -52,7 +52,20 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
     let text = folder.source(manifest_file).text.clone();
     let raw = toml_read::read_whole::<ManifestFile>(manifest_file, &text, diagnostics);
     let manifest = lower_manifest(raw.as_ref(), manifest_file, &text, diagnostics);
-    let files = raw.map(|m| m.files).unwrap_or_default();
+    let files = match raw {
+        Some(manifest) => manifest.files,
+        // The manifest did not load, but its `[files]` may still say where the files are.
+        None => {
+            #[derive(serde::Deserialize)]
+            struct FilesOnly {
+                #[serde(default)]
+                files: Files,
+            }
+            toml::from_str::<FilesOnly>(&text)
+                .map(|f| f.files)
+                .unwrap_or_default()
+        }
+    };
     let named_at = |spanned: &toml::Spanned<String>| {
         let span = spanned.span();
         (span != (0..0)).then(|| Origin::new(manifest_file, span))

@@ -144,6 +144,10 @@ pub struct Graph {
     /// Dice with each action face, by `Action as usize`.
     pub face_dice: [u32; 6],
     pub max_capture: u32,
+    /// Reverse edges in one flat array (`users[user_start[n]..user_start[n + 1]]` are the
+    /// nodes that depend on node n), built once: the fixpoints walk them for every node.
+    user_start: Vec<u32>,
+    users: Vec<NodeId>,
 }
 
 impl Graph {
@@ -151,11 +155,41 @@ impl Graph {
         &self.nodes[id.0 as usize]
     }
 
+    /// The nodes that depend on `id`.
+    pub fn users(&self, id: NodeId) -> &[NodeId] {
+        let i = id.0 as usize;
+        &self.users[self.user_start[i] as usize..self.user_start[i + 1] as usize]
+    }
+
+    fn index_users(&mut self) {
+        let mut start = vec![0u32; self.nodes.len() + 1];
+        for node in &self.nodes {
+            for edge in &node.deps {
+                start[edge.to.0 as usize + 1] += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut users = vec![NodeId(0); *start.last().unwrap_or(&0) as usize];
+        for (i, node) in self.nodes.iter().enumerate() {
+            for edge in &node.deps {
+                let slot = &mut fill[edge.to.0 as usize];
+                users[*slot as usize] = NodeId(i as u32);
+                *slot += 1;
+            }
+        }
+        self.user_start = start;
+        self.users = users;
+    }
+
     pub fn build(game: &Game) -> Graph {
         let mut builder = Builder::new(game);
         builder.build();
         let mut graph = builder.graph;
         link_bonus_sections(&mut graph, game);
+        graph.index_users();
         graph
     }
 }
@@ -200,6 +234,8 @@ impl<'g> Builder<'g> {
             habitat_dice,
             face_dice,
             max_capture,
+            user_start: Vec::new(),
+            users: Vec::new(),
         };
         let mut builder = Builder {
             game,
@@ -483,6 +519,10 @@ impl<'g> Builder<'g> {
         let trainer = self.face(Action::Trainer);
         self.edge(id, has, Why::Needs, origin);
         self.edge(id, trainer, Why::Needs, origin);
+        // A passive item is held, never used (reported by the structure checks).
+        if self.game.item(item).kind == ItemKind::Passive {
+            self.edge(id, self.never, Why::Needs, origin);
+        }
         self.use_item.insert(item, id);
         id
     }
@@ -609,21 +649,9 @@ impl<'g> Counters<'g> {
     }
 }
 
-/// Reverse edges, for propagation.
-fn dependents(graph: &Graph) -> Vec<Vec<NodeId>> {
-    let mut out = vec![Vec::new(); graph.nodes.len()];
-    for (i, node) in graph.nodes.iter().enumerate() {
-        for edge in &node.deps {
-            out[edge.to.0 as usize].push(NodeId(i as u32));
-        }
-    }
-    out
-}
-
 /// Computes the least fixpoint, with the nodes in `assumed` taken to hold from the start.
 pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
     let n = graph.nodes.len();
-    let users = dependents(graph);
     let mut holds = vec![false; n];
     let mut waiting: Vec<u32> = graph
         .nodes
@@ -649,7 +677,7 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
         if let Fact::Box(b) = graph.nodes[index].fact {
             counters.obtained(game.guide.get(b), |id| queue.push(id));
         }
-        for user in &users[index] {
+        for user in graph.users(id) {
             let u = user.0 as usize;
             if holds[u] {
                 continue;
@@ -688,7 +716,6 @@ pub struct Earliest {
 
 pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
     let n = graph.nodes.len();
-    let users = dependents(graph);
     let guide = &game.guide;
     let bonus_boxes = guide
         .box_ids()
@@ -747,7 +774,7 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         if let Fact::Box(b) = graph.nodes[index].fact {
             counters.obtained(guide.get(b), |id| heap.push(Reverse((turn, id))));
         }
-        for user in &users[index] {
+        for user in graph.users(id) {
             let u = user.0 as usize;
             if settled[u].is_some() || !reach.holds[u] {
                 continue;
