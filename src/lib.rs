@@ -3,6 +3,7 @@
 //! The pipeline is load -> model -> check -> backends -> out/ (see ARCHITECTURE.md). This
 //! crate is the library; `src/main.rs` is a thin shell over [`cli`].
 
+pub mod backends;
 pub mod cli;
 pub mod diag;
 pub mod load;

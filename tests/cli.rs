@@ -126,16 +126,6 @@ fn explain_of_an_unknown_code_exits_2() {
 }
 
 #[test]
-fn build_checks_and_writes_nothing_yet() {
-    let out_dir: PathBuf =
-        std::env::temp_dir().join(format!("safari-build-{}", std::process::id()));
-    let out = safari(&["build", "--out", &out_dir.to_string_lossy()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("nothing was written"));
-    assert!(!out_dir.exists());
-}
-
-#[test]
 fn build_with_errors_exits_1() {
     let out = safari(&["build", &fixture("sz0301-deck-size")]);
     assert_eq!(out.status.code(), Some(1));

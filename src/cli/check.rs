@@ -30,9 +30,9 @@ pub enum Format {
 pub fn run(args: Args, render: RenderOptions) -> u8 {
     let dir = super::game_dir(args.game);
     match checked(&dir) {
-        Ok((folder, diagnostics)) => {
-            report(&folder, &diagnostics, args.format, render);
-            if diagnostics.has_errors() {
+        Ok((folder, checked)) => {
+            report(&folder, &checked.diagnostics, args.format, render);
+            if checked.diagnostics.has_errors() {
                 exit::ERRORS
             } else {
                 exit::OK
@@ -43,7 +43,7 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
 }
 
 /// Opens and checks a game folder; prints and returns the exit code when it cannot be read.
-pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, Diagnostics), u8> {
+pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = match GameFolder::open(dir) {
         Ok(folder) => folder,
         Err(diagnostic) => {
@@ -67,7 +67,7 @@ pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, Diagnostics), u8> {
         );
         return Err(exit::FAILURE);
     }
-    Ok((folder, checked.diagnostics))
+    Ok((folder, checked))
 }
 
 pub fn report(

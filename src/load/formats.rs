@@ -285,7 +285,7 @@ pub struct ItemEntry {
     pub effect: crate::model::Effect,
 }
 
-/// The JSON Schema of each TOML content file, by file name.
+/// The JSON Schema of each TOML content file, and of the ruleset `build` writes, by file name.
 pub fn schemas() -> Vec<(&'static str, String)> {
     fn one<T: JsonSchema>() -> String {
         let schema = schemars::schema_for!(T);
@@ -297,5 +297,9 @@ pub fn schemas() -> Vec<(&'static str, String)> {
         ("dice.schema.json", one::<DiceFile>()),
         ("species.schema.json", one::<SpeciesFile>()),
         ("items.schema.json", one::<ItemsFile>()),
+        (
+            "ruleset.schema.json",
+            one::<crate::backends::ruleset::Ruleset>(),
+        ),
     ]
 }
