@@ -1,6 +1,6 @@
 //! The `safari` binary as a user runs it: exit codes, output streams, help text.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn safari(args: &[&str]) -> Output {
