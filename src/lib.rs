@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod cli;
 pub mod diag;
+pub mod engine;
 pub mod load;
 pub mod model;
 pub mod rules;

@@ -1,0 +1,771 @@
+//! One game in play: the players' sheets, the shared deck, and the turn (GAME-MODEL.md,
+//! "Turn (engine)"), with every choice left to the players' policies.
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use serde::Serialize;
+
+use super::policy::{Choice, Decision, Policy, View};
+use super::rules::{Cause, Gain, Need, Rules};
+use crate::model::{Action, Effect, Habitat, ItemKind, Style};
+
+/// A player's sheet and supplies.
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub filled: Vec<bool>,
+    pub items: Vec<bool>,
+    pub species: Vec<bool>,
+    pub bonus_grass: u32,
+    pub bonus_water: u32,
+    pub bonus_any: u32,
+    pub vp: u32,
+    pub unique_species: u32,
+    pub turns_taken: u32,
+    pub balls_thrown: u32,
+    pub out: Option<OutReason>,
+    /// Items used, by item.
+    pub uses: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutReason {
+    Turns,
+    Balls,
+}
+
+impl Player {
+    fn new(rules: &Rules) -> Player {
+        Player {
+            filled: vec![false; rules.boxes.len()],
+            items: vec![false; rules.items.len()],
+            species: vec![false; rules.species.len()],
+            bonus_grass: 0,
+            bonus_water: 0,
+            bonus_any: 0,
+            vp: 0,
+            unique_species: 0,
+            turns_taken: 0,
+            balls_thrown: 0,
+            out: None,
+            uses: vec![0; rules.items.len()],
+        }
+    }
+
+    /// The first unfilled box of a track.
+    pub fn next_box(&self, rules: &Rules, track: usize) -> Option<usize> {
+        rules.tracks[track]
+            .boxes
+            .iter()
+            .copied()
+            .find(|b| !self.filled[*b])
+    }
+
+    pub fn meets(&self, rules: &Rules, need: &Need) -> bool {
+        match need {
+            Need::Item(i) => self.items[*i],
+            Need::Species(s) => self.species[*s],
+            Need::Area(t) => rules.tracks[*t]
+                .boxes
+                .first()
+                .is_some_and(|b| self.filled[*b]),
+            Need::Box(b) => self.filled[*b],
+            Need::Vp(n) => self.vp >= *n,
+        }
+    }
+
+    /// Whether the box is open: unfilled, the box before it filled, its requirements met.
+    pub fn can_fill(&self, rules: &Rules, b: usize) -> bool {
+        let rule = &rules.boxes[b];
+        !self.filled[b]
+            && rule.previous.is_none_or(|p| self.filled[p])
+            && rule.needs.iter().all(|n| self.meets(rules, n))
+    }
+
+    pub fn balls_left(&self, rules: &Rules) -> u32 {
+        rules.balls.saturating_sub(self.balls_thrown)
+    }
+
+    pub fn turns_left(&self, rules: &Rules) -> u32 {
+        rules.turns.saturating_sub(self.turns_taken)
+    }
+
+    /// Whether a card's criteria hold with the habitats rolled this turn.
+    pub fn meets_card(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
+        let card = &rules.cards[card];
+        let habitats = (0..=self.bonus_any).any(|to_grass| {
+            let g = card.grass.saturating_sub(self.bonus_grass + to_grass);
+            let w = card
+                .water
+                .saturating_sub(self.bonus_water + (self.bonus_any - to_grass));
+            g <= grass && w <= water
+        });
+        habitats
+            && card.area.is_none_or(|t| self.meets(rules, &Need::Area(t)))
+            && card.item.is_none_or(|i| self.items[i])
+    }
+}
+
+/// One line of a game log.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Turn {
+        player: usize,
+        turn: u32,
+    },
+    Roll {
+        player: usize,
+        faces: Vec<Action>,
+    },
+    Fill {
+        player: usize,
+        r#box: String,
+        vp: u32,
+    },
+    Draw {
+        player: usize,
+        cards: Vec<String>,
+    },
+    Encounter {
+        player: usize,
+        card: String,
+    },
+    Throw {
+        player: usize,
+        total: u32,
+        needed: u32,
+        caught: bool,
+    },
+    Collect {
+        player: usize,
+        species: String,
+    },
+    Use {
+        player: usize,
+        item: String,
+    },
+    Out {
+        player: usize,
+        reason: OutReason,
+    },
+    End {
+        scores: Vec<u32>,
+        winners: Vec<usize>,
+    },
+}
+
+/// Counts a simulation reports, kept while playing.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub encounters: Vec<u32>,
+    pub catches: Vec<u32>,
+    pub throws: Vec<u32>,
+}
+
+pub struct Game<'r> {
+    pub rules: &'r Rules,
+    pub players: Vec<Player>,
+    deck: Vec<usize>,
+    discard: Vec<usize>,
+    rng: Pcg64Mcg,
+    pub tally: Tally,
+    pub log: Option<Vec<Event>>,
+    /// Rounds played.
+    pub rounds: u32,
+}
+
+/// P(capture dice total >= rate), with one die locked at `locked` (0: none locked).
+pub fn catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
+    let mut totals: Vec<f64> = vec![1.0];
+    let dice: &[Vec<u32>] = if locked > 0 && !rules.capture.is_empty() {
+        &rules.capture[1..]
+    } else {
+        &rules.capture
+    };
+    for die in dice {
+        let mut next = vec![0.0; totals.len() + die.iter().max().copied().unwrap_or(0) as usize];
+        for (total, p) in totals.iter().enumerate() {
+            for face in die {
+                next[total + *face as usize] += p / die.len() as f64;
+            }
+        }
+        totals = next;
+    }
+    totals
+        .iter()
+        .enumerate()
+        .filter(|(t, _)| *t as u32 + locked >= rate)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+impl<'r> Game<'r> {
+    pub fn new(rules: &'r Rules, players: usize, seed: u64) -> Game<'r> {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut deck = rules.deck.clone();
+        deck.shuffle(&mut rng);
+        Game {
+            rules,
+            players: (0..players).map(|_| Player::new(rules)).collect(),
+            deck,
+            discard: Vec::new(),
+            rng,
+            tally: Tally {
+                encounters: vec![0; rules.cards.len()],
+                catches: vec![0; rules.cards.len()],
+                throws: vec![0; rules.cards.len()],
+            },
+            log: None,
+            rounds: 0,
+        }
+    }
+
+    fn event(&mut self, event: impl FnOnce() -> Event) {
+        if let Some(log) = &mut self.log {
+            log.push(event());
+        }
+    }
+
+    /// Plays until every player is out; returns the winners (ties share).
+    pub fn play(&mut self, policies: &mut [Box<dyn Policy>]) -> Vec<usize> {
+        // Every turn fills a Turn Tracker box, so a game ends within `turns` rounds; the
+        // bound only guards against content with no Turn Tracker at all.
+        let limit = self.rules.turns.max(1) + 1;
+        while self.players.iter().any(|p| p.out.is_none()) && self.rounds < limit {
+            for p in 0..self.players.len() {
+                self.turn(p, policies[p % policies.len()].as_mut());
+            }
+            self.rounds += 1;
+        }
+        for p in 0..self.players.len() {
+            if self.players[p].out.is_none() {
+                self.players[p].out = Some(OutReason::Turns);
+            }
+        }
+        let winners = self.winners();
+        let scores = self.players.iter().map(|p| p.vp).collect();
+        self.event(|| Event::End {
+            scores,
+            winners: winners.clone(),
+        });
+        winners
+    }
+
+    fn winners(&self) -> Vec<usize> {
+        let best = self
+            .players
+            .iter()
+            .map(|p| (p.vp, p.unique_species))
+            .max()
+            .unwrap_or((0, 0));
+        (0..self.players.len())
+            .filter(|p| (self.players[*p].vp, self.players[*p].unique_species) == best)
+            .collect()
+    }
+
+    fn decide(
+        &mut self,
+        p: usize,
+        policy: &mut dyn Policy,
+        decision: Decision,
+        choices: &[Choice],
+        context: (&[Action], u32, &[usize], Option<usize>, f64),
+    ) -> Choice {
+        if choices.len() == 1 {
+            return choices[0];
+        }
+        let view = View {
+            rules: self.rules,
+            player: &self.players[p],
+            faces: context.0,
+            rolls_left: context.1,
+            drawn: context.2,
+            target: context.3,
+            catch_chance: context.4,
+        };
+        let index = policy.choose(&view, decision, choices, &mut self.rng);
+        choices[index.min(choices.len() - 1)]
+    }
+
+    /// Fills a box and everything that follows from it.
+    fn fill(&mut self, p: usize, b: usize, policy: &mut dyn Policy) {
+        let rules = self.rules;
+        let rule = &rules.boxes[b];
+        {
+            let player = &mut self.players[p];
+            player.filled[b] = true;
+            player.vp += rule.vp;
+        }
+        self.event(|| Event::Fill {
+            player: p,
+            r#box: rule.id.clone(),
+            vp: rule.vp,
+        });
+        for gain in &rule.gains {
+            match *gain {
+                Gain::Item(i) => {
+                    if !self.players[p].items[i] {
+                        self.players[p].items[i] = true;
+                        self.event_boxes(p, &rules.obtain_boxes[i], policy);
+                    }
+                }
+                Gain::Habitat(h) => {
+                    let player = &mut self.players[p];
+                    match h {
+                        Habitat::Grass => player.bonus_grass += 1,
+                        Habitat::Water => player.bonus_water += 1,
+                        Habitat::Any => player.bonus_any += 1,
+                    }
+                }
+                Gain::Species(s) => self.collect(p, s, policy),
+            }
+        }
+        if rule.style == Style::Bonus {
+            self.bonus_chain(p, rule.section, policy);
+        }
+        self.fill_free(p, policy);
+    }
+
+    /// The boxes an event fills: every open box it names, but at most one trigger box in
+    /// each section. Boxes opened by these fills wait for the next event.
+    fn event_boxes(&mut self, p: usize, boxes: &[usize], policy: &mut dyn Policy) {
+        let rules = self.rules;
+        let open: Vec<usize> = boxes
+            .iter()
+            .copied()
+            .filter(|b| self.players[p].can_fill(rules, *b))
+            .collect();
+        let mut triggered_sections: Vec<usize> = Vec::new();
+        for b in open {
+            let rule = &rules.boxes[b];
+            if rule.style == Style::Trigger {
+                if triggered_sections.contains(&rule.section) {
+                    continue;
+                }
+                triggered_sections.push(rule.section);
+            }
+            if self.players[p].can_fill(rules, b) {
+                self.fill(p, b, policy);
+            }
+        }
+    }
+
+    /// The collection process.
+    fn collect(&mut self, p: usize, s: usize, policy: &mut dyn Policy) {
+        let player = &mut self.players[p];
+        if !player.species[s] {
+            player.species[s] = true;
+            player.unique_species += 1;
+        }
+        let name = self.rules.species[s].clone();
+        self.event(|| Event::Collect {
+            player: p,
+            species: name,
+        });
+        let rules = self.rules;
+        self.event_boxes(p, &rules.collect_boxes[s], policy);
+    }
+
+    fn bonus_chain(&mut self, p: usize, from_section: usize, policy: &mut dyn Policy) {
+        let rules = self.rules;
+        let player = &self.players[p];
+        let choices: Vec<Choice> = rules
+            .bonus_targets
+            .iter()
+            .copied()
+            .filter(|b| {
+                let rule = &rules.boxes[*b];
+                player.can_fill(rules, *b)
+                    && !(rule.style == Style::Bonus && rule.section == from_section)
+            })
+            .map(Choice::Box)
+            .collect();
+        if choices.is_empty() {
+            return;
+        }
+        if let Choice::Box(b) = self.decide(
+            p,
+            policy,
+            Decision::Bonus,
+            &choices,
+            (&[], 0, &[], None, 0.0),
+        ) {
+            self.fill(p, b, policy);
+        }
+    }
+
+    fn fill_free(&mut self, p: usize, policy: &mut dyn Policy) {
+        let rules = self.rules;
+        while let Some(b) = rules
+            .free_boxes
+            .iter()
+            .copied()
+            .find(|b| self.players[p].can_fill(rules, *b))
+        {
+            self.fill(p, b, policy);
+        }
+    }
+
+    fn roll_die(&mut self, faces: &[Action]) -> Action {
+        faces[self.rng.random_range(0..faces.len())]
+    }
+
+    /// One player's turn.
+    pub fn turn(&mut self, p: usize, policy: &mut dyn Policy) {
+        let rules = self.rules;
+        if self.players[p].out.is_some() {
+            return;
+        }
+        let turn_box = rules
+            .turn_boxes
+            .iter()
+            .copied()
+            .find(|b| self.players[p].can_fill(rules, *b));
+        if self.players[p].turns_left(rules) == 0 {
+            self.players[p].out = Some(OutReason::Turns);
+            self.event(|| Event::Out {
+                player: p,
+                reason: OutReason::Turns,
+            });
+            return;
+        }
+        self.players[p].turns_taken += 1;
+        let turn = self.players[p].turns_taken;
+        self.event(|| Event::Turn { player: p, turn });
+        if let Some(b) = turn_box {
+            self.fill(p, b, policy);
+        }
+
+        let faces = self.expedition(p, policy);
+        if let Some(faces) = faces {
+            self.resolve_faces(p, &faces, policy);
+        }
+        let player = &mut self.players[p];
+        if player.balls_left(rules) == 0 {
+            player.out = Some(OutReason::Balls);
+        } else if player.turns_left(rules) == 0 {
+            player.out = Some(OutReason::Turns);
+        }
+        if let Some(reason) = self.players[p].out {
+            self.event(|| Event::Out { player: p, reason });
+        }
+    }
+
+    /// Rolls and re-rolls; `None` when hazards end the turn.
+    fn expedition(&mut self, p: usize, policy: &mut dyn Policy) -> Option<Vec<Action>> {
+        let rules = self.rules;
+        let mut faces: Vec<Action> = Vec::with_capacity(rules.expedition.len());
+        for die in &rules.expedition {
+            let face = self.roll_die(die);
+            faces.push(face);
+        }
+        let bicycle = (0..rules.items.len())
+            .any(|i| self.players[p].items[i] && rules.items[i].effect == Effect::RerollHazard);
+        let mut rolls_left = rules.rolls_per_turn - 1;
+        loop {
+            let roll = faces.clone();
+            self.event(|| Event::Roll {
+                player: p,
+                faces: roll,
+            });
+            let hazards = faces.iter().filter(|f| **f == Action::Hazard).count() as u32;
+            if hazards >= rules.hazard_limit {
+                return None;
+            }
+            if rolls_left == 0 {
+                return Some(faces);
+            }
+            let free: Vec<usize> = (0..faces.len())
+                .filter(|i| faces[*i] != Action::Hazard)
+                .collect();
+            let hazard = (0..faces.len()).find(|i| faces[*i] == Action::Hazard);
+            let mut choices = vec![Choice::Stop];
+            for subset in 1u32..(1 << free.len()) {
+                let mask: u32 = free
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| subset & (1 << k) != 0)
+                    .map(|(_, i)| 1 << i)
+                    .sum();
+                choices.push(Choice::Reroll(mask));
+                if bicycle && let Some(h) = hazard {
+                    choices.push(Choice::Reroll(mask | 1 << h));
+                }
+            }
+            if bicycle && let Some(h) = hazard {
+                choices.push(Choice::Reroll(1 << h));
+            }
+            let choice = self.decide(
+                p,
+                policy,
+                Decision::Reroll,
+                &choices,
+                (&faces, rolls_left, &[], None, 0.0),
+            );
+            let Choice::Reroll(mask) = choice else {
+                return Some(faces);
+            };
+            for (i, face) in faces.iter_mut().enumerate() {
+                if mask & (1 << i) != 0 {
+                    *face =
+                        rules.expedition[i][self.rng.random_range(0..rules.expedition[i].len())];
+                }
+            }
+            rolls_left -= 1;
+        }
+    }
+
+    fn resolve_faces(&mut self, p: usize, faces: &[Action], policy: &mut dyn Policy) {
+        let rules = self.rules;
+        for face in [Action::Area, Action::Item] {
+            for _ in faces.iter().filter(|f| **f == face) {
+                let player = &self.players[p];
+                let choices: Vec<Choice> = rules.face_tracks[face as usize]
+                    .iter()
+                    .copied()
+                    .filter(|t| {
+                        player.next_box(rules, *t).is_some_and(|b| {
+                            rules.boxes[b].cause == Cause::Dice(face) && player.can_fill(rules, b)
+                        })
+                    })
+                    .map(Choice::Track)
+                    .collect();
+                if choices.is_empty() {
+                    break;
+                }
+                if let Choice::Track(t) = self.decide(
+                    p,
+                    policy,
+                    Decision::Track,
+                    &choices,
+                    (faces, 0, &[], None, 0.0),
+                ) && let Some(b) = self.players[p].next_box(rules, t)
+                {
+                    self.fill(p, b, policy);
+                }
+            }
+        }
+        let mut trainers = faces.iter().filter(|f| **f == Action::Trainer).count() as u32;
+        // Items used outside the encounter: evolution stones, the flute.
+        while trainers > 0 {
+            let player = &self.players[p];
+            let mut choices = vec![Choice::Stop];
+            for (i, item) in rules.items.iter().enumerate() {
+                if !player.items[i] || item.kind != ItemKind::Usable {
+                    continue;
+                }
+                let useful = match item.effect {
+                    Effect::Evolve => rules.use_boxes[i]
+                        .iter()
+                        .any(|b| player.can_fill(rules, *b)),
+                    Effect::ReshuffleDiscard => !self.discard.is_empty(),
+                    _ => false,
+                };
+                if useful {
+                    choices.push(Choice::Use(i));
+                }
+            }
+            if choices.len() == 1 {
+                break;
+            }
+            let Choice::Use(i) = self.decide(
+                p,
+                policy,
+                Decision::Use,
+                &choices,
+                (faces, 0, &[], None, 0.0),
+            ) else {
+                break;
+            };
+            trainers -= 1;
+            self.use_item(p, i, policy);
+        }
+        let grass = faces.iter().filter(|f| **f == Action::Grass).count() as u32;
+        let water = faces.iter().filter(|f| **f == Action::Water).count() as u32;
+        if grass + water > 0 {
+            self.encounter(p, grass, water, trainers, policy);
+        }
+    }
+
+    fn use_item(&mut self, p: usize, i: usize, policy: &mut dyn Policy) {
+        let rules = self.rules;
+        self.players[p].uses[i] += 1;
+        let name = rules.items[i].id.clone();
+        self.event(|| Event::Use {
+            player: p,
+            item: name,
+        });
+        match rules.items[i].effect {
+            Effect::Evolve => {
+                if let Some(b) = rules.use_boxes[i]
+                    .iter()
+                    .copied()
+                    .find(|b| self.players[p].can_fill(rules, *b))
+                {
+                    self.fill(p, b, policy);
+                }
+            }
+            Effect::ReshuffleDiscard => {
+                self.deck.append(&mut self.discard);
+                self.deck.shuffle(&mut self.rng);
+            }
+            _ => {}
+        }
+    }
+
+    fn draw(&mut self) -> Option<usize> {
+        if self.deck.is_empty() {
+            std::mem::swap(&mut self.deck, &mut self.discard);
+            self.deck.shuffle(&mut self.rng);
+        }
+        self.deck.pop()
+    }
+
+    fn encounter(
+        &mut self,
+        p: usize,
+        grass: u32,
+        water: u32,
+        mut trainers: u32,
+        policy: &mut dyn Policy,
+    ) {
+        let rules = self.rules;
+        let mut drawn: Vec<usize> = (0..grass + water).filter_map(|_| self.draw()).collect();
+        let names = drawn.iter().map(|c| rules.cards[*c].id.clone()).collect();
+        self.event(|| Event::Draw {
+            player: p,
+            cards: names,
+        });
+        // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
+        let repel = (0..rules.items.len())
+            .find(|i| self.players[p].items[*i] && rules.items[*i].effect == Effect::Repel);
+        if let Some(item) = repel
+            && trainers > 0
+        {
+            let player = &self.players[p];
+            let unmet: Vec<usize> = drawn
+                .iter()
+                .copied()
+                .filter(|c| !player.meets_card(rules, *c, grass, water))
+                .collect();
+            if !unmet.is_empty() && unmet.len() == drawn.len() {
+                let species = rules.cards[unmet[0]].species;
+                trainers -= 1;
+                self.players[p].uses[item] += 1;
+                let name = rules.items[item].id.clone();
+                self.event(|| Event::Use {
+                    player: p,
+                    item: name,
+                });
+                let (gone, kept): (Vec<usize>, Vec<usize>) = drawn
+                    .into_iter()
+                    .partition(|c| rules.cards[*c].species == species);
+                self.discard.extend(&gone);
+                drawn = kept;
+                drawn.extend((0..gone.len()).filter_map(|_| self.draw()));
+            }
+        }
+        let player = &self.players[p];
+        let mut choices = vec![Choice::Stop];
+        choices.extend(
+            (0..drawn.len())
+                .filter(|i| player.meets_card(rules, drawn[*i], grass, water))
+                .map(Choice::Card),
+        );
+        let chosen = match self.decide(
+            p,
+            policy,
+            Decision::Card,
+            &choices,
+            (&[], 0, &drawn, None, 0.0),
+        ) {
+            Choice::Card(i) => Some(drawn.remove(i)),
+            _ => None,
+        };
+        self.discard.extend(&drawn);
+        let Some(card) = chosen else { return };
+        self.tally.encounters[card] += 1;
+        let card_id = rules.cards[card].id.clone();
+        self.event(|| Event::Encounter {
+            player: p,
+            card: card_id,
+        });
+        let rate = rules.cards[card].capture_rate;
+        let doll = (0..rules.items.len()).find(|i| {
+            self.players[p].items[*i] && rules.items[*i].effect == Effect::LockCaptureDie
+        });
+        let mut locked: Option<u32> = None;
+        let mut first = true;
+        loop {
+            let player = &self.players[p];
+            if player.balls_left(rules) == 0 {
+                self.discard.push(card);
+                return;
+            }
+            if !first {
+                let chance = catch_chance(rules, rate, locked.unwrap_or(0));
+                let choices = [Choice::Throw, Choice::Stop];
+                if self.decide(
+                    p,
+                    policy,
+                    Decision::Throw,
+                    &choices,
+                    (&[], 0, &[], Some(card), chance),
+                ) == Choice::Stop
+                {
+                    self.discard.push(card);
+                    return;
+                }
+            }
+            first = false;
+            if let Some(b) = rules
+                .ball_boxes
+                .iter()
+                .copied()
+                .find(|b| self.players[p].can_fill(rules, *b))
+            {
+                self.fill(p, b, policy);
+            }
+            self.players[p].balls_thrown += 1;
+            self.tally.throws[card] += 1;
+            let mut dice: Vec<u32> = rules
+                .capture
+                .iter()
+                .map(|die| die[self.rng.random_range(0..die.len())])
+                .collect();
+            if let (Some(value), Some(slot)) = (locked, dice.first_mut()) {
+                *slot = value;
+            }
+            let total: u32 = dice.iter().sum();
+            let caught = total >= rate;
+            self.event(|| Event::Throw {
+                player: p,
+                total,
+                needed: rate,
+                caught,
+            });
+            if caught {
+                self.tally.catches[card] += 1;
+                let species = rules.cards[card].species;
+                self.collect(p, species, policy);
+                return;
+            }
+            // The Poké Doll locks the best die rolled, for the rest of the encounter.
+            if let Some(item) = doll
+                && locked.is_none()
+                && trainers > 0
+            {
+                trainers -= 1;
+                locked = dice.iter().max().copied();
+                self.players[p].uses[item] += 1;
+                let name = rules.items[item].id.clone();
+                self.event(|| Event::Use {
+                    player: p,
+                    item: name,
+                });
+            }
+        }
+    }
+}

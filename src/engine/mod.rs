@@ -1,0 +1,66 @@
+//! The rules engine: plays Safari Zone RNW from a JSON ruleset alone.
+//!
+//! It never sees the content model, only `ruleset.json` (read with [`load`]), so every game it
+//! plays proves the ruleset is sufficient. The checker and the engine are two readings of the
+//! same rules (GAME-MODEL.md); `tests/agreement.rs` holds them to agree.
+
+pub mod game;
+pub mod policy;
+pub mod rules;
+
+pub use game::{Event, Game, OutReason, Player, catch_chance};
+pub use policy::{Choice, Decision, Policy};
+pub use rules::Rules;
+
+use crate::backends::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
+
+/// Why a ruleset could not be loaded, naming the place in the JSON where one is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// A JSON path such as `deck.cards[3].capture_rate`, or empty for the whole file.
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "at `{}`: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Reads and compiles a ruleset from JSON bytes.
+pub fn load(bytes: &[u8]) -> Result<Rules, LoadError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| LoadError {
+        path: String::new(),
+        message: format!("not JSON: {e}"),
+    })?;
+    let format = value.get("format").and_then(|v| v.as_str());
+    if format != Some(FORMAT) {
+        return Err(LoadError {
+            path: "format".to_string(),
+            message: format!("this is not a safari ruleset (`format` should be \"{FORMAT}\")"),
+        });
+    }
+    let version = value.get("format_version").and_then(|v| v.as_u64());
+    if version != Some(FORMAT_VERSION as u64) {
+        return Err(LoadError {
+            path: "format_version".to_string(),
+            message: format!(
+                "format version {} is not one this build reads (it reads version {FORMAT_VERSION})",
+                version.map_or("(missing)".to_string(), |v| v.to_string())
+            ),
+        });
+    }
+    let ruleset: Ruleset = serde_path_to_error::deserialize(value).map_err(|e| LoadError {
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })?;
+    Rules::compile(&ruleset).map_err(|e| LoadError {
+        path: String::new(),
+        message: e.0,
+    })
+}

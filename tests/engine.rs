@@ -1,0 +1,164 @@
+//! The rules engine on its own: seeded games repeat, throws catch as often as the capture
+//! dice say, and a bad ruleset is refused with the place in the JSON that is wrong.
+
+use std::path::Path;
+
+use safari::backends::ruleset;
+use safari::engine::{self, Game, catch_chance, policy};
+use safari::world::GameFolder;
+
+fn ruleset_json(game: &str) -> Vec<u8> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(game);
+    let mut folder = GameFolder::open(&dir).unwrap();
+    let checked = safari::check(&mut folder);
+    assert!(!checked.diagnostics.has_errors());
+    serde_json::to_vec(&ruleset::build(&checked.game.unwrap(), "sha256:test")).unwrap()
+}
+
+fn play(
+    rules: &engine::Rules,
+    policy: &str,
+    players: usize,
+    seed: u64,
+) -> (Vec<u32>, Vec<engine::Event>) {
+    let mut policies: Vec<_> = (0..players)
+        .map(|_| policy::by_name(policy).unwrap())
+        .collect();
+    let mut game = Game::new(rules, players, seed);
+    game.log = Some(Vec::new());
+    game.play(&mut policies);
+    (
+        game.players.iter().map(|p| p.vp).collect(),
+        game.log.unwrap(),
+    )
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    let rules = engine::load(&ruleset_json("content/safari-zone")).unwrap();
+    for policy in policy::NAMES {
+        let (scores_a, log_a) = play(&rules, policy, 3, 7);
+        let (scores_b, log_b) = play(&rules, policy, 3, 7);
+        assert_eq!(scores_a, scores_b);
+        assert_eq!(
+            serde_json::to_string(&log_a).unwrap(),
+            serde_json::to_string(&log_b).unwrap()
+        );
+        let (_, log_c) = play(&rules, policy, 3, 8);
+        assert_ne!(
+            serde_json::to_string(&log_a).unwrap(),
+            serde_json::to_string(&log_c).unwrap(),
+            "another seed plays another game"
+        );
+    }
+}
+
+#[test]
+fn every_game_ends_with_every_player_out_and_the_turn_tracker_respected() {
+    let rules = engine::load(&ruleset_json("content/safari-zone")).unwrap();
+    for seed in 0..200 {
+        for policy in policy::NAMES {
+            let mut policies = vec![
+                policy::by_name(policy).unwrap(),
+                policy::by_name(policy).unwrap(),
+            ];
+            let mut game = Game::new(&rules, 2, seed);
+            game.play(&mut policies);
+            for player in &game.players {
+                assert!(player.out.is_some());
+                assert!(player.turns_taken <= rules.turns);
+                assert!(player.balls_thrown <= rules.balls);
+                let vp: u32 = player
+                    .filled
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| **f)
+                    .map(|(b, _)| rules.boxes[b].vp)
+                    .sum();
+                assert_eq!(vp, player.vp, "the score is the VP of filled boxes");
+                for (b, filled) in player.filled.iter().enumerate() {
+                    if *filled && let Some(previous) = rules.boxes[b].previous {
+                        assert!(
+                            player.filled[previous],
+                            "{} filled out of order",
+                            rules.box_id(b)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Exact P(3d6 >= t), out of 216 (shared reference).
+const AT_LEAST: [u32; 16] = [
+    216, 215, 212, 206, 196, 181, 160, 135, 108, 81, 56, 35, 20, 10, 4, 1,
+];
+
+#[test]
+fn the_exact_catch_chance_matches_the_reference_table() {
+    let rules = engine::load(&ruleset_json("content/safari-zone")).unwrap();
+    for (i, count) in AT_LEAST.iter().enumerate() {
+        let t = i as u32 + 3;
+        let p = catch_chance(&rules, t, 0);
+        assert!((p - *count as f64 / 216.0).abs() < 1e-12, "t = {t}: {p}");
+    }
+}
+
+#[test]
+fn simulated_catch_rates_match_three_dice() {
+    // The tiny fixture has no Poké Doll, so every throw is a plain 3d6.
+    let rules = engine::load(&ruleset_json("tests/fixtures/clean-tiny")).unwrap();
+    let mut throws = vec![0u64; rules.cards.len()];
+    let mut catches = vec![0u64; rules.cards.len()];
+    for seed in 0..4000 {
+        let mut policies = vec![policy::by_name("random").unwrap()];
+        let mut game = Game::new(&rules, 1, seed);
+        game.play(&mut policies);
+        for c in 0..rules.cards.len() {
+            throws[c] += game.tally.throws[c] as u64;
+            catches[c] += game.tally.catches[c] as u64;
+        }
+    }
+    for (c, card) in rules.cards.iter().enumerate() {
+        let p = AT_LEAST[card.capture_rate as usize - 3] as f64 / 216.0;
+        let n = throws[c] as f64;
+        assert!(n > 200.0, "{}: only {n} throws", card.id);
+        let observed = catches[c] as f64 / n;
+        let sigma = (p * (1.0 - p) / n).sqrt();
+        assert!(
+            (observed - p).abs() < 4.0 * sigma,
+            "{}: capture rate {} caught {observed:.4} of {n} throws, expected {p:.4}",
+            card.id,
+            card.capture_rate
+        );
+    }
+}
+
+#[test]
+fn a_bad_ruleset_is_refused_with_the_place_that_is_wrong() {
+    let good = ruleset_json("tests/fixtures/clean-tiny");
+    let mut value: serde_json::Value = serde_json::from_slice(&good).unwrap();
+
+    let err = engine::load(b"{ not json").unwrap_err();
+    assert!(err.message.starts_with("not JSON"), "{err}");
+
+    value["format_version"] = serde_json::json!(99);
+    let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+    assert_eq!(err.path, "format_version");
+    assert!(err.to_string().contains("99"), "{err}");
+
+    value["format_version"] = serde_json::json!(1);
+    value["deck"]["cards"][1]["capture_rate"] = serde_json::json!("twelve");
+    let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+    assert_eq!(err.path, "deck.cards[1].capture_rate", "{err}");
+
+    value["deck"]["cards"][1]["capture_rate"] = serde_json::json!(12);
+    value["deck"]["cards"][1]["species"] = serde_json::json!("nobody");
+    let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+    assert!(err.message.contains("unknown species `nobody`"), "{err}");
+
+    value["format"] = serde_json::json!("something-else");
+    let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+    assert_eq!(err.path, "format");
+}
