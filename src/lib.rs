@@ -10,6 +10,7 @@ pub mod engine;
 pub mod load;
 pub mod model;
 pub mod rules;
+pub mod sim;
 pub mod world;
 
 use diag::Diagnostics;

@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod explain;
 mod schema;
+mod sim;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -55,6 +56,11 @@ enum Command {
     /// Explain a diagnostic code, with an example (all codes when none is given).
     #[command(after_help = "Examples:\n  safari explain SZ0402\n  safari explain")]
     Explain(explain::Args),
+    /// Play many games and report how the game plays.
+    #[command(
+        after_help = "Examples:\n  safari sim --games 10000 --policy random,greedy\n  safari sim out/safari-zone/ruleset.json --players 3 --seed 7 --log game.jsonl"
+    )]
+    Sim(sim::Args),
     /// Write the JSON Schemas of the content files into a folder.
     #[command(after_help = "Examples:\n  safari schema schema/")]
     Schema(schema::Args),
@@ -93,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Build(args) => build::run(args, render),
         Command::Explain(args) => explain::run(args),
         Command::Schema(args) => schema::run(args),
+        Command::Sim(args) => sim::run(args, render),
     };
     ExitCode::from(code)
 }

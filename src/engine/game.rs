@@ -377,7 +377,13 @@ impl<'r> Game<'r> {
             .copied()
             .filter(|b| {
                 let rule = &rules.boxes[*b];
-                player.can_fill(rules, *b)
+                // An item-use box is labelled with its item: a chain opens it only for a holder.
+                let label_met = match rule.cause {
+                    Cause::Use(item) => player.items[item],
+                    _ => true,
+                };
+                label_met
+                    && player.can_fill(rules, *b)
                     && !(rule.style == Style::Bonus && rule.section == from_section)
             })
             .map(Choice::Box)

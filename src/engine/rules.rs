@@ -85,6 +85,7 @@ pub struct ItemRule {
 /// A game's rules, ready to play.
 #[derive(Debug, Clone)]
 pub struct Rules {
+    pub id: String,
     pub name: String,
     pub turns: u32,
     pub balls: u32,
@@ -217,6 +218,7 @@ impl Rules {
         }
 
         let mut rules = Rules {
+            id: ruleset.game.id.clone(),
             name: ruleset.game.name.clone(),
             turns: ruleset.parameters.turns,
             balls: ruleset.parameters.safari_balls,

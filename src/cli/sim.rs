@@ -1,0 +1,146 @@
+//! `safari sim`: play many games of a game (or a ruleset.json) and report how it plays.
+
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::exit;
+use crate::backends::ruleset;
+use crate::diag::RenderOptions;
+use crate::engine::{self, Rules, policy};
+use crate::sim;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A game folder, or a ruleset.json written by `safari build`.
+    #[arg(value_name = "GAME_DIR | RULESET")]
+    input: Option<PathBuf>,
+
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+
+    /// Players per game.
+    #[arg(long, default_value_t = 1)]
+    players: usize,
+
+    /// Policies to compare, by name (random, greedy), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    policy: Vec<String>,
+
+    /// Seed of the run: the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
+    /// Where the report goes (`<out>/<game>/sim/report.json`).
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+
+    /// Write the first game of the first policy as JSON lines, one event per line.
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+}
+
+pub fn run(args: Args, render: RenderOptions) -> u8 {
+    for name in &args.policy {
+        if policy::by_name(name).is_none() {
+            eprintln!(
+                "error: unknown policy `{name}`; known: {}",
+                policy::NAMES.join(", ")
+            );
+            return exit::FAILURE;
+        }
+    }
+    if args.players == 0 {
+        eprintln!("error: --players must be at least 1");
+        return exit::FAILURE;
+    }
+    let input = args
+        .input
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(super::DEFAULT_GAME));
+    let rules = match load(&input, render) {
+        Ok(rules) => rules,
+        Err(code) => return code,
+    };
+    if let Some(path) = &args.log {
+        let mut policies: Vec<Box<dyn policy::Policy>> = (0..args.players)
+            .map(|_| policy::by_name(&args.policy[0]).expect("checked"))
+            .collect();
+        let mut game = engine::Game::new(&rules, args.players, sim::game_seed(args.seed, 0));
+        game.log = Some(Vec::new());
+        game.play(&mut policies);
+        let lines: String = game
+            .log
+            .unwrap_or_default()
+            .iter()
+            .map(|e| serde_json::to_string(e).expect("events serialise") + "\n")
+            .collect();
+        if let Err(err) = crate::write_atomically(path, lines.as_bytes()) {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            return exit::FAILURE;
+        }
+    }
+    let total = args.games * args.policy.len() as u64;
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
+            .expect("a valid template"),
+    );
+    let reports: Vec<sim::Report> = args
+        .policy
+        .iter()
+        .map(|name| {
+            sim::simulate(&rules, name, args.games, args.players, args.seed, &|n| {
+                bar.inc(n)
+            })
+        })
+        .collect();
+    bar.finish_and_clear();
+    print!("{}", sim::render(&reports));
+    let path = args.out.join(&rules.id).join("sim/report.json");
+    let bytes = serde_json::to_vec_pretty(&reports).expect("reports serialise");
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::write_atomically(&path, &bytes));
+    match written {
+        Ok(()) => {
+            eprintln!("wrote {}", path.display());
+            exit::OK
+        }
+        Err(err) => {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            exit::FAILURE
+        }
+    }
+}
+
+/// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.
+fn load(input: &std::path::Path, render: RenderOptions) -> Result<Rules, u8> {
+    let bytes = if input.is_file() {
+        std::fs::read(input).map_err(|err| {
+            eprintln!("error: cannot read {}: {err}", input.display());
+            exit::FAILURE
+        })?
+    } else {
+        let (folder, checked) = super::check::checked(input)?;
+        if checked.diagnostics.has_errors() {
+            super::check::report(
+                &folder,
+                &checked.diagnostics,
+                super::check::Format::Human,
+                render,
+            );
+            eprintln!("sim stopped: fix the errors above");
+            return Err(exit::ERRORS);
+        }
+        let game = checked.game.expect("checked games have a model");
+        let ruleset = ruleset::build(&game, &ruleset::content_hash(&folder));
+        serde_json::to_vec(&ruleset).expect("rulesets serialise")
+    };
+    engine::load(&bytes).map_err(|err| {
+        eprintln!("error: {}: {err}", input.display());
+        exit::FAILURE
+    })
+}
