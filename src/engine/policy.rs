@@ -163,11 +163,14 @@ impl Policy for Greedy {
         _: &mut Pcg64Mcg,
     ) -> usize {
         let (rules, player) = (view.rules, view.player);
-        let average: f64 = Action::ALL
-            .iter()
-            .map(|a| Self::face_value(view, *a))
-            .sum::<f64>()
-            / 6.0;
+        // Worth of each face, once per decision (re-roll choices number up to 2^dice).
+        let mut worth = [0.0; 6];
+        if decision == Decision::Reroll {
+            for action in Action::ALL {
+                worth[action as usize] = Self::face_value(view, action);
+            }
+        }
+        let average: f64 = worth.iter().sum::<f64>() / 6.0;
         let value = |choice: &Choice| -> f64 {
             match (decision, choice) {
                 (Decision::Reroll, Choice::Reroll(mask)) => view
@@ -178,16 +181,12 @@ impl Policy for Greedy {
                         if mask & (1 << i) != 0 {
                             average
                         } else {
-                            Self::face_value(view, *f)
+                            worth[*f as usize]
                         }
                     })
                     .sum(),
                 (Decision::Reroll, Choice::Stop) => {
-                    view.faces
-                        .iter()
-                        .map(|f| Self::face_value(view, *f))
-                        .sum::<f64>()
-                        + 0.01
+                    view.faces.iter().map(|f| worth[*f as usize]).sum::<f64>() + 0.01
                 }
                 (_, Choice::Track(t)) => player
                     .next_box(rules, *t)
