@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     players: usize,
 
-    /// Policies to compare, by name (random, greedy), comma-separated.
+    /// Policies to compare, by name (random, greedy, expected), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     policy: Vec<String>,
 

@@ -71,11 +71,12 @@ pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
     match name {
         "random" => Some(Box::new(Random)),
         "greedy" => Some(Box::new(Greedy)),
+        "expected" => Some(Box::new(Expected)),
         _ => None,
     }
 }
 
-pub const NAMES: &[&str] = &["random", "greedy"];
+pub const NAMES: &[&str] = &["random", "greedy", "expected"];
 
 /// Uniform among the legal choices: explores everything the rules allow.
 pub struct Random;
@@ -221,6 +222,87 @@ impl Policy for Greedy {
             if v > best_value {
                 best = i;
                 best_value = v;
+            }
+        }
+        best
+    }
+}
+
+/// Greedy, but re-rolls by the exact expected worth of the dice after the re-roll, counting
+/// the chance that hazards end the turn (which greedy ignores).
+pub struct Expected;
+
+impl Expected {
+    /// Expected worth of the faces after re-rolling `mask`, zero when hazards reach the limit.
+    fn after_reroll(view: &View, worth: &[f64; 6], mask: u32) -> f64 {
+        let rules = view.rules;
+        let dice = view.faces.len();
+        // probability[h] of h hazards so far, and mass[h] = E[worth; h hazards].
+        let mut probability = vec![0.0; dice + 1];
+        let mut mass = vec![0.0; dice + 1];
+        probability[0] = 1.0;
+        for (i, face) in view.faces.iter().enumerate() {
+            let (hazard, other) = if mask & (1 << i) != 0 {
+                let faces = &rules.expedition[i];
+                let n = faces.len() as f64;
+                let hazard = faces.iter().filter(|f| **f == Action::Hazard).count() as f64 / n;
+                let other: f64 = faces
+                    .iter()
+                    .filter(|f| **f != Action::Hazard)
+                    .map(|f| worth[*f as usize])
+                    .sum::<f64>()
+                    / n;
+                (hazard, other)
+            } else if *face == Action::Hazard {
+                (1.0, 0.0)
+            } else {
+                (0.0, worth[*face as usize])
+            };
+            for h in (0..=dice).rev() {
+                let from_below = if h > 0 {
+                    (probability[h - 1], mass[h - 1])
+                } else {
+                    (0.0, 0.0)
+                };
+                mass[h] = mass[h] * (1.0 - hazard) + probability[h] * other + from_below.1 * hazard;
+                probability[h] = probability[h] * (1.0 - hazard) + from_below.0 * hazard;
+            }
+        }
+        let limit = (rules.hazard_limit as usize).min(dice + 1);
+        mass[..limit].iter().sum()
+    }
+}
+
+impl Policy for Expected {
+    fn name(&self) -> &'static str {
+        "expected"
+    }
+
+    fn choose(
+        &mut self,
+        view: &View,
+        decision: Decision,
+        choices: &[Choice],
+        rng: &mut Pcg64Mcg,
+    ) -> usize {
+        if decision != Decision::Reroll {
+            return Greedy.choose(view, decision, choices, rng);
+        }
+        let mut worth = [0.0; 6];
+        for action in Action::ALL {
+            worth[action as usize] = Greedy::face_value(view, action);
+        }
+        let mut best = 0;
+        let mut best_value = f64::MIN;
+        for (i, choice) in choices.iter().enumerate() {
+            let mask = match choice {
+                Choice::Reroll(mask) => *mask,
+                _ => 0,
+            };
+            let value = Self::after_reroll(view, &worth, mask);
+            if value > best_value + 1e-9 {
+                best = i;
+                best_value = value;
             }
         }
         best
