@@ -4,6 +4,7 @@
 //! crate is the library; `src/main.rs` is a thin shell over [`cli`].
 
 pub mod backends;
+pub mod charts;
 pub mod cli;
 pub mod diag;
 pub mod engine;

@@ -22,6 +22,8 @@ pub fn game_seed(seed: u64, game: u64) -> u64 {
 struct Totals {
     scores: Vec<u32>,
     lengths: Vec<u32>,
+    /// Sum over player-games of VP at the end of turn t (a player who is out keeps their VP).
+    vp_by_turn: Vec<u64>,
     ended_by_turns: u64,
     ended_by_balls: u64,
     box_fills: Vec<u64>,
@@ -36,6 +38,7 @@ struct Totals {
 impl Totals {
     fn new(rules: &Rules) -> Totals {
         Totals {
+            vp_by_turn: vec![0; rules.turns as usize],
             box_fills: vec![0; rules.boxes.len()],
             encounters: vec![0; rules.cards.len()],
             throws: vec![0; rules.cards.len()],
@@ -50,6 +53,14 @@ impl Totals {
     fn add_game(&mut self, game: &Game) {
         for player in &game.players {
             self.scores.push(player.vp);
+            for (t, slot) in self.vp_by_turn.iter_mut().enumerate() {
+                *slot += player
+                    .history
+                    .get(t)
+                    .or(player.history.last())
+                    .copied()
+                    .unwrap_or(0) as u64;
+            }
             self.lengths.push(player.turns_taken);
             match player.out {
                 Some(OutReason::Balls) => self.ended_by_balls += 1,
@@ -80,6 +91,7 @@ impl Totals {
         self.ended_by_turns += other.ended_by_turns;
         self.ended_by_balls += other.ended_by_balls;
         for (a, b) in [
+            (&mut self.vp_by_turn, other.vp_by_turn),
             (&mut self.box_fills, other.box_fills),
             (&mut self.encounters, other.encounters),
             (&mut self.throws, other.throws),
@@ -187,6 +199,14 @@ pub struct Report {
     /// Share of players whose game ended by running out of turns, and of balls.
     pub ended_by_turns: f64,
     pub ended_by_balls: f64,
+    /// Mean VP at the end of each turn.
+    pub vp_by_turn: Vec<f64>,
+    /// Every player-game's final VP, for histograms.
+    #[serde(skip)]
+    pub scores: Vec<u32>,
+    /// Every player-game's turns taken.
+    #[serde(skip)]
+    pub lengths: Vec<u32>,
     pub boxes: Vec<BoxStat>,
     pub cards: Vec<CardStat>,
     pub species: Vec<ShareStat>,
@@ -229,6 +249,11 @@ pub fn simulate(
         seed,
         vp: Distribution::of(&mut totals.scores),
         length: Distribution::of(&mut totals.lengths),
+        vp_by_turn: totals
+            .vp_by_turn
+            .iter()
+            .map(|v| *v as f64 / player_games)
+            .collect(),
         ended_by_turns: totals.ended_by_turns as f64 / player_games,
         ended_by_balls: totals.ended_by_balls as f64 / player_games,
         boxes: rules
@@ -271,6 +296,8 @@ pub fn simulate(
                 uses_per_game: totals.uses[i] as f64 / player_games,
             })
             .collect(),
+        scores: totals.scores,
+        lengths: totals.lengths,
     }
 }
 
@@ -305,4 +332,57 @@ pub fn render(reports: &[Report]) -> String {
         }
     }
     out
+}
+
+/// The charts of a run, as files for `<out>/<game>/sim/`: SVG and PNG of the VP histogram,
+/// the game-length histogram and mean VP over turns, one colour per policy.
+pub fn charts(reports: &[Report]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    use crate::charts::{Series, histogram, lines, png};
+    let game = reports.first().map_or("", |r| r.game.as_str());
+    let series = |pick: fn(&Report) -> &[u32]| -> Vec<Series> {
+        reports
+            .iter()
+            .map(|r| Series {
+                name: &r.policy,
+                values: pick(r),
+            })
+            .collect()
+    };
+    let svgs = [
+        (
+            "vp-histogram",
+            histogram(
+                &format!("{game}: final VP"),
+                "victory points",
+                &series(|r| &r.scores),
+                5,
+            ),
+        ),
+        (
+            "length-histogram",
+            histogram(
+                &format!("{game}: turns played"),
+                "turns",
+                &series(|r| &r.lengths),
+                1,
+            ),
+        ),
+        (
+            "vp-over-turns",
+            lines(
+                &format!("{game}: mean VP after each turn"),
+                "victory points",
+                &reports
+                    .iter()
+                    .map(|r| (r.policy.as_str(), r.vp_by_turn.as_slice()))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+    ];
+    let mut files = Vec::new();
+    for (name, svg) in svgs {
+        files.push((format!("{name}.png"), png(&svg)?));
+        files.push((format!("{name}.svg"), svg.into_bytes()));
+    }
+    Ok(files)
 }

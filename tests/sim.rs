@@ -97,6 +97,21 @@ fn the_command_plays_a_ruleset_file_and_writes_its_report() {
         serde_json::from_slice(&std::fs::read(out.join("safari-zone/sim/report.json")).unwrap())
             .unwrap();
     assert_eq!(report.as_array().unwrap().len(), 2);
+    for chart in ["vp-histogram", "length-histogram", "vp-over-turns"] {
+        let svg =
+            std::fs::read_to_string(out.join(format!("safari-zone/sim/{chart}.svg"))).unwrap();
+        assert!(
+            svg.contains("<svg") && svg.contains("greedy"),
+            "{chart}.svg names its series"
+        );
+        let png = std::fs::read(out.join(format!("safari-zone/sim/{chart}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let (width, height) = (
+            u32::from_be_bytes(png[16..20].try_into().unwrap()),
+            u32::from_be_bytes(png[20..24].try_into().unwrap()),
+        );
+        assert_eq!((width, height), (900, 500), "{chart}.png");
+    }
     let lines = std::fs::read_to_string(&log).unwrap();
     assert!(lines.lines().count() > 20);
     for line in lines.lines() {

@@ -98,22 +98,34 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
         .collect();
     bar.finish_and_clear();
     print!("{}", sim::render(&reports));
-    let path = args.out.join(&rules.id).join("sim/report.json");
-    let bytes = serde_json::to_vec_pretty(&reports).expect("reports serialise");
-    let written = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| crate::write_atomically(&path, &bytes));
-    match written {
-        Ok(()) => {
-            eprintln!("wrote {}", path.display());
-            exit::OK
-        }
+    let dir = args.out.join(&rules.id).join("sim");
+    let mut files = vec![(
+        "report.json".to_string(),
+        serde_json::to_vec_pretty(&reports).expect("reports serialise"),
+    )];
+    match sim::charts(&reports) {
+        Ok(charts) => files.extend(charts),
         Err(err) => {
-            eprintln!("error: cannot write {}: {err}", path.display());
-            exit::FAILURE
+            eprintln!("error: cannot draw the charts: {err}");
+            return exit::FAILURE;
         }
     }
+    if let Err(err) = std::fs::create_dir_all(&dir) {
+        eprintln!("error: cannot create {}: {err}", dir.display());
+        return exit::FAILURE;
+    }
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if let Err(err) = crate::write_atomically(&path, &bytes) {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            return exit::FAILURE;
+        }
+    }
+    eprintln!(
+        "wrote {}/ (report.json, charts as SVG and PNG)",
+        dir.display()
+    );
+    exit::OK
 }
 
 /// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.

@@ -26,6 +26,8 @@ pub struct Player {
     pub out: Option<OutReason>,
     /// Items used, by item.
     pub uses: Vec<u32>,
+    /// Victory points at the end of each turn taken.
+    pub history: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,6 +52,7 @@ impl Player {
             balls_thrown: 0,
             out: None,
             uses: vec![0; rules.items.len()],
+            history: Vec::new(),
         }
     }
 
@@ -449,6 +452,7 @@ impl<'r> Game<'r> {
             self.resolve_faces(p, &faces, policy);
         }
         let player = &mut self.players[p];
+        player.history.push(player.vp);
         if player.balls_left(rules) == 0 {
             player.out = Some(OutReason::Balls);
         } else if player.turns_left(rules) == 0 {

@@ -1,0 +1,193 @@
+//! Charts for simulation reports: SVG drawn by plotters, PNG rasterised by resvg.
+//!
+//! Text uses DejaVu Sans Mono from typst-assets, registered with plotters for layout and
+//! loaded into resvg's font database, so charts look the same on every machine and never
+//! depend on system fonts.
+
+use std::sync::{Arc, OnceLock};
+
+use plotters::prelude::*;
+use resvg::usvg::{self, fontdb};
+
+const FAMILY: &str = "DejaVu Sans Mono";
+const SIZE: (u32, u32) = (900, 500);
+const PALETTE: [RGBColor; 4] = [
+    RGBColor(0xc0, 0x39, 0x2b),
+    RGBColor(0x1f, 0x5f, 0x8b),
+    RGBColor(0x2e, 0x8b, 0x57),
+    RGBColor(0xd4, 0x8c, 0x1a),
+];
+
+/// The bundled fonts, once per process.
+fn fonts() -> &'static Arc<fontdb::Database> {
+    static FONTS: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    FONTS.get_or_init(|| {
+        let mut db = fontdb::Database::new();
+        for font in typst_assets::fonts() {
+            db.load_font_data(font.to_vec());
+        }
+        db.set_sans_serif_family(FAMILY);
+        db.set_monospace_family(FAMILY);
+        let regular = typst_assets::fonts().find(|bytes| {
+            let mut one = fontdb::Database::new();
+            one.load_font_data(bytes.to_vec());
+            one.faces().next().is_some_and(|face| {
+                face.families.iter().any(|(name, _)| name == FAMILY)
+                    && face.weight == fontdb::Weight::NORMAL
+                    && face.style == fontdb::Style::Normal
+            })
+        });
+        if let Some(bytes) = regular {
+            let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
+        }
+        Arc::new(db)
+    })
+}
+
+/// One series: a name and its values.
+pub struct Series<'a> {
+    pub name: &'a str,
+    pub values: &'a [u32],
+}
+
+/// A histogram of integer values (share of values per bin), one colour per series.
+pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> String {
+    fonts();
+    let bin = bin.max(1);
+    let max = series
+        .iter()
+        .flat_map(|s| s.values)
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let bins = (max / bin + 1) as usize;
+    let shares: Vec<Vec<f64>> = series
+        .iter()
+        .map(|s| {
+            let mut counts = vec![0u64; bins];
+            for v in s.values {
+                counts[(*v / bin) as usize] += 1;
+            }
+            let n = s.values.len().max(1) as f64;
+            counts.iter().map(|c| *c as f64 / n).collect()
+        })
+        .collect();
+    let top = shares.iter().flatten().copied().fold(0.0, f64::max) * 1.1 + 1e-9;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..(bins as u32 * bin) as f64, 0f64..top)
+            .expect("a valid chart");
+        let _ = chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("share of players")
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .label_style(("sans-serif", 14))
+            .draw();
+        for (i, (s, share)) in series.iter().zip(&shares).enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let width = bin as f64 / series.len() as f64;
+            let bars = share.iter().enumerate().map(|(b, y)| {
+                let x0 = b as f64 * bin as f64 + i as f64 * width;
+                Rectangle::new([(x0, 0.0), (x0 + width * 0.9, *y)], color.mix(0.8).filled())
+            });
+            let _ = chart.draw_series(bars).map(|legend| {
+                legend.label(s.name).legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                })
+            });
+        }
+        let _ = chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw();
+        let _ = root.present();
+    }
+    svg
+}
+
+/// Lines of values over turns (1-based), one colour per series.
+pub fn lines(title: &str, y_label: &str, series: &[(&str, &[f64])]) -> String {
+    fonts();
+    let turns = series
+        .iter()
+        .map(|(_, v)| v.len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let top = series
+        .iter()
+        .flat_map(|(_, v)| v.iter())
+        .copied()
+        .fold(0.0, f64::max)
+        * 1.1
+        + 1e-9;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(1f64..turns as f64, 0f64..top)
+            .expect("a valid chart");
+        let _ = chart
+            .configure_mesh()
+            .x_desc("turn")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_desc(y_label)
+            .label_style(("sans-serif", 14))
+            .draw();
+        for (i, (name, values)) in series.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let points = values.iter().enumerate().map(|(t, v)| (t as f64 + 1.0, *v));
+            let _ = chart
+                .draw_series(LineSeries::new(points, color.stroke_width(3)))
+                .map(|legend| {
+                    legend.label(*name).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(3))
+                    })
+                });
+        }
+        let _ = chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw();
+        let _ = root.present();
+    }
+    svg
+}
+
+/// Rasterises an SVG chart to PNG with the bundled fonts.
+pub fn png(svg: &str) -> Result<Vec<u8>, String> {
+    let options = usvg::Options {
+        fontdb: fonts().clone(),
+        font_family: FAMILY.to_string(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
+    let size = tree.size().to_int_size();
+    let mut pixmap =
+        resvg::tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("an empty chart")?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| e.to_string())
+}
