@@ -179,8 +179,15 @@ pub struct Game<'r> {
     pub rounds: u32,
 }
 
-/// P(capture dice total >= rate), with one die locked at `locked` (0: none locked).
+/// P(capture dice total >= rate), with one die locked at `locked` (0: none locked), from
+/// the table the rules keep.
 pub fn catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
+    let row = &rules.catch_table[(locked as usize).min(rules.catch_table.len() - 1)];
+    row.get(rate as usize).copied().unwrap_or(0.0)
+}
+
+/// P(capture dice total >= rate), computed by convolving the dice.
+pub(crate) fn exact_catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
     let mut totals: Vec<f64> = vec![1.0];
     let dice: &[Vec<u32>] = if locked > 0 && !rules.capture.is_empty() {
         &rules.capture[1..]
@@ -362,10 +369,10 @@ impl<'r> Game<'r> {
             player.species[s] = true;
             player.unique_species += 1;
         }
-        let name = self.rules.species[s].clone();
+        let rules = self.rules;
         self.event(|| Event::Collect {
             player: p,
-            species: name,
+            species: rules.species[s].clone(),
         });
         let rules = self.rules;
         self.event_boxes(p, &rules.collect_boxes[s], policy);
@@ -475,10 +482,9 @@ impl<'r> Game<'r> {
             .any(|i| self.players[p].items[i] && rules.items[i].effect == Effect::RerollHazard);
         let mut rolls_left = rules.rolls_per_turn - 1;
         loop {
-            let roll = faces.clone();
             self.event(|| Event::Roll {
                 player: p,
-                faces: roll,
+                faces: faces.clone(),
             });
             let hazards = faces.iter().filter(|f| **f == Action::Hazard).count() as u32;
             if hazards >= rules.hazard_limit {
@@ -602,10 +608,9 @@ impl<'r> Game<'r> {
     fn use_item(&mut self, p: usize, i: usize, policy: &mut dyn Policy) {
         let rules = self.rules;
         self.players[p].uses[i] += 1;
-        let name = rules.items[i].id.clone();
         self.event(|| Event::Use {
             player: p,
-            item: name,
+            item: rules.items[i].id.clone(),
         });
         match rules.items[i].effect {
             Effect::Evolve => {
@@ -643,10 +648,9 @@ impl<'r> Game<'r> {
     ) {
         let rules = self.rules;
         let mut drawn: Vec<usize> = (0..grass + water).filter_map(|_| self.draw()).collect();
-        let names = drawn.iter().map(|c| rules.cards[*c].id.clone()).collect();
         self.event(|| Event::Draw {
             player: p,
-            cards: names,
+            cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
         });
         // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
         let repel = (0..rules.items.len())
@@ -664,10 +668,9 @@ impl<'r> Game<'r> {
                 let species = rules.cards[unmet[0]].species;
                 trainers -= 1;
                 self.players[p].uses[item] += 1;
-                let name = rules.items[item].id.clone();
                 self.event(|| Event::Use {
                     player: p,
-                    item: name,
+                    item: rules.items[item].id.clone(),
                 });
                 let (gone, kept): (Vec<usize>, Vec<usize>) = drawn
                     .into_iter()
@@ -697,10 +700,9 @@ impl<'r> Game<'r> {
         self.discard.extend(&drawn);
         let Some(card) = chosen else { return };
         self.tally.encounters[card] += 1;
-        let card_id = rules.cards[card].id.clone();
         self.event(|| Event::Encounter {
             player: p,
-            card: card_id,
+            card: rules.cards[card].id.clone(),
         });
         let rate = rules.cards[card].capture_rate;
         let doll = (0..rules.items.len()).find(|i| {
@@ -770,10 +772,9 @@ impl<'r> Game<'r> {
                 trainers -= 1;
                 locked = dice.iter().max().copied();
                 self.players[p].uses[item] += 1;
-                let name = rules.items[item].id.clone();
                 self.event(|| Event::Use {
                     player: p,
-                    item: name,
+                    item: rules.items[item].id.clone(),
                 });
             }
         }

@@ -116,6 +116,9 @@ pub struct Rules {
     pub use_boxes: Vec<Vec<usize>>,
     pub free_boxes: Vec<usize>,
     pub bonus_targets: Vec<usize>,
+    /// `catch_table[locked][rate]`: the chance one throw catches, with one die locked at
+    /// `locked` (0: none), for every rate up to the dice's highest total.
+    pub catch_table: Vec<Vec<f64>>,
 }
 
 /// A ruleset whose ids do not hold together.
@@ -253,6 +256,7 @@ impl Rules {
             use_boxes: vec![Vec::new(); ruleset.items.len()],
             free_boxes: Vec::new(),
             bonus_targets: Vec::new(),
+            catch_table: Vec::new(),
         };
         for (s, section) in guide.sections.iter().enumerate() {
             for track in &section.tracks {
@@ -360,6 +364,19 @@ impl Rules {
                 });
             }
         }
+        let highest_face = rules.capture.iter().flatten().copied().max().unwrap_or(0);
+        let highest_total: u32 = rules
+            .capture
+            .iter()
+            .map(|d| d.iter().copied().max().unwrap_or(0))
+            .sum();
+        rules.catch_table = (0..=highest_face)
+            .map(|locked| {
+                (0..=highest_total + 1)
+                    .map(|rate| super::game::exact_catch_chance(&rules, rate, locked))
+                    .collect()
+            })
+            .collect();
         Ok(rules)
     }
 
