@@ -172,10 +172,14 @@ pub struct CardStat {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct ShareStat {
+pub struct SpeciesStat {
     pub id: String,
-    /// Share of player-games in which the player had it.
-    pub share: f64,
+    /// Share of player-games in which the player collected it (caught, evolved or given).
+    pub collected: f64,
+    /// Encounters of its cards per game (all players).
+    pub encounters_per_game: f64,
+    /// Catches per throw at its cards.
+    pub catch_rate: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -209,7 +213,7 @@ pub struct Report {
     pub lengths: Vec<u32>,
     pub boxes: Vec<BoxStat>,
     pub cards: Vec<CardStat>,
-    pub species: Vec<ShareStat>,
+    pub species: Vec<SpeciesStat>,
     pub items: Vec<ItemStat>,
 }
 
@@ -280,10 +284,16 @@ pub fn simulate(
         species: rules
             .species
             .iter()
-            .zip(&totals.species)
-            .map(|(s, n)| ShareStat {
-                id: s.clone(),
-                share: *n as f64 / player_games,
+            .enumerate()
+            .map(|(s, id)| {
+                let cards = || (0..rules.cards.len()).filter(move |c| rules.cards[*c].species == s);
+                let sum = |counts: &[u64]| cards().map(|c| counts[c]).sum::<u64>();
+                SpeciesStat {
+                    id: id.clone(),
+                    collected: totals.species[s] as f64 / player_games,
+                    encounters_per_game: sum(&totals.encounters) as f64 / games_f,
+                    catch_rate: sum(&totals.catches) as f64 / sum(&totals.throws).max(1) as f64,
+                }
             })
             .collect(),
         items: rules
