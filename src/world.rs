@@ -76,6 +76,8 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 #[derive(Debug)]
 pub struct GameFolder {
     root: PathBuf,
+    /// What to call the folder when it has no path on disk.
+    label: Option<String>,
     sources: Vec<Source>,
 }
 
@@ -100,6 +102,7 @@ impl GameFolder {
         }
         Ok(GameFolder {
             root,
+            label: None,
             sources: Vec::new(),
         })
     }
@@ -108,7 +111,22 @@ impl GameFolder {
     pub fn in_memory() -> GameFolder {
         GameFolder {
             root: PathBuf::new(),
+            label: None,
             sources: Vec::new(),
+        }
+    }
+
+    /// Names an in-memory folder for messages.
+    pub fn with_label(mut self, label: impl Into<String>) -> GameFolder {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// The folder as messages name it: its path, or its label.
+    pub fn display_name(&self) -> String {
+        match &self.label {
+            Some(label) => label.clone(),
+            None => self.root.display().to_string(),
         }
     }
 

@@ -140,3 +140,92 @@ fn help_shows_examples() {
     let out = safari(&["check", "--help"]);
     assert!(text(&out.stdout).contains("--format"));
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("safari-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn safari_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = safari(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        assert!(
+            script.contains("safari") && script.contains("explain"),
+            "{shell}: {script}"
+        );
+    }
+}
+
+#[test]
+fn init_scaffolds_a_game_that_checks_clean_and_refuses_to_overwrite() {
+    let dir = temp_dir("init");
+    let game = dir.join("my-safari");
+    let out = safari_in(&dir, &["init", "my-safari"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for file in [
+        "game.toml",
+        "field-guide.kdl",
+        "deck.toml",
+        "dice.toml",
+        "species.toml",
+        "items.toml",
+        "README.md",
+        "schema/deck.schema.json",
+    ] {
+        assert!(game.join(file).is_file(), "{file}");
+    }
+    let deck = std::fs::read_to_string(game.join("deck.toml")).unwrap();
+    assert!(deck.starts_with("#:schema schema/deck.schema.json"));
+    let out = safari_in(&dir, &["check", "my-safari"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let again = safari_in(&dir, &["init", "my-safari"]);
+    assert_eq!(again.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outside_a_checkout_the_built_in_game_is_checked_and_built() {
+    let dir = temp_dir("outside");
+    let out = safari_in(&dir, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("the built-in Safari Zone RNW: no problems found"));
+    let out = safari_in(&dir, &["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir.join("out/safari-zone/ruleset.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quiet_keeps_errors_only_and_verbose_says_more() {
+    let out = safari(&["check", "--quiet", &fixture("sz0601-turn-budget")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stderr), "", "warnings are dropped with --quiet");
+    let out = safari(&["check", "-q", &fixture("sz0301-deck-size")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("SZ0301"));
+    let dir = temp_dir("verbose");
+    let out = safari(&["build", "--verbose", "--out", &dir.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("checked in"),
+        "{}",
+        text(&out.stderr)
+    );
+    let conflict = safari(&["check", "--quiet", "--verbose"]);
+    assert_eq!(conflict.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

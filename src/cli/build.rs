@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use super::check::{Format, checked, report};
-use super::exit;
+use super::{Ui, exit};
 use crate::backends::{self, Context, Output};
-use crate::diag::RenderOptions;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,13 +19,17 @@ pub struct Args {
     out: PathBuf,
 }
 
-pub fn run(args: Args, render: RenderOptions) -> u8 {
-    let dir = super::game_dir(args.game);
-    let (folder, checked) = match checked(&dir) {
+pub fn run(args: Args, ui: Ui) -> u8 {
+    let started = std::time::Instant::now();
+    let (folder, checked) = match checked(args.game.as_deref()) {
         Ok(result) => result,
         Err(code) => return code,
     };
-    report(&folder, &checked.diagnostics, Format::Human, render);
+    report(&folder, &checked.diagnostics, Format::Human, ui);
+    ui.detail(format!(
+        "checked in {:.1} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    ));
     let game = match checked.game {
         Some(game) if !checked.diagnostics.has_errors() => game,
         _ => {
@@ -34,15 +37,21 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
             return exit::ERRORS;
         }
     };
+    let backends_started = std::time::Instant::now();
     let outputs = backends::run_all(&Context {
         game: &game,
         folder: &folder,
     });
+    ui.detail(format!(
+        "backends made {} file(s) in {:.1} ms",
+        outputs.len(),
+        backends_started.elapsed().as_secs_f64() * 1e3
+    ));
     let target = args.out.join(&game.manifest.id);
     match write_all(&target, &outputs) {
         Ok(()) => {
             for output in &outputs {
-                eprintln!("wrote {}", target.join(&output.path).display());
+                ui.info(format!("wrote {}", target.join(&output.path).display()));
             }
             exit::OK
         }

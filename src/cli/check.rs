@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 
-use super::exit;
+use super::{Ui, exit};
 use crate::diag::{Diagnostics, RenderOptions, render_human, render_json, summary};
 use crate::world::GameFolder;
 
@@ -27,11 +27,10 @@ pub enum Format {
     Json,
 }
 
-pub fn run(args: Args, render: RenderOptions) -> u8 {
-    let dir = super::game_dir(args.game);
-    match checked(&dir) {
+pub fn run(args: Args, ui: Ui) -> u8 {
+    match checked(args.game.as_deref()) {
         Ok((folder, checked)) => {
-            report(&folder, &checked.diagnostics, args.format, render);
+            report(&folder, &checked.diagnostics, args.format, ui);
             if checked.diagnostics.has_errors() {
                 exit::ERRORS
             } else {
@@ -42,9 +41,17 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
     }
 }
 
-/// Opens and checks a game folder; prints and returns the exit code when it cannot be read.
-pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, crate::Checked), u8> {
-    let mut folder = match GameFolder::open(dir) {
+/// Opens and checks a game folder (the default game without one: `content/safari-zone` in a
+/// checkout, else the built-in copy); prints and returns the exit code when it cannot be read.
+pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Checked), u8> {
+    let opened = match dir {
+        Some(dir) => GameFolder::open(dir),
+        None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
+            GameFolder::open(std::path::Path::new(super::DEFAULT_GAME))
+        }
+        None => Ok(crate::embedded::default_game()),
+    };
+    let mut folder = match opened {
         Ok(folder) => folder,
         Err(diagnostic) => {
             let empty = GameFolder::in_memory();
@@ -70,18 +77,19 @@ pub fn checked(dir: &std::path::Path) -> Result<(GameFolder, crate::Checked), u8
     Ok((folder, checked))
 }
 
-pub fn report(
-    folder: &GameFolder,
-    diagnostics: &Diagnostics,
-    format: Format,
-    render: RenderOptions,
-) {
-    let list: Vec<_> = diagnostics.iter().cloned().collect();
+pub fn report(folder: &GameFolder, diagnostics: &Diagnostics, format: Format, ui: Ui) {
+    let list: Vec<_> = diagnostics
+        .iter()
+        .filter(|d| !ui.quiet || d.is_error())
+        .cloned()
+        .collect();
     match format {
         Format::Json => print!("{}", render_json(&list, folder)),
         Format::Human => {
-            eprint!("{}", render_human(&list, folder, render));
-            eprintln!("{}: {}", folder.root().display(), summary(&list));
+            eprint!("{}", render_human(&list, folder, ui.render));
+            if !ui.quiet || !list.is_empty() {
+                eprintln!("{}: {}", folder.display_name(), summary(&list));
+            }
         }
     }
 }

@@ -3,12 +3,13 @@
 
 mod build;
 mod check;
+mod completions;
 mod explain;
+mod init;
 mod schema;
 mod sim;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -29,9 +30,41 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// When to colour output.
+    /// When to colour output (NO_COLOR is honoured).
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
+
+    /// Print errors only: no warnings, summaries or progress.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+
+    /// Also print what each step did and how long it took.
+    #[arg(long, short, global = true)]
+    verbose: bool,
+}
+
+/// How commands talk to the person at the terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct Ui {
+    pub render: RenderOptions,
+    pub quiet: bool,
+    pub verbose: bool,
+}
+
+impl Ui {
+    /// A line of ordinary progress (dropped with --quiet).
+    pub fn info(&self, line: impl std::fmt::Display) {
+        if !self.quiet {
+            eprintln!("{line}");
+        }
+    }
+
+    /// A line of detail (shown with --verbose).
+    pub fn detail(&self, line: impl std::fmt::Display) {
+        if self.verbose {
+            eprintln!("{line}");
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -61,9 +94,17 @@ enum Command {
         after_help = "Examples:\n  safari sim --games 10000 --policy random,greedy\n  safari sim out/safari-zone/ruleset.json --players 3 --seed 7 --log game.jsonl"
     )]
     Sim(sim::Args),
+    /// Start a new game folder from the built-in Safari Zone RNW.
+    #[command(after_help = "Examples:\n  safari init my-safari\n  safari check my-safari")]
+    Init(init::Args),
     /// Write the JSON Schemas of the content files into a folder.
     #[command(after_help = "Examples:\n  safari schema schema/")]
     Schema(schema::Args),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  safari completions bash > ~/.local/share/bash-completion/completions/safari\n  safari completions zsh > ~/.zfunc/_safari"
+    )]
+    Completions(completions::Args),
 }
 
 /// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
@@ -90,16 +131,22 @@ pub fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal(),
     };
-    let render = RenderOptions {
-        width: terminal_width(),
-        color,
+    let ui = Ui {
+        render: RenderOptions {
+            width: terminal_width(),
+            color,
+        },
+        quiet: cli.quiet,
+        verbose: cli.verbose,
     };
     let code = match cli.command {
-        Command::Check(args) => check::run(args, render),
-        Command::Build(args) => build::run(args, render),
+        Command::Check(args) => check::run(args, ui),
+        Command::Build(args) => build::run(args, ui),
         Command::Explain(args) => explain::run(args),
+        Command::Init(args) => init::run(args, ui),
         Command::Schema(args) => schema::run(args),
-        Command::Sim(args) => sim::run(args, render),
+        Command::Sim(args) => sim::run(args, ui),
+        Command::Completions(args) => completions::run::<Cli>(args),
     };
     ExitCode::from(code)
 }
@@ -109,9 +156,4 @@ fn terminal_width() -> usize {
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(100)
-}
-
-/// The game folder argument shared by commands.
-fn game_dir(path: Option<PathBuf>) -> PathBuf {
-    path.unwrap_or_else(|| PathBuf::from(DEFAULT_GAME))
 }

@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::exit;
+use super::{Ui, exit};
 use crate::backends::ruleset;
-use crate::diag::RenderOptions;
 use crate::engine::{self, Rules, policy};
 use crate::sim;
 
@@ -41,7 +40,7 @@ pub struct Args {
     log: Option<PathBuf>,
 }
 
-pub fn run(args: Args, render: RenderOptions) -> u8 {
+pub fn run(args: Args, ui: Ui) -> u8 {
     for name in &args.policy {
         if policy::by_name(name).is_none() {
             eprintln!(
@@ -55,11 +54,7 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
         eprintln!("error: --players must be at least 1");
         return exit::FAILURE;
     }
-    let input = args
-        .input
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(super::DEFAULT_GAME));
-    let rules = match load(&input, render) {
+    let rules = match load(args.input.as_deref(), ui) {
         Ok(rules) => rules,
         Err(code) => return code,
     };
@@ -82,7 +77,11 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
         }
     }
     let total = args.games * args.policy.len() as u64;
-    let bar = ProgressBar::new(total);
+    let bar = if ui.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
             .expect("a valid template"),
@@ -129,8 +128,8 @@ pub fn run(args: Args, render: RenderOptions) -> u8 {
 }
 
 /// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.
-fn load(input: &std::path::Path, render: RenderOptions) -> Result<Rules, u8> {
-    let bytes = if input.is_file() {
+fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
+    let bytes = if let Some(input) = input.filter(|i| i.is_file()) {
         std::fs::read(input).map_err(|err| {
             eprintln!("error: cannot read {}: {err}", input.display());
             exit::FAILURE
@@ -142,7 +141,7 @@ fn load(input: &std::path::Path, render: RenderOptions) -> Result<Rules, u8> {
                 &folder,
                 &checked.diagnostics,
                 super::check::Format::Human,
-                render,
+                ui,
             );
             eprintln!("sim stopped: fix the errors above");
             return Err(exit::ERRORS);
@@ -152,7 +151,8 @@ fn load(input: &std::path::Path, render: RenderOptions) -> Result<Rules, u8> {
         serde_json::to_vec(&ruleset).expect("rulesets serialise")
     };
     engine::load(&bytes).map_err(|err| {
-        eprintln!("error: {}: {err}", input.display());
+        let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
+        eprintln!("error: {name}: {err}");
         exit::FAILURE
     })
 }

@@ -1,0 +1,65 @@
+//! The default game, built into the binary: `safari init` copies it, and `safari check`,
+//! `build` and `sim` use it when run outside a repository with no game folder.
+
+use crate::world::GameFolder;
+
+/// The default game's files, by name in the game folder.
+pub const DEFAULT_GAME: &[(&str, &str)] = &[
+    (
+        "game.toml",
+        include_str!("../content/safari-zone/game.toml"),
+    ),
+    (
+        "items.toml",
+        include_str!("../content/safari-zone/items.toml"),
+    ),
+    (
+        "species.toml",
+        include_str!("../content/safari-zone/species.toml"),
+    ),
+    (
+        "dice.toml",
+        include_str!("../content/safari-zone/dice.toml"),
+    ),
+    (
+        "deck.toml",
+        include_str!("../content/safari-zone/deck.toml"),
+    ),
+    (
+        "field-guide.kdl",
+        include_str!("../content/safari-zone/field-guide.kdl"),
+    ),
+];
+
+/// A folder holding the built-in default game.
+pub fn default_game() -> GameFolder {
+    let mut folder = GameFolder::in_memory().with_label("the built-in Safari Zone RNW");
+    for (name, text) in DEFAULT_GAME {
+        folder.add_source(*name, *text);
+    }
+    folder
+}
+
+/// The README `safari init` puts in a new game folder.
+pub fn readme(name: &str) -> String {
+    format!(
+        "# {name}\n\n\
+         A game folder for `safari`, started from Safari Zone RNW. Edit the files, then:\n\n\
+         ```sh\n\
+         safari check {name}            # every problem, with where and why\n\
+         safari build {name}            # the outputs, into out/<id>/\n\
+         safari sim {name} --policy random,greedy,expected   # how it plays\n\
+         safari explain SZ0401          # what a diagnostic code means\n\
+         ```\n\n\
+         | file | holds |\n\
+         | --- | --- |\n\
+         | `game.toml` | the game's id and name, players, turns, Safari Balls, print settings |\n\
+         | `field-guide.kdl` | the game sheet: sections, tracks and boxes (KDL) |\n\
+         | `deck.toml` | the Encounter Deck |\n\
+         | `dice.toml` | the expedition and capture dice |\n\
+         | `species.toml`, `items.toml` | the species and items the rest names |\n\n\
+         Change `id` and `name` in game.toml first: `id` names the output folder.\n\
+         Every key, node and value is described in the content language reference\n\
+         (docs/content.md in the safari repository).\n"
+    )
+}
