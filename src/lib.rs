@@ -7,6 +7,7 @@ pub mod backends;
 pub mod charts;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod embedded;
 pub mod engine;
 pub mod load;

@@ -169,6 +169,8 @@ pub struct CardStat {
     pub encounters_per_game: f64,
     /// Catches per throw at it.
     pub catch_rate: f64,
+    pub throws: u64,
+    pub catches: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -279,6 +281,8 @@ pub fn simulate(
                 capture_rate: card.capture_rate,
                 encounters_per_game: totals.encounters[c] as f64 / games_f,
                 catch_rate: totals.catches[c] as f64 / totals.throws[c].max(1) as f64,
+                throws: totals.throws[c],
+                catches: totals.catches[c],
             })
             .collect(),
         species: rules

@@ -4,6 +4,7 @@
 mod build;
 mod check;
 mod completions;
+mod diff;
 mod explain;
 mod init;
 mod schema;
@@ -94,6 +95,11 @@ enum Command {
         after_help = "Examples:\n  safari sim --games 10000 --policy random,greedy\n  safari sim out/safari-zone/ruleset.json --players 3 --seed 7 --log game.jsonl"
     )]
     Sim(sim::Args),
+    /// Compare two versions of a game: content, reachability and balance.
+    #[command(
+        after_help = "Examples:\n  safari diff content/safari-zone-v20240517 content/safari-zone\n  safari diff old-game new-game --games 0 --format json"
+    )]
+    Diff(diff::Args),
     /// Start a new game folder from the built-in Safari Zone RNW.
     #[command(after_help = "Examples:\n  safari init my-safari\n  safari check my-safari")]
     Init(init::Args),
@@ -144,6 +150,7 @@ pub fn main() -> ExitCode {
         Command::Build(args) => build::run(args, ui),
         Command::Explain(args) => explain::run(args),
         Command::Init(args) => init::run(args, ui),
+        Command::Diff(args) => diff::run(args, ui),
         Command::Schema(args) => schema::run(args),
         Command::Sim(args) => sim::run(args, ui),
         Command::Completions(args) => completions::run::<Cli>(args),

@@ -1,0 +1,131 @@
+//! `safari diff OLD NEW`: what changed between two versions of a game, in content,
+//! reachability and balance.
+
+use std::path::PathBuf;
+
+use super::check::Format;
+use super::{Ui, exit};
+use crate::backends::ruleset::{self, Ruleset};
+use crate::diff::{self, Diff, Version};
+use crate::engine;
+use crate::rules::safari_zone::Analysis;
+use crate::sim;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The earlier version's game folder.
+    old: PathBuf,
+    /// The later version's game folder.
+    new: PathBuf,
+
+    /// Games to simulate for each version (0: skip the balance comparison).
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+
+    /// Players per simulated game.
+    #[arg(long, default_value_t = 1)]
+    players: usize,
+
+    /// The policy both versions are played with.
+    #[arg(long, default_value = "expected")]
+    policy: String,
+
+    /// Seed of both simulations.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
+    /// How to print the diff.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+struct Loaded {
+    label: String,
+    ruleset: Ruleset,
+    diagnostics: Vec<crate::diag::Diagnostic>,
+    unreachable: std::collections::BTreeSet<String>,
+}
+
+fn load(dir: &std::path::Path) -> Result<Loaded, u8> {
+    let (folder, checked) = super::check::checked(Some(dir))?;
+    let game = checked.game.expect("checked games have a model");
+    let analysis = Analysis::of(&game);
+    let unreachable = analysis
+        .unreachable_boxes(&game)
+        .into_iter()
+        .map(|b| game.guide.get(b).id.clone())
+        .collect();
+    Ok(Loaded {
+        label: dir.display().to_string(),
+        ruleset: ruleset::build(&game, &ruleset::content_hash(&folder)),
+        diagnostics: checked.diagnostics.into_vec(),
+        unreachable,
+    })
+}
+
+fn version(l: &Loaded) -> Version<'_> {
+    Version {
+        label: l.label.clone(),
+        ruleset: &l.ruleset,
+        diagnostics: &l.diagnostics,
+        unreachable: l.unreachable.clone(),
+    }
+}
+
+pub fn run(args: Args, ui: Ui) -> u8 {
+    if engine::policy::by_name(&args.policy).is_none() {
+        eprintln!(
+            "error: unknown policy `{}`; known: {}",
+            args.policy,
+            engine::policy::NAMES.join(", ")
+        );
+        return exit::FAILURE;
+    }
+    let (old, new) = match (load(&args.old), load(&args.new)) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let (v_old, v_new) = (version(&old), version(&new));
+    let has_errors = |l: &Loaded| l.diagnostics.iter().any(|d| d.is_error());
+    let balance = if args.games == 0 {
+        None
+    } else if has_errors(&old) || has_errors(&new) {
+        ui.info("balance not compared: a version has errors (see `safari check`)");
+        None
+    } else {
+        let play = |r: &Ruleset| -> Result<sim::Report, String> {
+            let bytes = serde_json::to_vec(r).map_err(|e| e.to_string())?;
+            let rules = engine::load(&bytes).map_err(|e| e.to_string())?;
+            Ok(sim::simulate(
+                &rules,
+                &args.policy,
+                args.games,
+                args.players.max(1),
+                args.seed,
+                &|_| {},
+            ))
+        };
+        match (play(&old.ruleset), play(&new.ruleset)) {
+            (Ok(a), Ok(b)) => Some(diff::balance(&a, &b)),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("error: cannot simulate: {e}");
+                return exit::FAILURE;
+            }
+        }
+    };
+    let result = Diff {
+        old: v_old.label.clone(),
+        new: v_new.label.clone(),
+        content: diff::content(&old.ruleset, &new.ruleset),
+        reachability: diff::verdicts(&v_old, &v_new),
+        balance,
+    };
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&result).expect("diffs serialise")
+        ),
+        Format::Human => print!("{}", diff::render(&result)),
+    }
+    exit::OK
+}
