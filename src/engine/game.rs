@@ -179,21 +179,29 @@ pub struct Game<'r> {
     pub rounds: u32,
 }
 
-/// P(capture dice total >= rate), with one die locked at `locked` (0: none locked), from
-/// the table the rules keep.
-pub fn catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
-    let row = &rules.catch_table[(locked as usize).min(rules.catch_table.len() - 1)];
-    row.get(rate as usize).copied().unwrap_or(0.0)
+/// P(capture dice total >= rate) for one throw with no die locked, from the rules' table.
+pub fn catch_chance(rules: &Rules, rate: u32) -> f64 {
+    rules.catch_table.get(rate as usize).copied().unwrap_or(0.0)
 }
 
-/// P(capture dice total >= rate), computed by convolving the dice.
-pub(crate) fn exact_catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
+/// P(total >= rate) when the Poké Doll keeps die `lock.0` at `lock.1`.
+pub fn locked_catch_chance(rules: &Rules, rate: u32, lock: (usize, u32)) -> f64 {
+    let others = rules
+        .capture
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != lock.0)
+        .map(|(_, d)| d.as_slice());
+    let table = at_least_table(others);
+    table
+        .get(rate.saturating_sub(lock.1) as usize)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+/// `table[t]` = P(sum of the dice >= t), for t up to the highest total plus one.
+pub(crate) fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
     let mut totals: Vec<f64> = vec![1.0];
-    let dice: &[Vec<u32>] = if locked > 0 && !rules.capture.is_empty() {
-        &rules.capture[1..]
-    } else {
-        &rules.capture
-    };
     for die in dice {
         let mut next = vec![0.0; totals.len() + die.iter().max().copied().unwrap_or(0) as usize];
         for (total, p) in totals.iter().enumerate() {
@@ -203,12 +211,11 @@ pub(crate) fn exact_catch_chance(rules: &Rules, rate: u32, locked: u32) -> f64 {
         }
         totals = next;
     }
-    totals
-        .iter()
-        .enumerate()
-        .filter(|(t, _)| *t as u32 + locked >= rate)
-        .map(|(_, p)| p)
-        .sum()
+    let mut at_least = vec![0.0; totals.len() + 1];
+    for t in (0..totals.len()).rev() {
+        at_least[t] = at_least[t + 1] + totals[t];
+    }
+    at_least
 }
 
 impl<'r> Game<'r> {
@@ -338,8 +345,9 @@ impl<'r> Game<'r> {
         self.fill_free(p, policy);
     }
 
-    /// The boxes an event fills: every open box it names, but at most one trigger box in
-    /// each section. Boxes opened by these fills wait for the next event.
+    /// The boxes an event fills: in each section, the first open box it names and the first
+    /// open trigger box (the Pokédex box, the next Evolutions box, a guest box; one trigger
+    /// box per section). Boxes opened by these fills wait for the next event.
     fn event_boxes(&mut self, p: usize, boxes: &[usize], policy: &mut dyn Policy) {
         let rules = self.rules;
         let open: Vec<usize> = boxes
@@ -347,15 +355,15 @@ impl<'r> Game<'r> {
             .copied()
             .filter(|b| self.players[p].can_fill(rules, *b))
             .collect();
-        let mut triggered_sections: Vec<usize> = Vec::new();
+        // (section, is trigger) pairs already served by this event.
+        let mut served: Vec<(usize, bool)> = Vec::new();
         for b in open {
             let rule = &rules.boxes[b];
-            if rule.style == Style::Trigger {
-                if triggered_sections.contains(&rule.section) {
-                    continue;
-                }
-                triggered_sections.push(rule.section);
+            let slot = (rule.section, rule.style == Style::Trigger);
+            if served.contains(&slot) {
+                continue;
             }
+            served.push(slot);
             if self.players[p].can_fill(rules, b) {
                 self.fill(p, b, policy);
             }
@@ -376,6 +384,8 @@ impl<'r> Game<'r> {
         });
         let rules = self.rules;
         self.event_boxes(p, &rules.collect_boxes[s], policy);
+        // Having the species may open free boxes that wait on it.
+        self.fill_free(p, policy);
     }
 
     fn bonus_chain(&mut self, p: usize, from_section: usize, policy: &mut dyn Policy) {
@@ -535,7 +545,12 @@ impl<'r> Game<'r> {
 
     fn resolve_faces(&mut self, p: usize, faces: &[Action], policy: &mut dyn Policy) {
         let rules = self.rules;
-        for face in [Action::Area, Action::Item] {
+        // Each face showing fills the next box of one track it fills (Area and Item faces in
+        // the rulebook; a designer may give any face a track).
+        for face in Action::ALL {
+            if rules.face_tracks[face as usize].is_empty() {
+                continue;
+            }
             for _ in faces.iter().filter(|f| **f == face) {
                 let player = &self.players[p];
                 let choices: Vec<Choice> = rules.face_tracks[face as usize]
@@ -572,13 +587,11 @@ impl<'r> Game<'r> {
                 if !player.items[i] || item.kind != ItemKind::Usable {
                     continue;
                 }
-                let useful = match item.effect {
-                    Effect::Evolve => rules.use_boxes[i]
-                        .iter()
-                        .any(|b| player.can_fill(rules, *b)),
-                    Effect::ReshuffleDiscard => !self.discard.is_empty(),
-                    _ => false,
-                };
+                let opens_a_box = rules.use_boxes[i]
+                    .iter()
+                    .any(|b| player.can_fill(rules, *b));
+                let useful = opens_a_box
+                    || (item.effect == Effect::ReshuffleDiscard && !self.discard.is_empty());
                 if useful {
                     choices.push(Choice::Use(i));
                 }
@@ -605,6 +618,7 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Uses an item: its effect, and the next open box filled by using it.
     fn use_item(&mut self, p: usize, i: usize, policy: &mut dyn Policy) {
         let rules = self.rules;
         self.players[p].uses[i] += 1;
@@ -612,21 +626,16 @@ impl<'r> Game<'r> {
             player: p,
             item: rules.items[i].id.clone(),
         });
-        match rules.items[i].effect {
-            Effect::Evolve => {
-                if let Some(b) = rules.use_boxes[i]
-                    .iter()
-                    .copied()
-                    .find(|b| self.players[p].can_fill(rules, *b))
-                {
-                    self.fill(p, b, policy);
-                }
-            }
-            Effect::ReshuffleDiscard => {
-                self.deck.append(&mut self.discard);
-                self.deck.shuffle(&mut self.rng);
-            }
-            _ => {}
+        if rules.items[i].effect == Effect::ReshuffleDiscard {
+            self.deck.append(&mut self.discard);
+            self.deck.shuffle(&mut self.rng);
+        }
+        if let Some(b) = rules.use_boxes[i]
+            .iter()
+            .copied()
+            .find(|b| self.players[p].can_fill(rules, *b))
+        {
+            self.fill(p, b, policy);
         }
     }
 
@@ -667,11 +676,7 @@ impl<'r> Game<'r> {
             if !unmet.is_empty() && unmet.len() == drawn.len() {
                 let species = rules.cards[unmet[0]].species;
                 trainers -= 1;
-                self.players[p].uses[item] += 1;
-                self.event(|| Event::Use {
-                    player: p,
-                    item: rules.items[item].id.clone(),
-                });
+                self.use_item(p, item, policy);
                 let (gone, kept): (Vec<usize>, Vec<usize>) = drawn
                     .into_iter()
                     .partition(|c| rules.cards[*c].species == species);
@@ -708,7 +713,8 @@ impl<'r> Game<'r> {
         let doll = (0..rules.items.len()).find(|i| {
             self.players[p].items[*i] && rules.items[*i].effect == Effect::LockCaptureDie
         });
-        let mut locked: Option<u32> = None;
+        // The Poké Doll's lock: which capture die, and the value it keeps.
+        let mut locked: Option<(usize, u32)> = None;
         let mut first = true;
         loop {
             let player = &self.players[p];
@@ -717,7 +723,10 @@ impl<'r> Game<'r> {
                 return;
             }
             if !first {
-                let chance = catch_chance(rules, rate, locked.unwrap_or(0));
+                let chance = match locked {
+                    None => catch_chance(rules, rate),
+                    Some(lock) => locked_catch_chance(rules, rate, lock),
+                };
                 let choices = [Choice::Throw, Choice::Stop];
                 if self.decide(
                     p,
@@ -742,13 +751,13 @@ impl<'r> Game<'r> {
             }
             self.players[p].balls_thrown += 1;
             self.tally.throws[card] += 1;
-            let mut dice: Vec<u32> = rules
-                .capture
-                .iter()
-                .map(|die| die[self.rng.random_range(0..die.len())])
-                .collect();
-            if let (Some(value), Some(slot)) = (locked, dice.first_mut()) {
-                *slot = value;
+            let mut dice: Vec<u32> = Vec::with_capacity(rules.capture.len());
+            for (i, die) in rules.capture.iter().enumerate() {
+                let value = match locked {
+                    Some((locked_die, value)) if locked_die == i => value,
+                    _ => die[self.rng.random_range(0..die.len())],
+                };
+                dice.push(value);
             }
             let total: u32 = dice.iter().sum();
             let caught = total >= rate;
@@ -770,12 +779,12 @@ impl<'r> Game<'r> {
                 && trainers > 0
             {
                 trainers -= 1;
-                locked = dice.iter().max().copied();
-                self.players[p].uses[item] += 1;
-                self.event(|| Event::Use {
-                    player: p,
-                    item: rules.items[item].id.clone(),
-                });
+                locked = dice
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(i, v)| (**v, std::cmp::Reverse(*i)))
+                    .map(|(i, v)| (i, *v));
+                self.use_item(p, item, policy);
             }
         }
     }

@@ -205,7 +205,7 @@ impl Policy for Greedy {
                     } else {
                         6.0
                     };
-                    new * super::game::catch_chance(rules, card.capture_rate, 0)
+                    new * super::game::catch_chance(rules, card.capture_rate)
                 }
                 (Decision::Throw, Choice::Throw) => {
                     let spare =

@@ -116,9 +116,9 @@ pub struct Rules {
     pub use_boxes: Vec<Vec<usize>>,
     pub free_boxes: Vec<usize>,
     pub bonus_targets: Vec<usize>,
-    /// `catch_table[locked][rate]`: the chance one throw catches, with one die locked at
-    /// `locked` (0: none), for every rate up to the dice's highest total.
-    pub catch_table: Vec<Vec<f64>>,
+    /// `catch_table[rate]`: the chance one throw catches, for every rate up to the capture
+    /// dice's highest total plus one.
+    pub catch_table: Vec<f64>,
 }
 
 /// A ruleset whose ids do not hold together.
@@ -189,6 +189,30 @@ impl Rules {
                     ),
                 }
             }
+        }
+        use crate::load::{
+            MAX_CAPTURE_DICE, MAX_COPIES, MAX_EXPEDITION_DICE, MAX_FACE_VALUE, MAX_SIDES,
+        };
+        if expedition.len() > MAX_EXPEDITION_DICE as usize
+            || capture.len() > MAX_CAPTURE_DICE as usize
+        {
+            return Err(Inconsistent(format!(
+                "at most {MAX_EXPEDITION_DICE} expedition and {MAX_CAPTURE_DICE} capture dice"
+            )));
+        }
+        if expedition.iter().any(|d| d.len() > MAX_SIDES as usize)
+            || capture
+                .iter()
+                .any(|d| d.len() > MAX_SIDES as usize || d.iter().any(|f| *f > MAX_FACE_VALUE))
+        {
+            return Err(Inconsistent(format!(
+                "dice have at most {MAX_SIDES} faces, and capture faces are at most {MAX_FACE_VALUE}"
+            )));
+        }
+        if ruleset.deck.cards.iter().any(|c| c.copies > MAX_COPIES) {
+            return Err(Inconsistent(format!(
+                "a card has at most {MAX_COPIES} copies"
+            )));
         }
         if expedition.iter().any(Vec::is_empty) || capture.iter().any(Vec::is_empty) {
             return Err(Inconsistent("a die has no faces".to_string()));
@@ -364,19 +388,7 @@ impl Rules {
                 });
             }
         }
-        let highest_face = rules.capture.iter().flatten().copied().max().unwrap_or(0);
-        let highest_total: u32 = rules
-            .capture
-            .iter()
-            .map(|d| d.iter().copied().max().unwrap_or(0))
-            .sum();
-        rules.catch_table = (0..=highest_face)
-            .map(|locked| {
-                (0..=highest_total + 1)
-                    .map(|rate| super::game::exact_catch_chance(&rules, rate, locked))
-                    .collect()
-            })
-            .collect();
+        rules.catch_table = super::game::at_least_table(rules.capture.iter().map(Vec::as_slice));
         Ok(rules)
     }
 

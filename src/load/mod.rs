@@ -18,6 +18,17 @@ use crate::world::{FileId, GameFolder, Origin};
 
 pub const MANIFEST: &str = "game.toml";
 
+/// Expedition dice in one set (a re-roll chooses among 2^dice subsets).
+pub const MAX_EXPEDITION_DICE: u32 = 12;
+/// Capture dice in one set.
+pub const MAX_CAPTURE_DICE: u32 = 20;
+/// Faces of one die.
+pub const MAX_SIDES: u32 = 100;
+/// The highest number on a capture die face.
+pub const MAX_FACE_VALUE: u32 = 100;
+/// Copies of one card.
+pub const MAX_COPIES: u32 = 1000;
+
 /// Whether loading kept everything the content says: no file was missing or malformed and no
 /// entry was dropped. Unknown and duplicate names do not count: the model marks them and the
 /// checks work around them.
@@ -413,7 +424,9 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
         let face = |value: &toml::Spanned<FaceValue>, diagnostics: &mut Diagnostics| {
             let at = Origin::new(file, value.span());
             let face = match (role, value.get_ref()) {
-                (DiceRole::Capture, FaceValue::Number(n)) if (0..=1000).contains(n) => {
+                (DiceRole::Capture, FaceValue::Number(n))
+                    if (0..=MAX_FACE_VALUE as i64).contains(n) =>
+                {
                     Face::Number(*n as u32)
                 }
                 (DiceRole::Expedition, FaceValue::Action(name)) => match Action::from_name(name) {
@@ -437,7 +450,9 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
                     diagnostics.push(
                         Diagnostic::error(
                             Code::InvalidValue,
-                            "capture dice faces must be numbers from 0 to 1000",
+                            format!(
+                                "capture dice faces must be numbers from 0 to {MAX_FACE_VALUE}"
+                            ),
                         )
                         .with_primary(at, "here"),
                     );
@@ -457,10 +472,41 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
             };
             Located::new(face, at)
         };
+        // Limits that keep every decision of play enumerable: a re-roll chooses among 2^dice
+        // subsets of the expedition dice.
+        let (most_dice, most_sides) = match role {
+            DiceRole::Expedition => (MAX_EXPEDITION_DICE, MAX_SIDES),
+            DiceRole::Capture => (MAX_CAPTURE_DICE, MAX_SIDES),
+        };
+        if *entry.count.get_ref() > most_dice {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!(
+                        "a {} set has at most {most_dice} dice",
+                        if role == DiceRole::Expedition {
+                            "expedition"
+                        } else {
+                            "capture"
+                        }
+                    ),
+                )
+                .with_primary(Origin::new(file, entry.count.span()), "too many"),
+            );
+        }
+        if *entry.sides.get_ref() > most_sides {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("a die has at most {most_sides} sides"),
+                )
+                .with_primary(Origin::new(file, entry.sides.span()), "too many"),
+            );
+        }
         let mut dice = Vec::new();
         match (&entry.faces, &entry.dice) {
             (Some(faces), None) => {
-                for _ in 0..*entry.count.get_ref() {
+                for _ in 0..(*entry.count.get_ref()).min(most_dice) {
                     dice.push(Die {
                         faces: faces
                             .get_ref()
@@ -570,6 +616,15 @@ fn load_deck(
         let copies = entry.copies.as_ref().map_or(Located::new(1, origin), |c| {
             Located::new(*c.get_ref(), Origin::new(file, c.span()))
         });
+        if copies.value > MAX_COPIES {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("a card has at most {MAX_COPIES} copies"),
+                )
+                .with_primary(copies.origin, "too many"),
+            );
+        }
         deck.cards.push(Card {
             id,
             species: Located::new(
@@ -626,9 +681,17 @@ fn parse_habitats(
             Some("[G]") => grass += 1,
             Some("[W]") => water += 1,
             _ => {
-                // The value's span includes the opening quote.
-                let start = value.span().start + 1 + offset;
-                let len = rest.chars().next().map_or(1, char::len_utf8);
+                // Point at the bad text when the source spells the string as read (a plain
+                // quoted string); otherwise at the whole value.
+                let span = value.span();
+                let (start, len) = if span.len() == text.len() + 2 {
+                    (
+                        span.start + 1 + offset,
+                        rest.chars().next().map_or(1, char::len_utf8),
+                    )
+                } else {
+                    (span.start, span.len())
+                };
                 diagnostics.push(
                     Diagnostic::error(
                         Code::InvalidValue,

@@ -328,7 +328,9 @@ pub struct Deck {
 
 impl Deck {
     pub fn physical_cards(&self) -> u32 {
-        self.cards.iter().map(|c| c.copies.value).sum()
+        self.cards
+            .iter()
+            .fold(0u32, |total, c| total.saturating_add(c.copies.value))
     }
 }
 

@@ -27,22 +27,33 @@ fn loops(game: &Game, diagnostics: &mut Diagnostics) {
             continue;
         }
         component.sort();
-        // Walk the loop from its first species so the report reads in order.
+        // The shortest loop through the component's first species, found breadth first.
         let start = component[0];
-        let mut path = vec![start];
-        let mut at = start;
-        loop {
-            let next = graph
-                .neighbors(at)
-                .filter(|n| component.contains(n))
-                .find(|n| *n == start || !path.contains(n))
-                .unwrap_or(start);
-            if next == start {
-                break;
+        let mut parent: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut last = None;
+        'search: while let Some(at) = queue.pop_front() {
+            for next in graph.neighbors(at) {
+                if !component.contains(&next) {
+                    continue;
+                }
+                if next == start {
+                    last = Some(at);
+                    break 'search;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
+                    e.insert(at);
+                    queue.push_back(next);
+                }
             }
-            path.push(next);
-            at = next;
         }
+        let Some(mut back) = last else { continue };
+        let mut path = vec![back];
+        while back != start {
+            back = parent[&back];
+            path.push(back);
+        }
+        path.reverse();
         let name = |s: u32| game.species(SpeciesId(s)).id.clone();
         let mut chain: Vec<String> = path.iter().map(|s| name(*s)).collect();
         chain.push(name(start));

@@ -30,6 +30,10 @@ pub fn name(game: &Game, fact: Fact) -> String {
             _ => "obtaining an item".to_string(),
         },
         Fact::Use(i) => format!("using item `{}`", game.item(i).id),
+        Fact::ObtainedOnce(b) => format!(
+            "an event the boxes before `{}` already take",
+            guide.get(b).id
+        ),
         Fact::Area(t) => format!("access to `{}`", guide.track(t).id),
         Fact::Encounter(c) | Fact::Catch(c) => format!("card `{}`", game.card(c).id),
         Fact::Habitats(c) => {

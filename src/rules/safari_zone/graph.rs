@@ -28,6 +28,9 @@ pub enum Fact {
     AnySpecies(BoxId),
     /// Any one of several items (a trigger on obtaining one of them).
     AnyItem(BoxId),
+    /// A box filled by obtaining items that the boxes before it in its track have used up
+    /// (each item is obtained once a game).
+    ObtainedOnce(BoxId),
     /// Using an item: having it, and a Trainer face to spend.
     Use(ItemId),
     Area(TrackId),
@@ -454,6 +457,17 @@ impl<'g> Builder<'g> {
                     any
                 }
             }),
+            // Each item is obtained once a game, so the n-th box of a track filled by obtaining
+            // one of k items can only fill when n <= k.
+            Cause::Obtain(items)
+                if guide.track(def.track).boxes[..=def.index]
+                    .iter()
+                    .filter(|x| guide.get(**x).cause.value == def.cause.value)
+                    .count()
+                    > items.len() =>
+            {
+                Some(self.add(Fact::ObtainedOnce(b), Kind::Const(false)))
+            }
             Cause::Obtain(items) => Some(match items.as_slice() {
                 [one] => self.graph.item_node[one.index()],
                 many => {

@@ -253,39 +253,52 @@ impl Reporter<'_> {
     }
 
     /// Follows the most telling blocker from `start` until a node that blocks by itself.
+    /// Depth first through the blockers, most telling first, never through a node twice:
+    /// the first node that blocks by itself is the root. A blocker that leads only back into
+    /// the path is left for the next one.
     fn walk(&self, start: NodeId) -> (Vec<Step>, Ending) {
         let graph = self.graph();
         let reach = &self.analysis.reach;
-        let mut steps = Vec::new();
-        let mut seen = HashSet::new();
-        let mut at = start;
-        loop {
+        let mut steps: Vec<Step> = Vec::new();
+        let mut seen = HashSet::from([start]);
+        let mut stack = vec![(start, 0usize)];
+        while let Some(&(at, tried)) = stack.last() {
             if let Some(index) = self.in_loop.get(&at) {
-                return (steps, Ending::Loop(*index));
+                return (tidy(graph, &steps), Ending::Loop(*index));
             }
-            if !seen.insert(at) {
-                return (steps, Ending::Reported);
+            let node = graph.node(at);
+            let options = blockers(graph, reach, at);
+            if !matches!(node.kind, Kind::All | Kind::Any) || options.is_empty() {
+                let reported = matches!(
+                    node.fact,
+                    Fact::Never | Fact::Face(_) | Fact::Area(_) | Fact::Always
+                );
+                let ending = if reported {
+                    Ending::Reported
+                } else {
+                    Ending::Root(at)
+                };
+                return (tidy(graph, &steps), ending);
             }
-            let next = blockers(graph, reach, at).into_iter().next().copied();
-            match (graph.node(at).kind, next) {
-                (Kind::All | Kind::Any, Some(edge)) => {
+            match options
+                .iter()
+                .skip(tried)
+                .position(|e| !seen.contains(&e.to))
+            {
+                Some(offset) => {
+                    let edge = *options[tried + offset];
+                    stack.last_mut().expect("not empty").1 = tried + offset + 1;
+                    seen.insert(edge.to);
                     steps.push(Step { from: at, edge });
-                    at = edge.to;
+                    stack.push((edge.to, 0));
                 }
-                _ => {
-                    let reported = matches!(
-                        graph.node(at).fact,
-                        Fact::Never | Fact::Face(_) | Fact::Area(_) | Fact::Always
-                    );
-                    let ending = if reported {
-                        Ending::Reported
-                    } else {
-                        Ending::Root(at)
-                    };
-                    return (tidy(graph, &steps), ending);
+                None => {
+                    stack.pop();
+                    steps.pop();
                 }
             }
         }
+        (Vec::new(), Ending::Reported)
     }
 
     fn box_subject(&self, head: BoxId) -> Subject {
@@ -425,6 +438,16 @@ impl Reporter<'_> {
                         "a chain never passes through two bonus boxes of one section in a row: add a bonus box in another section, or give it another `fill`".to_string(),
                     )
                 }
+            }
+            Fact::ObtainedOnce(b) => {
+                let def = game.guide.get(b);
+                (
+                    format!(
+                        "`{}` is filled by obtaining an item, which happens once a game, and the boxes before it in its track take every such event",
+                        def.id
+                    ),
+                    "shorten the track, or give its later boxes another `fill`".to_string(),
+                )
             }
             Fact::AnyEncounter => (
                 format!(
