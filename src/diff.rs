@@ -144,7 +144,7 @@ fn keyed<T: Serialize>(
     }
 }
 
-fn by_id<'a, T>(items: &'a [T], id: impl Fn(&T) -> &String) -> Vec<(String, &'a T)> {
+fn by_id<T>(items: &[T], id: impl Fn(&T) -> &String) -> Vec<(String, &T)> {
     items.iter().map(|item| (id(item).clone(), item)).collect()
 }
 
