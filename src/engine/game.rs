@@ -662,8 +662,12 @@ impl<'r> Game<'r> {
             cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
         });
         // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
-        let repel = (0..rules.items.len())
-            .find(|i| self.players[p].items[*i] && rules.items[*i].effect == Effect::Repel);
+        let usable = |i: usize, effect: Effect| {
+            self.players[p].items[i]
+                && rules.items[i].kind == ItemKind::Usable
+                && rules.items[i].effect == effect
+        };
+        let repel = (0..rules.items.len()).find(|i| usable(*i, Effect::Repel));
         if let Some(item) = repel
             && trainers > 0
         {
@@ -711,7 +715,9 @@ impl<'r> Game<'r> {
         });
         let rate = rules.cards[card].capture_rate;
         let doll = (0..rules.items.len()).find(|i| {
-            self.players[p].items[*i] && rules.items[*i].effect == Effect::LockCaptureDie
+            self.players[p].items[*i]
+                && rules.items[*i].kind == ItemKind::Usable
+                && rules.items[*i].effect == Effect::LockCaptureDie
         });
         // The Poké Doll's lock: which capture die, and the value it keeps.
         let mut locked: Option<(usize, u32)> = None;

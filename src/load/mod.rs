@@ -483,7 +483,7 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
                 Diagnostic::error(
                     Code::InvalidValue,
                     format!(
-                        "a {} set has at most {most_dice} dice",
+                        "an {} set has at most {most_dice} dice",
                         if role == DiceRole::Expedition {
                             "expedition"
                         } else {
@@ -560,6 +560,27 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
             dice,
             origin,
         });
+    }
+    for (role, most, what) in [
+        (DiceRole::Expedition, MAX_EXPEDITION_DICE, "expedition"),
+        (DiceRole::Capture, MAX_CAPTURE_DICE, "capture"),
+    ] {
+        let total: usize = sets
+            .iter()
+            .filter(|s| s.role == role)
+            .map(|s| s.dice.len())
+            .sum();
+        if total > most as usize
+            && let Some(last) = sets.iter().rev().find(|s| s.role == role)
+        {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("a game has at most {most} {what} dice in all its sets"),
+                )
+                .with_primary(last.count.origin, format!("{total} {what} dice in all")),
+            );
+        }
     }
     sets
 }
