@@ -17,7 +17,7 @@ pub enum Decision {
     Reroll,
     /// Which track an Area or Item face fills.
     Track,
-    /// Which box a bonus box lets the player fill (or `Stop`).
+    /// Which box a bonus box lets the player fill (filling is never refused).
     Bonus,
     /// Which item a Trainer face uses (or `Stop`).
     Use,
