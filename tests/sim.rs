@@ -123,3 +123,24 @@ fn the_command_plays_a_ruleset_file_and_writes_its_report() {
     assert_eq!(unknown.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn quiet_sim_prints_only_its_table() {
+    let out = std::env::temp_dir().join(format!("safari-sim-quiet-{}", std::process::id()));
+    let result = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args([
+            "sim",
+            "--games",
+            "20",
+            "--quiet",
+            "--out",
+            &out.to_string_lossy(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&result.stderr), "");
+    assert!(String::from_utf8_lossy(&result.stdout).contains("greedy"));
+    let _ = std::fs::remove_dir_all(&out);
+}

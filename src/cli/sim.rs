@@ -120,10 +120,10 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    eprintln!(
+    ui.info(format!(
         "wrote {}/ (report.json, charts as SVG and PNG)",
         dir.display()
-    );
+    ));
     exit::OK
 }
 
