@@ -122,6 +122,15 @@ impl Greedy {
         value + 0.1
     }
 
+    /// Worth of each face now, by `Action as usize`.
+    fn worths(view: &View) -> [f64; 6] {
+        let mut worth = [0.0; 6];
+        for action in Action::ALL {
+            worth[action as usize] = Self::face_value(view, action);
+        }
+        worth
+    }
+
     fn face_value(view: &View, face: Action) -> f64 {
         let (rules, player) = (view.rules, view.player);
         let next_value = |face: Action| {
@@ -165,12 +174,11 @@ impl Policy for Greedy {
     ) -> usize {
         let (rules, player) = (view.rules, view.player);
         // Worth of each face, once per decision (re-roll choices number up to 2^dice).
-        let mut worth = [0.0; 6];
-        if decision == Decision::Reroll {
-            for action in Action::ALL {
-                worth[action as usize] = Self::face_value(view, action);
-            }
-        }
+        let worth = if decision == Decision::Reroll {
+            Self::worths(view)
+        } else {
+            [0.0; 6]
+        };
         let average: f64 = worth.iter().sum::<f64>() / 6.0;
         let value = |choice: &Choice| -> f64 {
             match (decision, choice) {
@@ -215,17 +223,22 @@ impl Policy for Greedy {
                 _ => 0.0,
             }
         };
-        let mut best = 0;
-        let mut best_value = f64::MIN;
-        for (i, choice) in choices.iter().enumerate() {
-            let v = value(choice);
-            if v > best_value {
-                best = i;
-                best_value = v;
-            }
-        }
-        best
+        best(choices, value)
     }
+}
+
+/// The index of the choice worth most (the first, among near ties).
+fn best(choices: &[Choice], value: impl Fn(&Choice) -> f64) -> usize {
+    let mut best = 0;
+    let mut best_value = f64::MIN;
+    for (i, choice) in choices.iter().enumerate() {
+        let v = value(choice);
+        if v > best_value + 1e-9 {
+            best = i;
+            best_value = v;
+        }
+    }
+    best
 }
 
 /// Greedy, but re-rolls by the exact expected worth of the dice after the re-roll, counting
@@ -288,23 +301,13 @@ impl Policy for Expected {
         if decision != Decision::Reroll {
             return Greedy.choose(view, decision, choices, rng);
         }
-        let mut worth = [0.0; 6];
-        for action in Action::ALL {
-            worth[action as usize] = Greedy::face_value(view, action);
-        }
-        let mut best = 0;
-        let mut best_value = f64::MIN;
-        for (i, choice) in choices.iter().enumerate() {
+        let worth = Greedy::worths(view);
+        best(choices, |choice| {
             let mask = match choice {
                 Choice::Reroll(mask) => *mask,
                 _ => 0,
             };
-            let value = Self::after_reroll(view, &worth, mask);
-            if value > best_value + 1e-9 {
-                best = i;
-                best_value = value;
-            }
-        }
-        best
+            Self::after_reroll(view, &worth, mask)
+        })
     }
 }
