@@ -29,6 +29,10 @@ pub const DEFAULT_GAME: &[(&str, &str)] = &[
         "field-guide.kdl",
         include_str!("../content/safari-zone/field-guide.kdl"),
     ),
+    (
+        "park-rules.typ",
+        include_str!("../content/safari-zone/park-rules.typ"),
+    ),
 ];
 
 /// A folder holding the built-in default game.

@@ -43,6 +43,53 @@ pub fn check(folder: &mut GameFolder) -> Checked {
     Checked { game, diagnostics }
 }
 
+/// The result of a build: what `check` gives, and the files when there were no errors.
+pub struct Built {
+    pub checked: Checked,
+    pub outputs: Option<Vec<backends::Output>>,
+}
+
+/// Checks the game in `folder` and, when it has no errors, runs the backends `options` ask
+/// for. Template diagnostics join the check's; any error means no outputs at all.
+pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
+    let mut checked = check(folder);
+    let Some(game) = checked.game.as_ref() else {
+        return Built {
+            checked,
+            outputs: None,
+        };
+    };
+    if checked.diagnostics.has_errors() {
+        return Built {
+            checked,
+            outputs: None,
+        };
+    }
+    let templates = match backends::print::files::TemplateFiles::load(folder) {
+        Ok(templates) => templates,
+        Err(diagnostic) => {
+            checked.diagnostics.push(diagnostic);
+            return Built {
+                checked,
+                outputs: None,
+            };
+        }
+    };
+    let context = backends::Context { game, folder };
+    let outputs = match backends::run_all(&context, &templates, options) {
+        Ok(built) => {
+            checked.diagnostics.extend(built.warnings);
+            Some(built.outputs)
+        }
+        Err(errors) => {
+            checked.diagnostics.extend(errors);
+            None
+        }
+    };
+    checked.diagnostics.sort();
+    Built { checked, outputs }
+}
+
 /// Writes a file by writing a temporary file beside it and renaming it over the target, so a
 /// reader never sees half a file and a failed write leaves the previous one.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {

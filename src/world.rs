@@ -229,26 +229,64 @@ impl GameFolder {
         }
     }
 
-    /// Maps a path relative to the game folder onto disk, refusing to leave the folder.
+    /// A reader for binary files of this folder (images a template names), usable from
+    /// other threads. It refuses the same paths [`GameFolder::read`] refuses.
+    pub fn reader(&self) -> FolderReader {
+        FolderReader {
+            root: self.root.clone(),
+        }
+    }
+
     fn resolve(&self, relative: &str) -> Result<PathBuf, Diagnostic> {
-        let escape = || {
+        confined(&self.root, relative)
+    }
+}
+
+/// Read access to a game folder's files as bytes, for backends (a template's images).
+#[derive(Debug, Clone)]
+pub struct FolderReader {
+    root: PathBuf,
+}
+
+impl FolderReader {
+    /// The bytes of a file inside the folder; an error when it does not exist, cannot be
+    /// read, or lies outside the folder.
+    pub fn read(&self, relative: &str) -> Result<Vec<u8>, Diagnostic> {
+        if self.root.as_os_str().is_empty() {
+            return Err(Diagnostic::error(
+                Code::FileUnreadable,
+                format!("file `{relative}` does not exist"),
+            ));
+        }
+        let path = confined(&self.root, relative)?;
+        std::fs::read(&path).map_err(|err| {
             Diagnostic::error(
-                Code::OutsideGame,
-                format!("path `{relative}` leads outside the game folder"),
+                Code::FileUnreadable,
+                format!("file `{relative}` cannot be read: {err}"),
             )
-            .with_help("name files relative to the game folder, without `..` or a leading `/`")
-        };
-        let path = Path::new(relative);
-        if path
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-        {
-            return Err(escape());
-        }
-        let joined = self.root.join(path);
-        match joined.canonicalize() {
-            Ok(real) if !real.starts_with(&self.root) => Err(escape()),
-            _ => Ok(joined),
-        }
+        })
+    }
+}
+
+/// Maps a path relative to the game folder onto disk, refusing to leave the folder.
+fn confined(root: &Path, relative: &str) -> Result<PathBuf, Diagnostic> {
+    let escape = || {
+        Diagnostic::error(
+            Code::OutsideGame,
+            format!("path `{relative}` leads outside the game folder"),
+        )
+        .with_help("name files relative to the game folder, without `..` or a leading `/`")
+    };
+    let path = Path::new(relative);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(escape());
+    }
+    let joined = root.join(path);
+    match joined.canonicalize() {
+        Ok(real) if !real.starts_with(root) => Err(escape()),
+        _ => Ok(joined),
     }
 }

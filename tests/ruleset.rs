@@ -18,14 +18,11 @@ fn ruleset_bytes(dir: &Path) -> Option<Vec<u8>> {
         return None;
     }
     let game = checked.game.unwrap();
-    let outputs = backends::run_all(&Context {
+    let output = backends::ruleset::output(&Context {
         game: &game,
         folder: &folder,
     });
-    outputs
-        .into_iter()
-        .find(|o| o.path == "ruleset.json")
-        .map(|o| o.bytes)
+    Some(output.bytes)
 }
 
 fn schema() -> jsonschema::Validator {

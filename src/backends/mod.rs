@@ -5,10 +5,14 @@
 //! the `build` command writes what they return, atomically, and only when the check found no
 //! errors. This keeps backends testable and the output folder consistent.
 
+pub mod print;
 pub mod ruleset;
 
+use crate::diag::Diagnostic;
 use crate::model::Game;
 use crate::world::GameFolder;
+use print::files::TemplateFiles;
+use print::{Document, PrintOptions};
 
 /// A file a backend made: its path inside `out/<game>/`, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,9 +27,75 @@ pub struct Context<'a> {
     pub folder: &'a GameFolder,
 }
 
-/// Runs every backend; outputs come sorted by path.
-pub fn run_all(context: &Context) -> Vec<Output> {
-    let mut outputs = vec![ruleset::output(context)];
+/// What a build makes (`build --only`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Target {
+    /// The Field Guide and Park Rules: field-guide.pdf.
+    Sheet,
+    /// The Encounter Deck: encounter-deck.pdf and encounter-deck-cards.pdf.
+    Deck,
+    /// The dice: dice.pdf.
+    Dice,
+    /// The JSON ruleset: ruleset.json.
+    Ruleset,
+}
+
+impl Target {
+    pub const ALL: [Target; 4] = [Target::Sheet, Target::Deck, Target::Dice, Target::Ruleset];
+}
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub targets: Vec<Target>,
+    pub print: PrintOptions,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            targets: Target::ALL.to_vec(),
+            print: PrintOptions::default(),
+        }
+    }
+}
+
+/// The files of a build, sorted by path, and the warnings the backends gave.
+pub struct Built {
+    pub outputs: Vec<Output>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Runs the backends `options` ask for. Errors (a template that does not compile) mean no
+/// file at all: a build is whole or not written.
+pub fn run_all(
+    context: &Context,
+    templates: &TemplateFiles,
+    options: &BuildOptions,
+) -> Result<Built, Vec<Diagnostic>> {
+    let mut outputs = Vec::new();
+    let mut warnings = Vec::new();
+    if options.targets.contains(&Target::Ruleset) {
+        outputs.push(ruleset::output(context));
+    }
+    let documents: Vec<Document> = options
+        .targets
+        .iter()
+        .filter_map(|target| match target {
+            Target::Sheet => Some(Document::Sheet),
+            Target::Deck => Some(Document::Deck),
+            Target::Dice => Some(Document::Dice),
+            Target::Ruleset => None,
+        })
+        .collect();
+    if !documents.is_empty() {
+        let print_options = PrintOptions {
+            documents,
+            ..options.print.clone()
+        };
+        let printed = print::print(context.game, templates, &print_options)?;
+        outputs.extend(printed.outputs);
+        warnings.extend(printed.warnings);
+    }
     outputs.sort_by(|a, b| a.path.cmp(&b.path));
-    outputs
+    Ok(Built { outputs, warnings })
 }

@@ -275,9 +275,14 @@ pub fn output(context: &Context) -> Output {
     }
 }
 
-/// SHA-256 over every source read, sorted by name (name, NUL, text, NUL each).
+/// SHA-256 over the content sources read (TOML and KDL, not the Typst of the print files),
+/// sorted by name (name, NUL, text, NUL each).
 pub fn content_hash(folder: &crate::world::GameFolder) -> String {
-    let mut sources: Vec<_> = folder.sources().map(|(_, s)| s).collect();
+    let mut sources: Vec<_> = folder
+        .sources()
+        .map(|(_, s)| s)
+        .filter(|s| !s.name.ends_with(".typ"))
+        .collect();
     sources.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hasher = Sha256::new();
     for source in sources {

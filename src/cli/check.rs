@@ -41,9 +41,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
 }
 
-/// Opens and checks a game folder (the default game without one: `content/safari-zone` in a
-/// checkout, else the built-in copy); prints and returns the exit code when it cannot be read.
-pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Checked), u8> {
+/// Opens a game folder (the default game without one: `content/safari-zone` in a checkout,
+/// else the built-in copy); prints and returns the exit code when it cannot be opened.
+pub fn open_game(dir: Option<&std::path::Path>) -> Result<GameFolder, u8> {
     let opened = match dir {
         Some(dir) => GameFolder::open(dir),
         None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
@@ -51,17 +51,19 @@ pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Chec
         }
         None => Ok(crate::embedded::default_game()),
     };
-    let mut folder = match opened {
-        Ok(folder) => folder,
-        Err(diagnostic) => {
-            let empty = GameFolder::in_memory();
-            eprint!(
-                "{}",
-                render_human(&[diagnostic], &empty, RenderOptions::default())
-            );
-            return Err(exit::FAILURE);
-        }
-    };
+    opened.map_err(|diagnostic| {
+        let empty = GameFolder::in_memory();
+        eprint!(
+            "{}",
+            render_human(&[diagnostic], &empty, RenderOptions::default())
+        );
+        exit::FAILURE
+    })
+}
+
+/// Opens and checks a game folder; prints and returns the exit code when it cannot be read.
+pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Checked), u8> {
+    let mut folder = open_game(dir)?;
     let checked = crate::check(&mut folder);
     if checked.game.is_none() {
         eprint!(

@@ -112,6 +112,15 @@ codes! {
     TurnBudget = "SZ0601", "a box needs more turns than the game has",
         "The box is reachable, but even in the best case (every die showing the face it needs, every bonus used for it) it cannot be filled before the last turn of the Turn Tracker. The lower bound counts die faces per turn, track order and the turns its requirements need. Players will never fill it in practice: shorten its track, add turns, or accept it (then say why in the content).",
         "# game.toml: 20 turns; dice.toml: 5 dice, one `area` face each\n// field-guide.kdl: an Areas track of 120 boxes\ntrack \"long-walk\" fill=\"dice:area\" { box repeat=120 }";
+    TemplateError = "SZ0701", "a print template or the Park Rules failed to typeset",
+        "The print files (Field Guide, Encounter Deck, dice) are typeset by Typst from the templates in `templates/` (built in, or overridden by a file of the same name in the game folder's `templates/`) and from the game's `park-rules.typ`. A Typst error in one of them (a syntax error, an unknown variable, a field the data does not have, a missing image) stops the build before anything is written. The label points at the Typst source; the game data a template receives is described in templates/README.md.",
+        "// park-rules.typ\n= Park Rules\n#undefined-function()";
+    TemplateWarning = "SZ0702", "Typst warned while typesetting a print file",
+        "Typst typeset the file but warned about something in a template or the Park Rules, such as a font family it does not have (only the bundled fonts are available, so the output is the same on every machine) or a layout it had to give up on. The outputs are written; check them.",
+        "// park-rules.typ\n#set text(font: \"Comic Sans MS\")";
+    NoParkRules = "SZ0703", "the game has no Park Rules for the back of the sheet",
+        "The back of the Field Guide is the Park Rules, written by the designer as Typst markup in `park-rules.typ` in the game folder. Without it the back is a reference page generated from the content (dice faces, items, the deck list), which is no substitute for the rules. Write park-rules.typ (see `safari init` for a starting point).",
+        "# a game folder with game.toml and the content files, and no park-rules.typ";
 }
 
 impl Code {

@@ -1,0 +1,495 @@
+//! The data every print template receives: the model, with names resolved into the words a
+//! player reads and the geometry of each document worked out in millimetres.
+//!
+//! Templates get this as `sys.inputs.game` (and `sys.inputs.sheet` for card and dice pages),
+//! never the model itself: it is the contract a designer's own template is written against,
+//! and templates/README.md documents it field by field. Geometry is computed here rather than
+//! in Typst so that tests can hold the PDFs to it.
+
+use serde::Serialize;
+
+use crate::model::{
+    Action, BoxDef, Cause, DiceRole, Face, Game, Habitat, Paper, Requirement, Reward, Style,
+};
+
+use super::geometry::PaperSize;
+
+#[derive(Debug, Serialize)]
+pub struct GameData {
+    pub id: String,
+    pub name: String,
+    /// `"field-guide v20240524 · deck v20240517 · …"`, for the sheet's footer.
+    pub versions: String,
+    pub paper: PaperSize,
+    pub players: (u32, u32),
+    pub turns: Option<u32>,
+    pub safari_balls: Option<u32>,
+    pub rolls_per_turn: u32,
+    pub hazard_limit: u32,
+    pub sheet: SheetData,
+    pub deck: DeckData,
+    pub dice: Vec<DiceSetData>,
+    pub items: Vec<ItemData>,
+    /// Whether the game folder has `park-rules.typ` for the back of the sheet.
+    pub has_park_rules: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SheetData {
+    pub title: String,
+    pub columns: u32,
+    pub rows: u32,
+    pub sections: Vec<SectionData>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SectionData {
+    pub id: String,
+    pub title: String,
+    pub texts: Vec<String>,
+    pub column: u32,
+    pub row: u32,
+    pub width: u32,
+    pub height: u32,
+    pub tracks: Vec<TrackData>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TrackData {
+    pub id: String,
+    pub title: Option<String>,
+    /// `"row"` or `"column"`.
+    pub flow: &'static str,
+    /// A loose track is a single box written directly in a section: filled in any order.
+    pub loose: bool,
+    pub boxes: Vec<BoxData>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BoxData {
+    pub id: String,
+    pub shape: &'static str,
+    pub style: &'static str,
+    pub vp: u32,
+    /// Words printed on the box's left: what it needs (and what fills it, when that is not
+    /// the section's own die face or counter).
+    pub needs: Vec<String>,
+    /// Words printed on the box's right: what filling it gives.
+    pub gives: Vec<String>,
+    /// The box's own name (a guest, a species in the Pokédex), printed beside it.
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DeckData {
+    pub name: String,
+    pub card_size: CardSizeData,
+    /// Card designs, in deck order.
+    pub designs: Vec<CardData>,
+    /// Physical cards in deck order: an index into `designs` for each.
+    pub physical: Vec<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CardSizeData {
+    pub name: &'static str,
+    pub width: f64,
+    pub height: f64,
+    pub bleed: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CardData {
+    pub id: String,
+    pub species: String,
+    pub dex: Option<u32>,
+    pub capture_rate: u32,
+    /// The chance, in percent, that the capture dice reach the capture rate.
+    pub catch_chance: u32,
+    pub grass: u32,
+    pub water: u32,
+    pub area: Option<String>,
+    pub item: Option<String>,
+    pub flavor: String,
+    pub copies: u32,
+    /// The range of physical card numbers this design occupies: `"07-09"`.
+    pub numbers: String,
+    /// An image in the game folder, as a path templates can pass to `image`.
+    pub art: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DiceSetData {
+    pub id: String,
+    pub name: String,
+    pub role: &'static str,
+    pub dice: Vec<Vec<FaceData>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FaceData {
+    /// `"action"` or `"number"`.
+    pub kind: &'static str,
+    /// The action's name (`"area"`) or the number as text.
+    pub value: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ItemData {
+    pub name: String,
+    pub usable: bool,
+    pub effect: &'static str,
+}
+
+pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
+    let manifest = &game.manifest;
+    let paper = PaperSize::of(paper);
+    GameData {
+        id: manifest.id.clone(),
+        name: manifest.name.clone(),
+        versions: manifest
+            .versions
+            .iter()
+            .map(|(part, version)| format!("{part} {version}"))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        paper,
+        players: manifest.players,
+        turns: manifest.turns.as_ref().map(|t| t.value),
+        safari_balls: manifest.safari_balls.as_ref().map(|b| b.value),
+        rolls_per_turn: manifest.rolls_per_turn,
+        hazard_limit: manifest.hazard_limit,
+        sheet: sheet_data(game),
+        deck: deck_data(game),
+        dice: dice_data(game),
+        items: game
+            .items
+            .iter()
+            .map(|item| ItemData {
+                name: item.name.clone(),
+                usable: item.kind == crate::model::ItemKind::Usable,
+                effect: effect_name(item.effect),
+            })
+            .collect(),
+        has_park_rules,
+    }
+}
+
+fn sheet_data(game: &Game) -> SheetData {
+    let guide = &game.guide;
+    let sections: Vec<SectionData> = guide
+        .sections
+        .iter()
+        .map(|section| {
+            let section_cause = common_cause(game, &section.tracks);
+            SectionData {
+                id: section.id.clone(),
+                title: section.title.clone(),
+                texts: section.texts.clone(),
+                column: section.placement.column,
+                row: section.placement.row,
+                width: section.placement.width,
+                height: section.placement.height,
+                tracks: section
+                    .tracks
+                    .iter()
+                    .map(|&track_id| {
+                        let track = guide.track(track_id);
+                        TrackData {
+                            id: track.id.clone(),
+                            title: track.title.clone(),
+                            flow: match track.flow {
+                                crate::model::Flow::Row => "row",
+                                crate::model::Flow::Column => "column",
+                            },
+                            loose: track.loose,
+                            boxes: track
+                                .boxes
+                                .iter()
+                                .map(|&b| {
+                                    box_data(
+                                        game,
+                                        guide.get(b),
+                                        section_cause.as_ref(),
+                                        track.loose,
+                                    )
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let rows = sections
+        .iter()
+        .map(|s| s.row + s.height.max(1) - 1)
+        .max()
+        .unwrap_or(0);
+    SheetData {
+        title: guide.title.clone(),
+        columns: guide.columns,
+        rows,
+        sections,
+    }
+}
+
+/// The fill cause that goes without saying in a section: the most common one, when it is a
+/// die face or a counter (the section's text explains it). Causes that name a species or an
+/// item are always printed, since they differ from box to box.
+fn common_cause(game: &Game, tracks: &[crate::model::TrackId]) -> Option<Cause> {
+    let mut counts: Vec<(&Cause, usize)> = Vec::new();
+    for &b in tracks
+        .iter()
+        .flat_map(|&t| game.guide.track(t).boxes.iter())
+    {
+        let cause = &game.guide.get(b).cause.value;
+        match counts.iter_mut().find(|(c, _)| *c == cause) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((cause, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(c, _)| matches!(c, Cause::Dice(_) | Cause::Turn | Cause::Ball))
+        .max_by_key(|(_, n)| *n)
+        .map(|(c, _)| c.clone())
+}
+
+fn box_data(game: &Game, b: &BoxDef, section_cause: Option<&Cause>, loose: bool) -> BoxData {
+    let mut needs = Vec::new();
+    let mut label = b.label.clone();
+    let own_cause = Some(&b.cause.value) != section_cause;
+    if own_cause && b.style != Style::Trigger {
+        match &b.cause.value {
+            // A Pokédex box (on its own, not in a track): collecting one species fills it,
+            // and it gives nothing more, so the species is the box's name.
+            Cause::Collect(species) if species.len() == 1 && b.rewards.is_empty() && loose => {
+                label = label.or_else(|| Some(game.species(species[0]).name.clone()));
+            }
+            cause => needs.extend(cause_words(game, cause)),
+        }
+    }
+    needs.extend(b.requires.iter().map(|r| requirement_words(game, &r.value)));
+    let gives = b
+        .rewards
+        .iter()
+        .map(|r| reward_words(game, &r.value))
+        .collect();
+    BoxData {
+        id: b.id.clone(),
+        shape: shape_name(b.shape),
+        style: match b.style {
+            Style::Plain => "plain",
+            Style::Bonus => "bonus",
+            Style::Trigger => "trigger",
+            Style::Free => "free",
+        },
+        vp: b.vp,
+        needs,
+        gives,
+        label,
+    }
+}
+
+fn cause_words(game: &Game, cause: &Cause) -> Option<String> {
+    match cause {
+        Cause::Collect(species) if species.len() > 1 => None,
+        Cause::Collect(species) => species.first().map(|&s| game.species(s).name.clone()),
+        Cause::Use(item) => Some(game.item(*item).name.clone()),
+        Cause::Obtain(items) => Some(
+            items
+                .iter()
+                .map(|&i| game.item(i).name.as_str())
+                .collect::<Vec<_>>()
+                .join(" / "),
+        ),
+        Cause::Dice(action) => Some(action_word(*action).to_string()),
+        _ => None,
+    }
+}
+
+fn requirement_words(game: &Game, requirement: &Requirement) -> String {
+    match requirement {
+        Requirement::Item(item) => game.item(*item).name.clone(),
+        Requirement::Species(species) => game.species(*species).name.clone(),
+        Requirement::Area(track) => {
+            let track = game.guide.track(*track);
+            track.title.clone().unwrap_or_else(|| track.id.clone())
+        }
+        Requirement::Box(b) => game
+            .guide
+            .get(*b)
+            .label
+            .clone()
+            .unwrap_or_else(|| game.guide.get(*b).id.clone()),
+        Requirement::Vp(vp) => format!("{vp} VP"),
+        Requirement::Unknown => String::new(),
+    }
+}
+
+fn reward_words(game: &Game, reward: &Reward) -> String {
+    match reward {
+        Reward::Item(item) => game.item(*item).name.clone(),
+        Reward::Species(species) => game.species(*species).name.clone(),
+        Reward::Habitat(Habitat::Grass) => "[G]".to_string(),
+        Reward::Habitat(Habitat::Water) => "[W]".to_string(),
+        Reward::Habitat(Habitat::Any) => "[G/W]".to_string(),
+        Reward::Unknown => String::new(),
+    }
+}
+
+fn deck_data(game: &Game) -> DeckData {
+    let size = game.manifest.card_size;
+    let capture_faces: Vec<Vec<u32>> = game
+        .capture_dice()
+        .map(|die| {
+            die.faces
+                .iter()
+                .filter_map(|f| match f.value {
+                    Face::Number(n) => Some(n),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let mut physical = Vec::new();
+    let mut designs = Vec::new();
+    for (index, card) in game.deck.cards.iter().enumerate() {
+        let first = physical.len() + 1;
+        physical.extend(std::iter::repeat_n(index, card.copies.value as usize));
+        let last = physical.len();
+        let numbers = if last > first {
+            format!("{first:02}-{last:02}")
+        } else {
+            format!("{first:02}")
+        };
+        let species = card.species.value.map(|s| game.species(s));
+        designs.push(CardData {
+            id: card.id.clone(),
+            species: species.map_or_else(|| card.id.clone(), |s| s.name.clone()),
+            dex: species.and_then(|s| s.dex),
+            capture_rate: card.capture_rate.value,
+            catch_chance: catch_chance(&capture_faces, card.capture_rate.value),
+            grass: card.grass,
+            water: card.water,
+            area: card.area.as_ref().and_then(|a| a.value).map(|t| {
+                let track = game.guide.track(t);
+                track.title.clone().unwrap_or_else(|| track.id.clone())
+            }),
+            item: card
+                .item
+                .as_ref()
+                .and_then(|i| i.value)
+                .map(|i| game.item(i).name.clone()),
+            flavor: card.flavor.clone(),
+            copies: card.copies.value,
+            numbers,
+            art: card.art.clone(),
+        });
+    }
+    let bleed = super::geometry::CARD_BLEED_MM;
+    DeckData {
+        name: game.deck.name.clone(),
+        card_size: CardSizeData {
+            name: size.name,
+            width: size.width_mm,
+            height: size.height_mm,
+            bleed,
+        },
+        designs,
+        physical,
+    }
+}
+
+/// P(sum of the capture dice >= rate), in whole percent (exact, by convolution).
+fn catch_chance(faces: &[Vec<u32>], rate: u32) -> u32 {
+    let mut ways: Vec<f64> = vec![1.0];
+    for die in faces {
+        if die.is_empty() {
+            continue;
+        }
+        let max = *die.iter().max().unwrap_or(&0) as usize;
+        let mut next = vec![0.0; ways.len() + max];
+        for (total, &p) in ways.iter().enumerate() {
+            for &face in die {
+                next[total + face as usize] += p / die.len() as f64;
+            }
+        }
+        ways = next;
+    }
+    let chance: f64 = ways.iter().skip(rate as usize).sum();
+    (chance * 100.0).round() as u32
+}
+
+fn dice_data(game: &Game) -> Vec<DiceSetData> {
+    game.dice
+        .iter()
+        .map(|set| DiceSetData {
+            id: set.id.clone(),
+            name: set.name.clone(),
+            role: match set.role {
+                DiceRole::Expedition => "expedition",
+                DiceRole::Capture => "capture",
+            },
+            dice: set
+                .dice
+                .iter()
+                .map(|die| {
+                    die.faces
+                        .iter()
+                        .map(|face| match &face.value {
+                            Face::Action(action) => FaceData {
+                                kind: "action",
+                                value: action.name().to_string(),
+                            },
+                            Face::Number(n) => FaceData {
+                                kind: "number",
+                                value: n.to_string(),
+                            },
+                            Face::Invalid => FaceData {
+                                kind: "number",
+                                value: "?".to_string(),
+                            },
+                        })
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn action_word(action: Action) -> &'static str {
+    match action {
+        Action::Area => "Area",
+        Action::Trainer => "Trainer",
+        Action::Item => "Item",
+        Action::Grass => "Grass",
+        Action::Water => "Water",
+        Action::Hazard => "Hazard",
+    }
+}
+
+fn shape_name(shape: crate::model::Shape) -> &'static str {
+    use crate::model::Shape;
+    match shape {
+        Shape::Square => "square",
+        Shape::Circle => "circle",
+        Shape::Diamond => "diamond",
+        Shape::Hexagon => "hexagon",
+        Shape::Star => "star",
+        Shape::Ball => "ball",
+    }
+}
+
+fn effect_name(effect: crate::model::Effect) -> &'static str {
+    use crate::model::Effect;
+    match effect {
+        Effect::Evolve => "evolve",
+        Effect::LockCaptureDie => "lock-capture-die",
+        Effect::ReshuffleDiscard => "reshuffle-discard",
+        Effect::Repel => "repel",
+        Effect::RerollHazard => "reroll-hazard",
+        Effect::None => "none",
+    }
+}

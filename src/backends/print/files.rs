@@ -1,0 +1,138 @@
+//! What Typst may read while typesetting, served through the game folder's seam.
+//!
+//! Typst sees one virtual tree. `/templates/<name>.typ` is the game folder's own template of
+//! that name when it ships one, else the built-in template; every other path is a file of the
+//! game folder (`/park-rules.typ`, card art), read through [`FolderReader`], which refuses to
+//! leave the folder. Sources are read up front into the [`GameFolder`]'s table so that a
+//! Typst error can be reported with a label in the file, like any other diagnostic.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use typst::diag::{FileError, FileResult};
+use typst::foundations::Bytes;
+use typst::syntax::{FileId as TypstFileId, RootedPath, Source, VirtualPath, VirtualRoot};
+use typst_as_lib::file_resolver::FileResolver;
+
+use crate::world::{FileId, FolderReader, GameFolder};
+
+/// The built-in templates: (name, text).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("lib.typ", include_str!("../../../templates/lib.typ")),
+    ("card.typ", include_str!("../../../templates/card.typ")),
+    (
+        "field-guide.typ",
+        include_str!("../../../templates/field-guide.typ"),
+    ),
+    (
+        "encounter-deck.typ",
+        include_str!("../../../templates/encounter-deck.typ"),
+    ),
+    ("cards.typ", include_str!("../../../templates/cards.typ")),
+    ("dice.typ", include_str!("../../../templates/dice.typ")),
+];
+
+/// The game's Park Rules, typeset on the back of the Field Guide.
+pub const PARK_RULES: &str = "park-rules.typ";
+
+/// Every Typst source of a build, read once, and where each is in the folder's table.
+pub struct TemplateFiles {
+    sources: HashMap<TypstFileId, (Source, FileId)>,
+    reader: FolderReader,
+    pub has_park_rules: bool,
+}
+
+pub fn typst_id(path: &str) -> TypstFileId {
+    let vpath = VirtualPath::new(path).expect("template paths are valid virtual paths");
+    RootedPath::new(VirtualRoot::Project, vpath).intern()
+}
+
+impl TemplateFiles {
+    /// Reads the templates (the folder's overrides, else the built-in ones) and the Park
+    /// Rules, registering each in the folder's source table.
+    pub fn load(folder: &mut GameFolder) -> Result<TemplateFiles, crate::diag::Diagnostic> {
+        let mut sources = HashMap::new();
+        for (name, text) in BUILT_IN {
+            let relative = format!("templates/{name}");
+            let id = if folder.exists(&relative) {
+                folder.read(&relative, None)?
+            } else {
+                folder.add_source(format!("<built-in>/{relative}"), *text)
+            };
+            let typst = typst_id(&format!("/{relative}"));
+            let text = folder.source(id).text.clone();
+            sources.insert(typst, (Source::new(typst, text), id));
+        }
+        let has_park_rules = folder.exists(PARK_RULES);
+        if has_park_rules {
+            let id = folder.read(PARK_RULES, None)?;
+            let typst = typst_id(&format!("/{PARK_RULES}"));
+            let text = folder.source(id).text.clone();
+            sources.insert(typst, (Source::new(typst, text), id));
+        }
+        Ok(TemplateFiles {
+            sources,
+            reader: folder.reader(),
+            has_park_rules,
+        })
+    }
+
+    /// Where a Typst file is in the folder's source table, and its Typst source.
+    pub fn lookup(&self, id: TypstFileId) -> Option<&(Source, FileId)> {
+        self.sources.get(&id)
+    }
+
+    /// A resolver for the Typst engine: the sources read here, and binary files by reader.
+    pub fn resolver(&self) -> Resolver {
+        Resolver {
+            sources: self
+                .sources
+                .iter()
+                .map(|(id, (source, _))| (*id, source.clone()))
+                .collect(),
+            reader: self.reader.clone(),
+        }
+    }
+}
+
+pub struct Resolver {
+    sources: HashMap<TypstFileId, Source>,
+    reader: FolderReader,
+}
+
+impl Resolver {
+    fn relative(id: TypstFileId) -> FileResult<String> {
+        if matches!(id.root(), VirtualRoot::Package(_)) {
+            // Packages would need the network; a game's print files must build offline.
+            return Err(FileError::Other(Some(
+                "Typst packages are not available: copy what you need into the game folder".into(),
+            )));
+        }
+        Ok(id.vpath().get_without_slash().to_string())
+    }
+
+    fn bytes(&self, id: TypstFileId) -> FileResult<Vec<u8>> {
+        let relative = Self::relative(id)?;
+        self.reader
+            .read(&relative)
+            .map_err(|diagnostic| FileError::Other(Some(diagnostic.message.into())))
+    }
+}
+
+impl FileResolver for Resolver {
+    fn resolve_binary(&self, id: TypstFileId) -> FileResult<Cow<'_, Bytes>> {
+        if let Some(source) = self.sources.get(&id) {
+            return Ok(Cow::Owned(Bytes::from_string(source.text().to_string())));
+        }
+        Ok(Cow::Owned(Bytes::new(self.bytes(id)?)))
+    }
+
+    fn resolve_source(&self, id: TypstFileId) -> FileResult<Cow<'_, Source>> {
+        if let Some(source) = self.sources.get(&id) {
+            return Ok(Cow::Borrowed(source));
+        }
+        let bytes = self.bytes(id)?;
+        let text = String::from_utf8(bytes).map_err(|_| FileError::InvalidUtf8)?;
+        Ok(Cow::Owned(Source::new(id, text)))
+    }
+}

@@ -1,0 +1,249 @@
+//! The print backend: the Field Guide, the Encounter Deck and the dice as print-ready PDFs,
+//! and PNG previews of their pages.
+//!
+//! Layout is Typst's: each document is a template in `templates/` compiled with the game's
+//! data (see [`data`]) and exported with typst-pdf; previews are the same pages rendered by
+//! typst-render, so what the designer looks at is what prints. Card placement on the page is
+//! worked out in [`geometry`], where the tests can hold it to the printed marks.
+
+pub mod data;
+pub mod files;
+pub mod geometry;
+mod typeset;
+
+use rayon::prelude::*;
+use typst::foundations::{Dict, IntoValue, Smart};
+use typst_layout::PagedDocument;
+
+use super::Output;
+use crate::diag::{Code, Diagnostic};
+use crate::model::{Game, Paper};
+use files::TemplateFiles;
+use geometry::{DeckLayout, PaperSize};
+use typeset::{Typesetter, to_value};
+
+/// Preview pages are rendered at this resolution: enough to read 7 pt text on screen.
+pub const PREVIEW_DPI: f64 = 110.0;
+/// Card previews are rendered at print resolution.
+pub const CARD_DPI: f64 = 300.0;
+
+/// The print documents, for `build --only`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Document {
+    Sheet,
+    Deck,
+    Dice,
+}
+
+#[derive(Debug, Clone)]
+pub struct PrintOptions {
+    /// Paper for every page; the manifest's when `None`.
+    pub paper: Option<Paper>,
+    pub layout: DeckLayout,
+    /// Millimetres to move every back page by (x right, y down), for a printer's drift.
+    pub back_offset: (f64, f64),
+    pub documents: Vec<Document>,
+    /// PNG previews of every page.
+    pub page_previews: bool,
+    /// One PNG per card design, at print resolution.
+    pub card_previews: bool,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        PrintOptions {
+            paper: None,
+            layout: DeckLayout::Duplex,
+            back_offset: (0.0, 0.0),
+            documents: vec![Document::Sheet, Document::Deck, Document::Dice],
+            page_previews: true,
+            card_previews: false,
+        }
+    }
+}
+
+/// The print files and the warnings typesetting gave; or the errors that stopped it.
+pub struct Printed {
+    pub outputs: Vec<Output>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// One document to typeset: its template, its inputs, and what to make of its pages.
+struct Job {
+    template: &'static str,
+    pdf: &'static str,
+    inputs: Dict,
+    previews: Option<(&'static str, f64)>,
+    card_previews: bool,
+}
+
+pub fn print(
+    game: &Game,
+    files: &TemplateFiles,
+    options: &PrintOptions,
+) -> Result<Printed, Vec<Diagnostic>> {
+    let paper = options.paper.unwrap_or(game.manifest.paper);
+    let data = data::game_data(game, paper, files.has_park_rules);
+    let game_value = to_value(&data);
+    let inputs = |extra: &[(&str, typst::foundations::Value)]| {
+        let mut dict = Dict::new();
+        dict.insert("game".into(), game_value.clone());
+        for (key, value) in extra {
+            dict.insert((*key).into(), value.clone());
+        }
+        dict
+    };
+    let previews = |name| options.page_previews.then_some((name, PREVIEW_DPI));
+    let mut jobs = Vec::new();
+    if options.documents.contains(&Document::Sheet) {
+        jobs.push(Job {
+            template: "field-guide.typ",
+            pdf: "field-guide.pdf",
+            inputs: inputs(&[]),
+            previews: previews("field-guide"),
+            card_previews: false,
+        });
+    }
+    if options.documents.contains(&Document::Deck) {
+        let size = game.manifest.card_size;
+        let (grid, pages) = geometry::card_pages(
+            PaperSize::of(paper),
+            size.width_mm,
+            size.height_mm,
+            &data.deck.physical,
+            options.layout,
+            options.back_offset,
+        );
+        jobs.push(Job {
+            template: "encounter-deck.typ",
+            pdf: "encounter-deck.pdf",
+            inputs: inputs(&[
+                ("grid", to_value(&grid)),
+                ("pages", to_value(&pages)),
+                (
+                    "back_offset",
+                    vec![options.back_offset.0, options.back_offset.1].into_value(),
+                ),
+            ]),
+            previews: previews("encounter-deck"),
+            card_previews: false,
+        });
+        jobs.push(Job {
+            template: "cards.typ",
+            pdf: "encounter-deck-cards.pdf",
+            inputs: inputs(&[]),
+            previews: None,
+            card_previews: options.card_previews,
+        });
+    }
+    if options.documents.contains(&Document::Dice) {
+        jobs.push(Job {
+            template: "dice.typ",
+            pdf: "dice.pdf",
+            inputs: inputs(&[]),
+            previews: previews("dice"),
+            card_previews: false,
+        });
+    }
+
+    let typesetter = Typesetter::new(files);
+    let results: Vec<Result<(Vec<Output>, Vec<Diagnostic>), Vec<Diagnostic>>> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let typeset = typesetter.typeset(job.template, job.inputs)?;
+            let mut outputs = vec![Output {
+                path: job.pdf.to_string(),
+                bytes: pdf(&typeset.document, &data.id, job.pdf)?,
+            }];
+            if let Some((name, dpi)) = job.previews {
+                outputs.extend(page_pngs(&typeset.document, dpi, false, |page| {
+                    format!("preview/{name}-{page}.png")
+                }));
+            }
+            if job.card_previews {
+                let designs = &data.deck.designs;
+                outputs.extend(page_pngs(
+                    &typeset.document,
+                    CARD_DPI,
+                    true,
+                    |page| match designs.get(page - 1) {
+                        Some(design) => format!("preview/cards/{page:02}-{}.png", design.id),
+                        None => format!("preview/cards/back.png"),
+                    },
+                ));
+            }
+            Ok((outputs, typeset.warnings))
+        })
+        .collect();
+
+    let mut outputs = Vec::new();
+    let mut warnings = Vec::new();
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok((made, warned)) => {
+                outputs.extend(made);
+                warnings.extend(warned);
+            }
+            Err(failed) => errors.extend(failed),
+        }
+    }
+    if !files.has_park_rules && options.documents.contains(&Document::Sheet) {
+        warnings.push(
+            Diagnostic::warning(
+                Code::NoParkRules,
+                "the game has no park-rules.typ: the back of the Field Guide is a generated reference page",
+            )
+            .with_help("write the Park Rules as Typst markup in park-rules.typ in the game folder"),
+        );
+    }
+    if errors.iter().any(Diagnostic::is_error) {
+        errors.extend(warnings);
+        return Err(errors);
+    }
+    Ok(Printed { outputs, warnings })
+}
+
+fn pdf(document: &PagedDocument, game: &str, name: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let options = typst_pdf::PdfOptions {
+        // A stable identifier keeps the PDF's /ID the same from build to build.
+        ident: Smart::Custom(format!("{game}/{name}")),
+        timestamp: None,
+        ..Default::default()
+    };
+    typst_pdf::pdf(document, &options).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| {
+                Diagnostic::error(
+                    Code::TemplateError,
+                    format!("cannot write {name}: {}", e.message),
+                )
+            })
+            .collect()
+    })
+}
+
+/// Every page of a document as PNG, named by `name(page number from 1)`.
+fn page_pngs(
+    document: &PagedDocument,
+    dpi: f64,
+    bleed: bool,
+    name: impl Fn(usize) -> String + Sync,
+) -> Vec<Output> {
+    let options = typst_render::RenderOptions {
+        pixel_per_pt: (dpi / 72.0).into(),
+        render_bleed: bleed,
+    };
+    document
+        .pages()
+        .par_iter()
+        .enumerate()
+        .map(|(index, page)| Output {
+            path: name(index + 1),
+            bytes: typst_render::render(page, &options)
+                .encode_png()
+                .expect("a rendered page encodes as PNG"),
+        })
+        .collect()
+}
