@@ -47,6 +47,8 @@ pub fn check(folder: &mut GameFolder) -> Checked {
 pub struct Built {
     pub checked: Checked,
     pub outputs: Option<Vec<backends::Output>>,
+    /// How long each print document took (for `build --verbose` and benchmarks).
+    pub timings: Vec<backends::print::Timing>,
 }
 
 /// Checks the game in `folder` and, when it has no errors, runs the backends `options` ask
@@ -57,12 +59,14 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
         return Built {
             checked,
             outputs: None,
+            timings: Vec::new(),
         };
     };
     if checked.diagnostics.has_errors() {
         return Built {
             checked,
             outputs: None,
+            timings: Vec::new(),
         };
     }
     let templates = match backends::print::files::TemplateFiles::load(folder) {
@@ -72,13 +76,16 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
             return Built {
                 checked,
                 outputs: None,
+                timings: Vec::new(),
             };
         }
     };
     let context = backends::Context { game, folder };
+    let mut timings = Vec::new();
     let outputs = match backends::run_all(&context, &templates, options) {
         Ok(built) => {
             checked.diagnostics.extend(built.warnings);
+            timings = built.timings;
             Some(built.outputs)
         }
         Err(errors) => {
@@ -87,7 +94,11 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
         }
     };
     checked.diagnostics.sort();
-    Built { checked, outputs }
+    Built {
+        checked,
+        outputs,
+        timings,
+    }
 }
 
 /// Writes a file by writing a temporary file beside it and renaming it over the target, so a

@@ -183,6 +183,7 @@ fn init_scaffolds_a_game_that_checks_clean_and_refuses_to_overwrite() {
         "dice.toml",
         "species.toml",
         "items.toml",
+        "park-rules.typ",
         "README.md",
         "schema/deck.schema.json",
     ] {
@@ -220,12 +221,189 @@ fn quiet_keeps_errors_only_and_verbose_says_more() {
     let dir = temp_dir("verbose");
     let out = safari(&["build", "--verbose", "--out", &dir.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
     assert!(
-        text(&out.stderr).contains("checked in"),
-        "{}",
-        text(&out.stderr)
+        stderr.contains("built in") && stderr.contains("field-guide.pdf: Typst"),
+        "{stderr}"
     );
     let conflict = safari(&["check", "--quiet", "--verbose"]);
     assert_eq!(conflict.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn print_fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures-print")
+        .join(name)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn build_writes_the_print_files_their_previews_and_the_ruleset() {
+    let dir = temp_dir("build-all");
+    let out = safari(&["build", "--out", &dir.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let game = dir.join("safari-zone");
+    for file in [
+        "field-guide.pdf",
+        "encounter-deck.pdf",
+        "encounter-deck-cards.pdf",
+        "dice.pdf",
+        "ruleset.json",
+        "preview/field-guide-1.png",
+        "preview/field-guide-2.png",
+        "preview/encounter-deck-1.png",
+        "preview/dice-1.png",
+    ] {
+        assert!(game.join(file).is_file(), "{file} not written");
+    }
+    assert!(
+        !game.join("preview/cards").exists(),
+        "card previews only with --preview"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn build_only_builds_a_subset_and_preview_adds_card_images() {
+    let dir = temp_dir("build-only");
+    let out = safari(&[
+        "build",
+        "--only",
+        "deck",
+        "--preview",
+        "--out",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let game = dir.join("safari-zone");
+    assert!(game.join("encounter-deck.pdf").is_file());
+    assert!(!game.join("field-guide.pdf").exists());
+    assert!(!game.join("ruleset.json").exists());
+    let cards = std::fs::read_dir(game.join("preview/cards"))
+        .unwrap()
+        .count();
+    assert_eq!(cards, 23 + 1, "one image per design, and the back");
+    assert!(game.join("preview/cards/12-scyther.png").is_file());
+    let bad = safari(&["build", "--only", "tablecloth"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_template_error_writes_nothing_and_keeps_the_last_good_build() {
+    let dir = temp_dir("build-keep");
+    let good = safari(&[
+        "build",
+        &print_fixture("mini-odd-deck").to_string_lossy(),
+        "--out",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(good.status.code(), Some(0), "{}", text(&good.stderr));
+    let sheet = dir.join("mini-odd/field-guide.pdf");
+    let before = std::fs::read(&sheet).unwrap();
+    // The same game, with an error in its Park Rules.
+    let bad = safari(&[
+        "build",
+        &print_fixture("sz0701-park-rules-error").to_string_lossy(),
+        "--out",
+        &dir.to_string_lossy(),
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    let stderr = text(&bad.stderr);
+    assert!(
+        stderr.contains("SZ0701") && stderr.contains("park-rules.typ:2"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert_eq!(std::fs::read(&sheet).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_back_offset_is_a_usage_error() {
+    for offset in ["1", "a,b", "50,0"] {
+        let out = safari(&["build", "--back-offset", offset]);
+        assert_eq!(out.status.code(), Some(2), "{offset}");
+    }
+}
+
+/// Waits until `done` holds, polling; fails after `seconds`.
+fn wait_for(seconds: u64, what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
+    let dir = temp_dir("watch");
+    let game = dir.join("game");
+    copy_dir(&print_fixture("mini-odd-deck"), &game);
+    let out_dir = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args([
+            "watch",
+            &game.to_string_lossy(),
+            "--out",
+            &out_dir.to_string_lossy(),
+        ])
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    let deck = out_dir.join("mini-odd/encounter-deck.pdf");
+    let sheet = out_dir.join("mini-odd/field-guide.pdf");
+    wait_for(120, "the first build", || deck.is_file() && sheet.is_file());
+    // Let the watcher settle before the first edit.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let deck_before = std::fs::read(&deck).unwrap();
+    let sheet_modified = std::fs::metadata(&sheet).unwrap().modified().unwrap();
+
+    let deck_toml = game.join("deck.toml");
+    let text_before = std::fs::read_to_string(&deck_toml).unwrap();
+    std::fs::write(
+        &deck_toml,
+        text_before.replace("leaves spread wide", "leaves folded tight"),
+    )
+    .unwrap();
+    wait_for(60, "the deck to be rebuilt", || {
+        std::fs::read(&deck).is_ok_and(|bytes| bytes != deck_before)
+    });
+    assert_eq!(
+        std::fs::metadata(&sheet).unwrap().modified().unwrap(),
+        sheet_modified,
+        "a card edit does not rebuild the Field Guide"
+    );
+
+    // An error: nothing is written, the last good deck stays.
+    let good_deck = std::fs::read(&deck).unwrap();
+    std::fs::write(
+        &deck_toml,
+        text_before.replace("capture-rate = 10", "capture-rate = \"ten\""),
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(std::fs::read(&deck).unwrap(), good_deck);
+
+    child.kill().unwrap();
+    let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
 }

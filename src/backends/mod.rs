@@ -63,6 +63,7 @@ impl Default for BuildOptions {
 pub struct Built {
     pub outputs: Vec<Output>,
     pub warnings: Vec<Diagnostic>,
+    pub timings: Vec<print::Timing>,
 }
 
 /// Runs the backends `options` ask for. Errors (a template that does not compile) mean no
@@ -74,6 +75,7 @@ pub fn run_all(
 ) -> Result<Built, Vec<Diagnostic>> {
     let mut outputs = Vec::new();
     let mut warnings = Vec::new();
+    let mut timings = Vec::new();
     if options.targets.contains(&Target::Ruleset) {
         outputs.push(ruleset::output(context));
     }
@@ -95,7 +97,12 @@ pub fn run_all(
         let printed = print::print(context.game, templates, &print_options)?;
         outputs.extend(printed.outputs);
         warnings.extend(printed.warnings);
+        timings = printed.timings;
     }
     outputs.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Built { outputs, warnings })
+    Ok(Built {
+        outputs,
+        warnings,
+        timings,
+    })
 }

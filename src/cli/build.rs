@@ -81,6 +81,12 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     options.print.card_previews = args.preview;
     let built = crate::build(&mut folder, &options);
     report(&folder, &built.checked.diagnostics, Format::Human, ui);
+    for t in &built.timings {
+        ui.detail(format!(
+            "{}: Typst {:.1} ms, PDF {:.1} ms, previews {:.1} ms",
+            t.document, t.typeset_ms, t.pdf_ms, t.previews_ms
+        ));
+    }
     ui.detail(format!(
         "built in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
@@ -129,7 +135,7 @@ pub fn write_all(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
 
 /// Removes preview images a previous build left that this one did not make again (a deck
 /// that lost a page, a card design renamed), for the documents this build made.
-fn remove_stale_previews(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
+pub fn remove_stale_previews(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
     let made: std::collections::HashSet<&str> = outputs.iter().map(|o| o.path.as_str()).collect();
     // A preview's family: its path without the page number ("preview/dice-"), or its folder.
     let family = |path: &str| -> Option<String> {

@@ -9,6 +9,7 @@ mod explain;
 mod init;
 mod schema;
 mod sim;
+mod watch;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -84,9 +85,12 @@ enum Command {
     Check(check::Args),
     /// Build a game's outputs into out/<game>/ (checks first; writes nothing on errors).
     #[command(
-        after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out"
+        after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out --paper letter\n  safari build --only deck --preview\n  safari build --layout gutter-fold --back-offset 0.5,-1"
     )]
     Build(build::Args),
+    /// Build, then rebuild what each save affects; the last good outputs stay on errors.
+    #[command(after_help = "Examples:\n  safari watch\n  safari watch my-game --out out")]
+    Watch(watch::Args),
     /// Explain a diagnostic code, with an example (all codes when none is given).
     #[command(after_help = "Examples:\n  safari explain SZ0402\n  safari explain")]
     Explain(explain::Args),
@@ -148,6 +152,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args, ui),
         Command::Build(args) => build::run(args, ui),
+        Command::Watch(args) => watch::run(args, ui),
         Command::Explain(args) => explain::run(args),
         Command::Init(args) => init::run(args, ui),
         Command::Diff(args) => diff::run(args, ui),

@@ -66,6 +66,16 @@ impl Default for PrintOptions {
 pub struct Printed {
     pub outputs: Vec<Output>,
     pub warnings: Vec<Diagnostic>,
+    /// Per document: milliseconds spent in Typst (compile), in PDF export and in previews.
+    pub timings: Vec<Timing>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Timing {
+    pub document: &'static str,
+    pub typeset_ms: f64,
+    pub pdf_ms: f64,
+    pub previews_ms: f64,
 }
 
 /// One document to typeset: its template, its inputs, and what to make of its pages.
@@ -147,14 +157,18 @@ pub fn print(
     }
 
     let typesetter = Typesetter::new(files);
-    let results: Vec<Result<(Vec<Output>, Vec<Diagnostic>), Vec<Diagnostic>>> = jobs
+    type JobResult = Result<(Vec<Output>, Vec<Diagnostic>, Timing), Vec<Diagnostic>>;
+    let results: Vec<JobResult> = jobs
         .into_par_iter()
         .map(|job| {
+            let clock = std::time::Instant::now();
             let typeset = typesetter.typeset(job.template, job.inputs)?;
+            let typeset_ms = clock.elapsed().as_secs_f64() * 1e3;
             let mut outputs = vec![Output {
                 path: job.pdf.to_string(),
                 bytes: pdf(&typeset.document, &data.id, job.pdf)?,
             }];
+            let pdf_ms = clock.elapsed().as_secs_f64() * 1e3 - typeset_ms;
             if let Some((name, dpi)) = job.previews {
                 outputs.extend(page_pngs(&typeset.document, dpi, false, |page| {
                     format!("preview/{name}-{page}.png")
@@ -168,22 +182,30 @@ pub fn print(
                     true,
                     |page| match designs.get(page - 1) {
                         Some(design) => format!("preview/cards/{page:02}-{}.png", design.id),
-                        None => format!("preview/cards/back.png"),
+                        None => "preview/cards/back.png".to_string(),
                     },
                 ));
             }
-            Ok((outputs, typeset.warnings))
+            let timing = Timing {
+                document: job.pdf,
+                typeset_ms,
+                pdf_ms,
+                previews_ms: clock.elapsed().as_secs_f64() * 1e3 - typeset_ms - pdf_ms,
+            };
+            Ok((outputs, typeset.warnings, timing))
         })
         .collect();
 
     let mut outputs = Vec::new();
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
+    let mut timings = Vec::new();
     for result in results {
         match result {
-            Ok((made, warned)) => {
+            Ok((made, warned, timing)) => {
                 outputs.extend(made);
                 warnings.extend(warned);
+                timings.push(timing);
             }
             Err(failed) => errors.extend(failed),
         }
@@ -201,7 +223,11 @@ pub fn print(
         errors.extend(warnings);
         return Err(errors);
     }
-    Ok(Printed { outputs, warnings })
+    Ok(Printed {
+        outputs,
+        warnings,
+        timings,
+    })
 }
 
 fn pdf(document: &PagedDocument, game: &str, name: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {

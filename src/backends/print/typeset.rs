@@ -73,11 +73,11 @@ impl<'a> Typesetter<'a> {
         template: &str,
         source: &SourceDiagnostic,
     ) -> Diagnostic {
-        let (code, message) = match source.severity {
-            TypstSeverity::Error => (Code::TemplateError, "error"),
-            TypstSeverity::Warning => (Code::TemplateWarning, "warning"),
+        let code = match source.severity {
+            TypstSeverity::Error => Code::TemplateError,
+            TypstSeverity::Warning => Code::TemplateWarning,
         };
-        let text = format!("{message} in {template}: {}", source.message);
+        let text = format!("typesetting {template}: {}", source.message);
         let mut diagnostic = match source.severity {
             TypstSeverity::Error => Diagnostic::error(code, text),
             TypstSeverity::Warning => Diagnostic::warning(code, text),

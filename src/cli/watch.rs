@@ -1,0 +1,170 @@
+//! `safari watch`: build, then rebuild on every save. Only what the saved file affects is
+//! rebuilt (a card edit re-typesets the deck, not the Field Guide); diagnostics are printed as
+//! they appear and cleared once fixed; while the content has errors nothing is written, so
+//! `out/` keeps the last good build.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use notify_debouncer_mini::notify::RecursiveMode;
+use notify_debouncer_mini::{DebouncedEvent, new_debouncer};
+
+use super::build::{self, write_all};
+use super::check::{Format, open_game, report};
+use super::{Ui, exit};
+use crate::backends::{BuildOptions, Target};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game folder to watch (holding game.toml).
+    #[arg(value_name = "GAME_DIR")]
+    game: Option<PathBuf>,
+
+    /// Where outputs go: a folder per game inside it.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+
+    /// How long to wait for a burst of saves to settle, in milliseconds.
+    #[arg(long, default_value_t = 30)]
+    debounce: u64,
+}
+
+/// What a change to a file of the game folder makes stale. Unknown files (card art, an
+/// included Typst file) may show anywhere in print, so they rebuild all of it.
+pub fn affected(relative: &str) -> BTreeSet<Target> {
+    use Target::*;
+    let all = || Target::ALL.into_iter().collect();
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let set = |targets: &[Target]| targets.iter().copied().collect();
+    match (relative.starts_with("templates/"), name) {
+        (true, "field-guide.typ") => set(&[Sheet]),
+        (true, "encounter-deck.typ" | "cards.typ" | "card.typ") => set(&[Deck]),
+        (true, "dice.typ") => set(&[Dice]),
+        (true, _) => set(&[Sheet, Deck, Dice]),
+        (false, "park-rules.typ") => set(&[Sheet]),
+        // Cards print area and item names and the capture dice's odds.
+        (false, "deck.toml") => set(&[Deck, Ruleset]),
+        (false, "dice.toml") => set(&[Dice, Deck, Sheet, Ruleset]),
+        (false, "field-guide.kdl") => set(&[Sheet, Deck, Ruleset]),
+        _ => all(),
+    }
+}
+
+pub fn run(args: Args, ui: Ui) -> u8 {
+    let folder = match open_game(args.game.as_deref()) {
+        Ok(folder) => folder,
+        Err(code) => return code,
+    };
+    let root = folder.root().to_path_buf();
+    if root.as_os_str().is_empty() {
+        eprintln!(
+            "error: the built-in game cannot be watched: `safari init NAME` makes a copy to edit"
+        );
+        return exit::FAILURE;
+    }
+    drop(folder);
+    let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
+
+    rebuild(&root, &out, Target::ALL.into_iter().collect(), ui);
+
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
+        Ok(debouncer) => debouncer,
+        Err(err) => {
+            eprintln!("error: cannot watch files: {err}");
+            return exit::FAILURE;
+        }
+    };
+    if let Err(err) = debouncer.watcher().watch(&root, RecursiveMode::Recursive) {
+        eprintln!("error: cannot watch {}: {err}", root.display());
+        return exit::FAILURE;
+    }
+    ui.info(format!("watching {} (Ctrl-C to stop)", root.display()));
+    for events in receiver {
+        let events: Vec<DebouncedEvent> = match events {
+            Ok(events) => events,
+            Err(err) => {
+                eprintln!("warning: file watching: {err}");
+                continue;
+            }
+        };
+        let mut targets = BTreeSet::new();
+        for event in &events {
+            // The output folder may sit inside the game folder: its writes are not edits.
+            if event.path.starts_with(&out) || is_editor_litter(&event.path) {
+                continue;
+            }
+            if let Ok(relative) = event.path.strip_prefix(&root) {
+                let relative = relative.to_string_lossy().replace('\\', "/");
+                targets.extend(affected(&relative));
+            }
+        }
+        if !targets.is_empty() {
+            rebuild(&root, &out, targets, ui);
+        }
+    }
+    exit::OK
+}
+
+/// Swap files, backups and our own temporary files: saving through them is not an edit.
+fn is_editor_litter(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.starts_with(".#")
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.contains(".tmp-")
+}
+
+fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
+    let started = Instant::now();
+    let mut folder = match crate::world::GameFolder::open(root) {
+        Ok(folder) => folder,
+        Err(diagnostic) => {
+            eprintln!("error: {}", diagnostic.message);
+            return;
+        }
+    };
+    let options = BuildOptions {
+        targets: targets.iter().copied().collect(),
+        ..BuildOptions::default()
+    };
+    let built = crate::build(&mut folder, &options);
+    if ui.render.color {
+        // A fresh screen per build: fixed problems disappear with the old output.
+        eprint!("\x1b[2J\x1b[H");
+    }
+    report(&folder, &built.checked.diagnostics, Format::Human, ui);
+    let names: Vec<&str> = targets.iter().map(|t| target_name(*t)).collect();
+    match (built.checked.game, built.outputs) {
+        (Some(game), Some(outputs)) => {
+            let target = out.join(&game.manifest.id);
+            match write_all(&target, &outputs)
+                .and_then(|()| build::remove_stale_previews(&target, &outputs))
+            {
+                Ok(()) => ui.info(format!(
+                    "rebuilt {} in {:.0} ms",
+                    names.join(", "),
+                    started.elapsed().as_secs_f64() * 1e3
+                )),
+                Err(err) => eprintln!("error: cannot write into {}: {err}", target.display()),
+            }
+        }
+        _ => ui.info("not rebuilt: the last good outputs stay in place"),
+    }
+    // Typst's caches would otherwise grow with every edit.
+    comemo::evict(10);
+}
+
+fn target_name(target: Target) -> &'static str {
+    match target {
+        Target::Sheet => "sheet",
+        Target::Deck => "deck",
+        Target::Dice => "dice",
+        Target::Ruleset => "ruleset",
+    }
+}

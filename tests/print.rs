@@ -1,0 +1,628 @@
+//! The print files, read back as a printer and a player would see them: page counts and
+//! sizes, trim boxes, cards where the grid puts them with crop marks outside them, backs
+//! mirrored for duplex, every card's name in the text, fonts embedded, identical bytes from
+//! build to build, and pages that look like the checked-in references.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use safari::backends::print::geometry::DeckLayout;
+use safari::backends::{BuildOptions, Target};
+use safari::diag::{RenderOptions, render_human, render_json, summary};
+use safari::model::Paper;
+use safari::world::GameFolder;
+
+const MM: f64 = 72.0 / 25.4;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn default_game() -> PathBuf {
+    root().join("content/safari-zone")
+}
+
+fn print_fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures-print").join(name)
+}
+
+/// Builds a game's print files (no page previews unless asked) and returns them by path.
+fn build(dir: &Path, configure: impl FnOnce(&mut BuildOptions)) -> HashMap<String, Vec<u8>> {
+    let mut options = BuildOptions::default();
+    options.print.page_previews = false;
+    configure(&mut options);
+    let mut folder = GameFolder::open(dir).unwrap();
+    let built = safari::build(&mut folder, &options);
+    let errors: Vec<String> = built
+        .checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(errors.is_empty(), "{}: {errors:?}", dir.display());
+    built
+        .outputs
+        .expect("a clean build has outputs")
+        .into_iter()
+        .map(|o| (o.path, o.bytes))
+        .collect()
+}
+
+fn pdf(bytes: &[u8]) -> lopdf::Document {
+    lopdf::Document::load_mem(bytes).expect("the PDF parses")
+}
+
+fn number(object: &lopdf::Object) -> f64 {
+    match object {
+        lopdf::Object::Integer(i) => *i as f64,
+        lopdf::Object::Real(r) => *r as f64,
+        other => panic!("not a number: {other:?}"),
+    }
+}
+
+/// A page box ([x0, y0, x1, y1] in points), looked up through the page tree.
+fn page_box(doc: &lopdf::Document, page: lopdf::ObjectId, name: &[u8]) -> Option<[f64; 4]> {
+    let mut dict = doc.get_dictionary(page).ok()?;
+    loop {
+        if let Ok(value) = dict.get(name) {
+            let array = match value {
+                lopdf::Object::Reference(id) => doc.get_object(*id).ok()?.as_array().ok()?,
+                other => other.as_array().ok()?,
+            };
+            let v: Vec<f64> = array.iter().map(number).collect();
+            return Some([v[0], v[1], v[2], v[3]]);
+        }
+        let parent = dict.get(b"Parent").ok()?.as_reference().ok()?;
+        dict = doc.get_dictionary(parent).ok()?;
+    }
+}
+
+/// The text of a PDF's pages, read from its glyphs' ToUnicode maps by hayro (lopdf's own
+/// extraction cannot parse the CMaps Typst writes).
+fn pdf_text(bytes: &[u8]) -> String {
+    use hayro::hayro_interpret::font::Glyph;
+    use hayro::hayro_interpret::{
+        BlendMode, ClipPath, Context, Device, GlyphDrawMode, Image, InterpreterCache,
+        InterpreterSettings, Paint, PathDrawMode, SoftMask, interpret_page,
+    };
+    use hayro::hayro_syntax::Pdf;
+    use hayro::vello_cpu::kurbo::{Affine, BezPath, Rect};
+
+    struct Text(String);
+    impl<'a> Device<'a> for Text {
+        fn set_soft_mask(&mut self, _: Option<SoftMask<'a>>) {}
+        fn set_blend_mode(&mut self, _: BlendMode) {}
+        fn draw_path(&mut self, _: &BezPath, _: Affine, _: &Paint<'a>, _: &PathDrawMode) {}
+        fn push_clip_path(&mut self, _: &ClipPath) {}
+        fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
+        fn draw_glyph(
+            &mut self,
+            glyph: &Glyph<'a>,
+            _: Affine,
+            _: Affine,
+            _: &Paint<'a>,
+            _: &GlyphDrawMode,
+        ) {
+            match glyph.as_unicode() {
+                Some(hayro::hayro_interpret::hayro_cmap::BfString::Char(c)) => self.0.push(c),
+                Some(hayro::hayro_interpret::hayro_cmap::BfString::String(s)) => {
+                    self.0.push_str(&s)
+                }
+                None => {}
+            }
+        }
+        fn draw_image(&mut self, _: Image<'a, '_>, _: Affine) {}
+        fn pop_clip_path(&mut self) {}
+        fn pop_transparency_group(&mut self) {}
+    }
+
+    let pdf = Pdf::new(bytes.to_vec()).expect("hayro reads the PDF");
+    let cache = InterpreterCache::new();
+    let mut text = Text(String::new());
+    for page in pdf.pages().iter() {
+        let mut context = Context::new(
+            Affine::IDENTITY,
+            Rect::new(0.0, 0.0, 1e5, 1e5),
+            &cache,
+            page.xref(),
+            InterpreterSettings::default(),
+        );
+        interpret_page(page, &mut context, &mut text);
+        text.0.push('\n');
+    }
+    text.0
+}
+
+fn page_sizes_mm(doc: &lopdf::Document) -> Vec<(f64, f64)> {
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let b = page_box(doc, id, b"MediaBox").expect("every page has a MediaBox");
+            ((b[2] - b[0]) / MM, (b[3] - b[1]) / MM)
+        })
+        .collect()
+}
+
+fn assert_size(actual: (f64, f64), expected: (f64, f64)) {
+    assert!(
+        (actual.0 - expected.0).abs() < 0.1 && (actual.1 - expected.1).abs() < 0.1,
+        "page is {actual:?} mm, expected {expected:?} mm"
+    );
+}
+
+/// A page rendered from the PDF itself (hayro), as rows of RGB pixels.
+struct Raster {
+    width: usize,
+    height: usize,
+    dpi: f64,
+    rgb: Vec<[u8; 3]>,
+}
+
+impl Raster {
+    fn of(bytes: &[u8], page: usize, dpi: f64) -> Raster {
+        use hayro::hayro_syntax::Pdf;
+        let pdf = Pdf::new(bytes.to_vec()).expect("hayro reads the PDF");
+        let scale = (dpi / 72.0) as f32;
+        let pixmap = hayro::render(
+            &pdf.pages()[page],
+            &hayro::RenderCache::new(),
+            &hayro::hayro_interpret::InterpreterSettings::default(),
+            &hayro::RenderSettings {
+                x_scale: scale,
+                y_scale: scale,
+                bg_color: hayro::vello_cpu::color::palette::css::WHITE,
+                ..Default::default()
+            },
+        );
+        let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
+        let rgb = pixmap
+            .take_unpremultiplied()
+            .into_iter()
+            .map(|p| [p.r, p.g, p.b])
+            .collect();
+        Raster {
+            width,
+            height,
+            dpi,
+            rgb,
+        }
+    }
+
+    fn at_mm(&self, x: f64, y: f64) -> [u8; 3] {
+        let px = ((x / 25.4 * self.dpi) as usize).min(self.width - 1);
+        let py = ((y / 25.4 * self.dpi) as usize).min(self.height - 1);
+        self.rgb[py * self.width + px]
+    }
+
+    fn is_white_mm(&self, x: f64, y: f64) -> bool {
+        self.at_mm(x, y).iter().all(|&c| c > 245)
+    }
+
+    /// Whether anything is printed within `margin` mm of the paper's edge.
+    fn ink_within(&self, margin: f64) -> Option<(usize, usize)> {
+        let band = (margin / 25.4 * self.dpi).floor() as usize;
+        (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                x < band || y < band || x >= self.width - band || y >= self.height - band
+            })
+            .find(|&(x, y)| self.rgb[y * self.width + x].iter().any(|&c| c < 235))
+    }
+
+    fn to_png(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, self.width as u32, self.height as u32);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        writer
+            .write_image_data(&self.rgb.concat())
+            .expect("PNG encodes");
+        writer.finish().unwrap();
+        bytes
+    }
+}
+
+/// The card grid a sheet should have, from the print rules (6.35 mm margins, 3 mm bleed on
+/// every card, 3 mm crop marks outside the bleed), worked out here independently of the code.
+struct ExpectedGrid {
+    columns: usize,
+    rows: usize,
+    trim: (f64, f64),
+    origin: (f64, f64),
+}
+
+impl ExpectedGrid {
+    fn new(paper: (f64, f64), card: (f64, f64)) -> ExpectedGrid {
+        let reserve = 6.35 + 3.0;
+        let fit = |w: f64, h: f64| {
+            let c = ((paper.0 - 2.0 * reserve) / (w + 6.0) + 1e-9).floor() as usize;
+            let r = ((paper.1 - 2.0 * reserve) / (h + 6.0) + 1e-9).floor() as usize;
+            (c, r)
+        };
+        let upright = fit(card.0, card.1);
+        let turned = fit(card.1, card.0);
+        let ((columns, rows), trim) = if turned.0 * turned.1 > upright.0 * upright.1 {
+            (turned, (card.1, card.0))
+        } else {
+            (upright, card)
+        };
+        let grid_w = columns as f64 * (trim.0 + 6.0);
+        let grid_h = rows as f64 * (trim.1 + 6.0);
+        ExpectedGrid {
+            columns,
+            rows,
+            trim,
+            origin: (
+                (paper.0 - grid_w) / 2.0 + 3.0,
+                (paper.1 - grid_h) / 2.0 + 3.0,
+            ),
+        }
+    }
+
+    fn trim(&self, column: usize, row: usize) -> (f64, f64, f64, f64) {
+        let x = self.origin.0 + column as f64 * (self.trim.0 + 6.0);
+        let y = self.origin.1 + row as f64 * (self.trim.1 + 6.0);
+        (x, y, x + self.trim.0, y + self.trim.1)
+    }
+
+    fn per_page(&self) -> usize {
+        self.columns * self.rows
+    }
+}
+
+fn occupied(raster: &Raster, trim: (f64, f64, f64, f64)) -> bool {
+    let (x0, y0, x1, y1) = trim;
+    !raster.is_white_mm((x0 + x1) / 2.0, (y0 + y1) / 2.0)
+}
+
+#[test]
+fn the_field_guide_is_one_sheet_front_and_back_on_a4_and_letter() {
+    let a4 = build(&default_game(), |_| {});
+    let doc = pdf(&a4["field-guide.pdf"]);
+    let sizes = page_sizes_mm(&doc);
+    assert_eq!(sizes.len(), 2, "Field Guide and Park Rules");
+    for size in sizes {
+        assert_size(size, (210.0, 297.0));
+    }
+    let letter = build(&default_game(), |o| o.print.paper = Some(Paper::Letter));
+    for name in ["field-guide.pdf", "encounter-deck.pdf", "dice.pdf"] {
+        for size in page_sizes_mm(&pdf(&letter[name])) {
+            assert_size(size, (215.9, 279.4));
+        }
+    }
+    let text = pdf_text(&a4["field-guide.pdf"]);
+    for words in ["TURN TRACKER", "Nidoran", "Rare Sightings", "PARK RULES"] {
+        assert!(
+            text.to_lowercase().contains(&words.to_lowercase()),
+            "{words:?} not in the sheet's text"
+        );
+    }
+}
+
+#[test]
+fn every_font_is_embedded() {
+    let built = build(&default_game(), |_| {});
+    for name in [
+        "field-guide.pdf",
+        "encounter-deck.pdf",
+        "encounter-deck-cards.pdf",
+        "dice.pdf",
+    ] {
+        let doc = pdf(&built[name]);
+        let descriptors: Vec<&lopdf::Dictionary> = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_dict().ok())
+            .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
+            .collect();
+        assert!(!descriptors.is_empty(), "{name} has no fonts");
+        for descriptor in descriptors {
+            assert!(
+                [b"FontFile".as_slice(), b"FontFile2", b"FontFile3"]
+                    .iter()
+                    .any(|key| descriptor.has(key)),
+                "{name}: a font is not embedded: {descriptor:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cards_sit_on_the_grid_with_crop_marks_in_the_margin() {
+    let built = build(&default_game(), |_| {});
+    let bytes = &built["encounter-deck.pdf"];
+    let doc = pdf(bytes);
+    let grid = ExpectedGrid::new((210.0, 297.0), (63.5, 88.9));
+    assert_eq!(grid.per_page(), 8, "eight poker cards on A4");
+    let sheets = 52usize.div_ceil(grid.per_page());
+    assert_eq!(
+        doc.get_pages().len(),
+        2 * sheets + 2,
+        "fronts, backs, calibration"
+    );
+
+    let ruleset: serde_json::Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
+    let text = pdf_text(bytes).to_lowercase();
+    for species in ruleset["species"].as_array().unwrap() {
+        let in_deck = ruleset["deck"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|card| card["species"] == species["id"]);
+        let name = species["name"].as_str().unwrap().to_lowercase();
+        assert_eq!(
+            text.contains(&name),
+            in_deck,
+            "{name}: printed exactly when in the deck"
+        );
+    }
+
+    let front = Raster::of(bytes, 0, 100.0);
+    assert_eq!(
+        front.ink_within(6.35),
+        None,
+        "ink inside the 6.35 mm margin"
+    );
+    for row in 0..grid.rows {
+        for column in 0..grid.columns {
+            assert!(
+                occupied(&front, grid.trim(column, row)),
+                "no card at {column},{row}"
+            );
+        }
+    }
+    // Crop marks: every trim line is marked beyond the bleed, above and left of the grid,
+    // and no mark falls inside a card.
+    let (left, top, _, _) = grid.trim(0, 0);
+    let mark_y = top - 3.0 - 1.5;
+    let mark_x = left - 3.0 - 1.5;
+    for column in 0..grid.columns {
+        let (x0, _, x1, _) = grid.trim(column, 0);
+        for x in [x0, x1] {
+            assert!(
+                !front.is_white_mm(x, mark_y),
+                "no crop mark at x = {x:.1} mm"
+            );
+            assert!(
+                front.is_white_mm(x + 1.5, mark_y),
+                "mark is not a thin line"
+            );
+        }
+    }
+    for row in 0..grid.rows {
+        let (_, y0, _, y1) = grid.trim(0, row);
+        for y in [y0, y1] {
+            assert!(
+                !front.is_white_mm(mark_x, y),
+                "no crop mark at y = {y:.1} mm"
+            );
+        }
+    }
+}
+
+#[test]
+fn backs_are_mirrored_for_a_long_edge_flip() {
+    // Mini cards and an odd count: the last sheet is part full, so the mirror shows.
+    let dir = print_fixture("mini-odd-deck");
+    let built = build(&dir, |_| {});
+    let bytes = &built["encounter-deck.pdf"];
+    let grid = ExpectedGrid::new((210.0, 297.0), (44.45, 63.5));
+    assert_eq!((grid.columns, grid.rows), (3, 4), "twelve mini cards on A4");
+    let doc = pdf(bytes);
+    assert_eq!(doc.get_pages().len(), 2 * 2 + 2, "13 cards: two sheets");
+    let text = pdf_text(bytes).to_lowercase();
+    for species in ["sprout", "minnow", "boulder", "glimmer"] {
+        assert!(text.contains(species), "{species} not printed");
+    }
+    // Sheet 2 holds card 13 alone: front in the first column, back in the last.
+    let front = Raster::of(bytes, 2, 100.0);
+    let back = Raster::of(bytes, 3, 100.0);
+    assert!(occupied(&front, grid.trim(0, 0)));
+    assert!(!occupied(&front, grid.trim(2, 0)));
+    assert!(occupied(&back, grid.trim(2, 0)));
+    assert!(!occupied(&back, grid.trim(0, 0)));
+}
+
+#[test]
+fn a_back_offset_moves_the_backs_only() {
+    let dir = print_fixture("mini-odd-deck");
+    let plain = build(&dir, |_| {});
+    let moved = build(&dir, |o| o.print.back_offset = (2.0, 0.0));
+    let grid = ExpectedGrid::new((210.0, 297.0), (44.45, 63.5));
+    let (x0, y0, _, y1) = grid.trim(2, 0);
+    let y = (y0 + y1) / 2.0;
+    // Half a millimetre inside the left edge of the back's bleed: printed as built, and
+    // white once the back has moved 2 mm to the right.
+    let probe = x0 - 3.0 + 0.5;
+    let back = |bytes: &Vec<u8>| Raster::of(bytes, 3, 150.0);
+    assert!(!back(&plain["encounter-deck.pdf"]).is_white_mm(probe, y));
+    assert!(back(&moved["encounter-deck.pdf"]).is_white_mm(probe, y));
+    let front = |bytes: &Vec<u8>| Raster::of(bytes, 2, 150.0);
+    assert!(!front(&moved["encounter-deck.pdf"]).is_white_mm(grid.trim(0, 0).0 - 2.5, y));
+}
+
+#[test]
+fn gutter_fold_puts_each_back_beside_its_front() {
+    let built = build(&default_game(), |o| o.print.layout = DeckLayout::GutterFold);
+    let bytes = &built["encounter-deck.pdf"];
+    let raster = Raster::of(bytes, 0, 100.0);
+    assert_eq!(raster.ink_within(6.35), None);
+    // Each half holds cards: one left of the fold, its mirror right of it.
+    let rows: Vec<f64> = (0..4).map(|r| 20.0 + r as f64 * 60.0).collect();
+    let left = rows
+        .iter()
+        .filter(|&&y| !raster.is_white_mm(52.5, y))
+        .count();
+    let right = rows
+        .iter()
+        .filter(|&&y| !raster.is_white_mm(157.5, y))
+        .count();
+    assert!(left > 0 && left == right, "left {left}, right {right}");
+    let pages = pdf(bytes).get_pages().len();
+    assert!(
+        pages > 2 * 52 / 8,
+        "gutter-fold fits half as many cards a page: {pages}"
+    );
+}
+
+#[test]
+fn the_print_shop_file_has_one_card_a_page_with_its_trim_box() {
+    let built = build(&default_game(), |_| {});
+    let doc = pdf(&built["encounter-deck-cards.pdf"]);
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 23 + 1, "every design, then the back");
+    for &id in pages.values() {
+        let media = page_box(&doc, id, b"MediaBox").unwrap();
+        let trim = page_box(&doc, id, b"TrimBox").expect("a TrimBox");
+        let bleed = 3.0 * MM;
+        assert!(
+            (trim[0] - media[0] - bleed).abs() < 0.01,
+            "{trim:?} in {media:?}"
+        );
+        assert!(((trim[2] - trim[0]) / MM - 63.5).abs() < 0.05);
+        assert!(((trim[3] - trim[1]) / MM - 88.9).abs() < 0.05);
+        if let Some(bleed_box) = page_box(&doc, id, b"BleedBox") {
+            assert_eq!(bleed_box, media, "the bleed is the whole page");
+        }
+    }
+}
+
+#[test]
+fn the_dice_file_has_stickers_and_paper_dice() {
+    let built = build(&default_game(), |_| {});
+    let text = pdf_text(&built["dice.pdf"]).to_uppercase();
+    for words in [
+        "DICE STICKERS",
+        "PAPER DICE",
+        "AREA",
+        "TRAINER",
+        "HAZARD",
+        "CAPTURE DICE",
+    ] {
+        assert!(text.contains(words), "{words} not in dice.pdf");
+    }
+}
+
+#[test]
+fn two_builds_give_identical_bytes() {
+    let first = build(&default_game(), |o| o.print.page_previews = true);
+    let second = build(&default_game(), |o| o.print.page_previews = true);
+    assert_eq!(first.len(), second.len());
+    for (path, bytes) in &first {
+        assert!(&second[path] == bytes, "{path} differs between builds");
+    }
+}
+
+#[test]
+fn only_builds_the_outputs_asked_for() {
+    let built = build(&default_game(), |o| o.targets = vec![Target::Dice]);
+    let paths: Vec<&str> = built.keys().map(String::as_str).collect();
+    assert_eq!(paths, vec!["dice.pdf"]);
+}
+
+/// Page 1 of each PDF, rendered at a low resolution, against a checked-in reference: a change
+/// to a template or the content shows here. Set SAFARI_UPDATE_REFERENCES=1 to accept one.
+#[test]
+fn pages_look_like_their_references() {
+    let built = build(&default_game(), |_| {});
+    let update = std::env::var_os("SAFARI_UPDATE_REFERENCES").is_some();
+    for name in ["field-guide", "encounter-deck", "dice"] {
+        let raster = Raster::of(&built[&format!("{name}.pdf")], 0, 40.0);
+        let path = root().join(format!("tests/print-references/{name}-1.png"));
+        if update {
+            std::fs::write(&path, raster.to_png()).unwrap();
+            continue;
+        }
+        let reference = std::fs::read(&path).unwrap_or_else(|_| {
+            panic!(
+                "{} missing: run with SAFARI_UPDATE_REFERENCES=1",
+                path.display()
+            )
+        });
+        let decoder = png::Decoder::new(std::io::Cursor::new(reference));
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!(
+            (info.width as usize, info.height as usize),
+            (raster.width, raster.height),
+            "{name}: size"
+        );
+        let ours = raster.rgb.concat();
+        let differing = ours
+            .chunks(3)
+            .zip(pixels.chunks(3))
+            .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 48))
+            .count();
+        let share = differing as f64 / (raster.width * raster.height) as f64;
+        assert!(
+            share < 0.002,
+            "{name}: {:.2}% of pixels differ from {}",
+            share * 100.0,
+            path.display()
+        );
+    }
+}
+
+/// Fixture games of typesetting faults: each `szNNNN-*` folder raises that code and no
+/// other, and its diagnostics match the snapshots beside it.
+#[test]
+fn print_fixtures_match_their_snapshots() {
+    let dirs = std::fs::read_dir(root().join("tests/fixtures-print")).unwrap();
+    let mut dirs: Vec<PathBuf> = dirs.map(|e| e.unwrap().path()).collect();
+    dirs.sort();
+    let mut seen = 0;
+    for dir in dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(code) = name.split('-').next().filter(|p| p.starts_with("sz")) else {
+            continue;
+        };
+        seen += 1;
+        let mut options = BuildOptions::default();
+        options.print.page_previews = false;
+        let mut folder = GameFolder::open(&dir).unwrap();
+        let built = safari::build(&mut folder, &options);
+        let diagnostics = built.checked.diagnostics.into_vec();
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert!(
+            !codes.is_empty() && codes.iter().all(|c| c.eq_ignore_ascii_case(code)),
+            "{name}: {codes:?}"
+        );
+        assert_eq!(
+            built.outputs.is_some(),
+            !diagnostics.iter().any(|d| d.is_error()),
+            "{name}: outputs exactly when there are no errors"
+        );
+        let options = RenderOptions {
+            width: 100,
+            color: false,
+        };
+        let text = format!(
+            "{}{}\n",
+            render_human(&diagnostics, &folder, options),
+            summary(&diagnostics)
+        );
+        let json = render_json(&diagnostics, &folder);
+        insta::with_settings!({
+            snapshot_path => &dir,
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!("diagnostics", text);
+            insta::assert_snapshot!("diagnostics-json", json);
+        });
+    }
+    assert!(seen >= 3);
+}
+
+#[test]
+fn a_game_folder_overrides_a_template_by_name() {
+    let built = build(&print_fixture("template-override"), |_| {});
+    let doc = pdf(&built["dice.pdf"]);
+    assert_size(page_sizes_mm(&doc)[0], (100.0, 60.0));
+    let text = pdf_text(&built["dice.pdf"]);
+    assert!(text.contains("HOUSE DICE"), "{text}");
+    // The other templates are still the built-in ones.
+    assert_eq!(page_sizes_mm(&pdf(&built["field-guide.pdf"])).len(), 2);
+}
