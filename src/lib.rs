@@ -12,6 +12,7 @@ pub mod embedded;
 pub mod engine;
 pub mod load;
 pub mod model;
+pub mod raster;
 pub mod rules;
 pub mod sim;
 pub mod world;

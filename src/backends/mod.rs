@@ -7,6 +7,7 @@
 
 pub mod print;
 pub mod ruleset;
+pub mod tts;
 
 use crate::diag::Diagnostic;
 use crate::model::Game;
@@ -38,16 +39,27 @@ pub enum Target {
     Dice,
     /// The JSON ruleset: ruleset.json.
     Ruleset,
+    /// The Tabletop Simulator saved object and its images: tts/.
+    Tts,
 }
 
 impl Target {
-    pub const ALL: [Target; 4] = [Target::Sheet, Target::Deck, Target::Dice, Target::Ruleset];
+    pub const ALL: [Target; 5] = [
+        Target::Sheet,
+        Target::Deck,
+        Target::Dice,
+        Target::Ruleset,
+        Target::Tts,
+    ];
 }
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
     pub targets: Vec<Target>,
     pub print: PrintOptions,
+    /// Where the Tabletop Simulator images will be found: their URLs are `<this>/<file>`.
+    /// The command sets it to the `file:///` folder it writes them to, or `--asset-base`.
+    pub asset_base: String,
 }
 
 impl Default for BuildOptions {
@@ -55,6 +67,7 @@ impl Default for BuildOptions {
         BuildOptions {
             targets: Target::ALL.to_vec(),
             print: PrintOptions::default(),
+            asset_base: "images".to_string(),
         }
     }
 }
@@ -86,18 +99,51 @@ pub fn run_all(
             Target::Sheet => Some(Document::Sheet),
             Target::Deck => Some(Document::Deck),
             Target::Dice => Some(Document::Dice),
-            Target::Ruleset => None,
+            Target::Ruleset | Target::Tts => None,
         })
         .collect();
-    if !documents.is_empty() {
+    let tts = options.targets.contains(&Target::Tts);
+    if !documents.is_empty() || tts {
         let print_options = PrintOptions {
             documents,
+            tts_sources: tts,
             ..options.print.clone()
         };
         let printed = print::print(context.game, templates, &print_options)?;
         outputs.extend(printed.outputs);
         warnings.extend(printed.warnings);
         timings = printed.timings;
+        if tts {
+            let started = std::time::Instant::now();
+            let document = |name: &str| {
+                printed
+                    .documents
+                    .iter()
+                    .find(|(template, _)| *template == name)
+                    .map(|(_, document)| document)
+                    .expect("the print backend typesets what the export needs")
+            };
+            let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
+            let ruleset_json = serde_json::to_string(&ruleset).expect("rulesets serialise");
+            outputs.extend(tts::export(
+                &ruleset,
+                &ruleset_json,
+                &tts::TtsSources {
+                    cards: document("cards.typ"),
+                    sheet: document("field-guide.typ"),
+                    die_faces: document("die-faces.typ"),
+                },
+                &tts::TtsOptions {
+                    asset_base: options.asset_base.clone(),
+                },
+            ));
+            timings.push(print::Timing {
+                document: "tts/",
+                typeset_ms: 0.0,
+                pdf_ms: 0.0,
+                previews_ms: started.elapsed().as_secs_f64() * 1e3,
+            });
+        }
     }
     outputs.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Built {

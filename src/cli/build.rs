@@ -40,6 +40,20 @@ pub struct Args {
     /// Also write a PNG of every card design at print resolution (preview/cards/).
     #[arg(long)]
     preview: bool,
+
+    /// Tabletop Simulator: image URLs become URL/<file> (for images uploaded to a web host
+    /// or the Steam Cloud). By default they are file:/// paths to out/<game>/tts/images.
+    #[arg(long, value_name = "URL")]
+    asset_base: Option<String>,
+
+    /// Tabletop Simulator: also copy the saved object, its thumbnail and images into the
+    /// game's Saves/Saved Objects folder.
+    #[arg(long)]
+    install: bool,
+
+    /// Tabletop Simulator's data folder, for --install (found in the usual place by default).
+    #[arg(long, value_name = "DIR", requires = "install")]
+    tts_dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -79,6 +93,15 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     options.print.layout = args.layout;
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;
+    // The output folder's own name is not known before the manifest is read: build the
+    // ruleset first when the default asset base needs it.
+    options.asset_base = match &args.asset_base {
+        Some(url) => url.clone(),
+        None => match game_id(&mut folder) {
+            Some(id) => file_url(&args.out.join(id).join("tts/images")),
+            None => "images".to_string(),
+        },
+    };
     let built = crate::build(&mut folder, &options);
     report(&folder, &built.checked.diagnostics, Format::Human, ui);
     for t in &built.timings {
@@ -100,6 +123,17 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         return exit::ERRORS;
     };
     let target = args.out.join(&game.manifest.id);
+    if args.install {
+        let name = crate::backends::tts::save_name(&game.manifest.name);
+        if !outputs.iter().any(|o| o.path.starts_with("tts/")) {
+            eprintln!("error: --install needs the Tabletop Simulator export (`--only tts`)");
+            return exit::FAILURE;
+        }
+        if let Err(message) = install(&name, &outputs, args.tts_dir.as_deref(), ui) {
+            eprintln!("error: {message}");
+            return exit::FAILURE;
+        }
+    }
     match write_all(&target, &outputs).and_then(|()| remove_stale_previews(&target, &outputs)) {
         Ok(()) => {
             let written = outputs.iter().filter(|o| !o.path.contains('/')).count();
@@ -174,5 +208,88 @@ pub fn remove_stale_previews(target: &Path, outputs: &[Output]) -> std::io::Resu
             }
         }
     }
+    Ok(())
+}
+
+/// The game's id from its manifest, read through the same seam as the build.
+fn game_id(folder: &mut crate::world::GameFolder) -> Option<String> {
+    let mut scratch = crate::diag::Diagnostics::default();
+    crate::load::load(folder, &mut scratch).map(|game| game.manifest.id)
+}
+
+/// A `file:///` URL for a folder (made absolute; it need not exist yet).
+fn file_url(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = absolute.to_string_lossy().replace('\\', "/");
+    let text = text.trim_start_matches('/');
+    let encoded: String = text
+        .chars()
+        .map(|c| match c {
+            ' ' => "%20".to_string(),
+            '#' => "%23".to_string(),
+            '?' => "%3F".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    format!("file:///{encoded}")
+}
+
+/// Tabletop Simulator's data folder on this system.
+fn tts_home() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map(PathBuf::from)?;
+    let candidates = [
+        home.join("Documents/My Games/Tabletop Simulator"),
+        home.join("Library/Tabletop Simulator"),
+        home.join(".local/share/Tabletop Simulator"),
+    ];
+    candidates.into_iter().find(|dir| dir.is_dir())
+}
+
+/// Copies the saved object, its thumbnail and its images into `Saves/Saved Objects/`. The
+/// copy's JSON points at the copied images; only files this export names are written, so
+/// nothing else in the folder is touched.
+fn install(name: &str, outputs: &[Output], tts_dir: Option<&Path>, ui: Ui) -> Result<(), String> {
+    let home = match tts_dir {
+        Some(dir) => dir.to_path_buf(),
+        None => tts_home().ok_or(
+            "Tabletop Simulator's folder was not found: pass it with --tts-dir".to_string(),
+        )?,
+    };
+    let saved = home.join("Saves/Saved Objects");
+    let images = saved.join(format!("{name} images"));
+    std::fs::create_dir_all(&images)
+        .map_err(|err| format!("cannot create {}: {err}", images.display()))?;
+    let json_path = format!("tts/{name}.json");
+    let old_base = outputs.iter().find(|o| o.path == json_path).and_then(|o| {
+        let text = String::from_utf8_lossy(&o.bytes);
+        let url = text
+            .split("\"ImageURL\": \"")
+            .nth(1)?
+            .split('"')
+            .next()?
+            .to_string();
+        Some(url.rsplit_once('/')?.0.to_string())
+    });
+    for output in outputs {
+        let write = |path: PathBuf, bytes: &[u8]| {
+            crate::write_atomically(&path, bytes)
+                .map_err(|err| format!("cannot write {}: {err}", path.display()))
+        };
+        if let Some(file) = output.path.strip_prefix("tts/images/") {
+            write(images.join(file), &output.bytes)?;
+        } else if output.path == json_path {
+            let text = String::from_utf8_lossy(&output.bytes).into_owned();
+            let text = match &old_base {
+                Some(base) => text.replace(base.as_str(), &file_url(&images)),
+                None => text,
+            };
+            write(saved.join(format!("{name}.json")), text.as_bytes())?;
+        } else if let Some(file) = output.path.strip_prefix("tts/") {
+            write(saved.join(file), &output.bytes)?;
+        }
+    }
+    ui.info(format!("installed into {}", saved.display()));
     Ok(())
 }

@@ -37,10 +37,14 @@ pub fn affected(relative: &str) -> BTreeSet<Target> {
     let all = || Target::ALL.into_iter().collect();
     let name = relative.rsplit('/').next().unwrap_or(relative);
     let set = |targets: &[Target]| targets.iter().copied().collect();
-    match (relative.starts_with("templates/"), name) {
+    // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
+    // ruleset: whatever changes, it is made again.
+    let mut targets: BTreeSet<Target> = match (relative.starts_with("templates/"), name) {
         (true, "field-guide.typ") => set(&[Sheet]),
-        (true, "encounter-deck.typ" | "cards.typ" | "card.typ") => set(&[Deck]),
+        (true, "encounter-deck.typ") => set(&[Deck]),
+        (true, "cards.typ" | "card.typ") => set(&[Deck]),
         (true, "dice.typ") => set(&[Dice]),
+        (true, "die-faces.typ") => set(&[]),
         (true, _) => set(&[Sheet, Deck, Dice]),
         (false, "park-rules.typ") => set(&[Sheet]),
         // Cards print area and item names and the capture dice's odds.
@@ -48,7 +52,14 @@ pub fn affected(relative: &str) -> BTreeSet<Target> {
         (false, "dice.toml") => set(&[Dice, Deck, Sheet, Ruleset]),
         (false, "field-guide.kdl") => set(&[Sheet, Deck, Ruleset]),
         _ => all(),
+    };
+    if !matches!(
+        relative,
+        "templates/encounter-deck.typ" | "templates/dice.typ"
+    ) {
+        targets.insert(Tts);
     }
+    targets
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
@@ -166,5 +177,6 @@ fn target_name(target: Target) -> &'static str {
         Target::Deck => "deck",
         Target::Dice => "dice",
         Target::Ruleset => "ruleset",
+        Target::Tts => "tts",
     }
 }

@@ -30,6 +30,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
     ("cards.typ", include_str!("../../../templates/cards.typ")),
     ("dice.typ", include_str!("../../../templates/dice.typ")),
+    (
+        "die-faces.typ",
+        include_str!("../../../templates/die-faces.typ"),
+    ),
 ];
 
 /// The game's Park Rules, typeset on the back of the Field Guide.

@@ -23,7 +23,7 @@ use geometry::{DeckLayout, PaperSize};
 use typeset::{Typesetter, to_value};
 
 /// Preview pages are rendered at this resolution: enough to read 7 pt text on screen.
-pub const PREVIEW_DPI: f64 = 110.0;
+pub const PREVIEW_DPI: f64 = 100.0;
 /// Card previews are rendered at print resolution.
 pub const CARD_DPI: f64 = 300.0;
 
@@ -47,6 +47,8 @@ pub struct PrintOptions {
     pub page_previews: bool,
     /// One PNG per card design, at print resolution.
     pub card_previews: bool,
+    /// Also typeset what the Tabletop Simulator export draws from, and hand it back.
+    pub tts_sources: bool,
 }
 
 impl Default for PrintOptions {
@@ -58,6 +60,7 @@ impl Default for PrintOptions {
             documents: vec![Document::Sheet, Document::Deck, Document::Dice],
             page_previews: true,
             card_previews: false,
+            tts_sources: false,
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct Printed {
     pub warnings: Vec<Diagnostic>,
     /// Per document: milliseconds spent in Typst (compile), in PDF export and in previews.
     pub timings: Vec<Timing>,
+    /// The typeset documents, by template, when `tts_sources` asked for them.
+    pub documents: Vec<(&'static str, PagedDocument)>,
 }
 
 #[derive(Debug, Clone)]
@@ -81,10 +86,12 @@ pub struct Timing {
 /// One document to typeset: its template, its inputs, and what to make of its pages.
 struct Job {
     template: &'static str,
-    pdf: &'static str,
+    /// The PDF to write, or none when the document is only a source for another export.
+    pdf: Option<&'static str>,
     inputs: Dict,
     previews: Option<(&'static str, f64)>,
     card_previews: bool,
+    keep: bool,
 }
 
 pub fn print(
@@ -104,17 +111,20 @@ pub fn print(
         dict
     };
     let previews = |name| options.page_previews.then_some((name, PREVIEW_DPI));
+    let wants = |document| options.documents.contains(&document);
+    let tts = options.tts_sources;
     let mut jobs = Vec::new();
-    if options.documents.contains(&Document::Sheet) {
+    if wants(Document::Sheet) || tts {
         jobs.push(Job {
             template: "field-guide.typ",
-            pdf: "field-guide.pdf",
+            pdf: wants(Document::Sheet).then_some("field-guide.pdf"),
             inputs: inputs(&[]),
-            previews: previews("field-guide"),
+            previews: previews("field-guide").filter(|_| wants(Document::Sheet)),
             card_previews: false,
+            keep: tts,
         });
     }
-    if options.documents.contains(&Document::Deck) {
+    if wants(Document::Deck) {
         let size = game.manifest.card_size;
         let (grid, pages) = geometry::card_pages(
             PaperSize::of(paper),
@@ -126,7 +136,7 @@ pub fn print(
         );
         jobs.push(Job {
             template: "encounter-deck.typ",
-            pdf: "encounter-deck.pdf",
+            pdf: Some("encounter-deck.pdf"),
             inputs: inputs(&[
                 ("grid", to_value(&grid)),
                 ("pages", to_value(&pages)),
@@ -137,37 +147,63 @@ pub fn print(
             ]),
             previews: previews("encounter-deck"),
             card_previews: false,
-        });
-        jobs.push(Job {
-            template: "cards.typ",
-            pdf: "encounter-deck-cards.pdf",
-            inputs: inputs(&[]),
-            previews: None,
-            card_previews: options.card_previews,
+            keep: false,
         });
     }
-    if options.documents.contains(&Document::Dice) {
+    if wants(Document::Deck) || tts {
+        jobs.push(Job {
+            template: "cards.typ",
+            pdf: wants(Document::Deck).then_some("encounter-deck-cards.pdf"),
+            inputs: inputs(&[]),
+            previews: None,
+            card_previews: options.card_previews && wants(Document::Deck),
+            keep: tts,
+        });
+    }
+    if wants(Document::Dice) {
         jobs.push(Job {
             template: "dice.typ",
-            pdf: "dice.pdf",
+            pdf: Some("dice.pdf"),
             inputs: inputs(&[]),
             previews: previews("dice"),
             card_previews: false,
+            keep: false,
+        });
+    }
+    if tts {
+        jobs.push(Job {
+            template: "die-faces.typ",
+            pdf: None,
+            inputs: inputs(&[]),
+            previews: None,
+            card_previews: false,
+            keep: true,
         });
     }
 
     let typesetter = Typesetter::new(files);
-    type JobResult = Result<(Vec<Output>, Vec<Diagnostic>, Timing), Vec<Diagnostic>>;
+    type JobResult = Result<
+        (
+            Vec<Output>,
+            Vec<Diagnostic>,
+            Timing,
+            Option<(&'static str, PagedDocument)>,
+        ),
+        Vec<Diagnostic>,
+    >;
     let results: Vec<JobResult> = jobs
         .into_par_iter()
         .map(|job| {
             let clock = std::time::Instant::now();
             let typeset = typesetter.typeset(job.template, job.inputs)?;
             let typeset_ms = clock.elapsed().as_secs_f64() * 1e3;
-            let mut outputs = vec![Output {
-                path: job.pdf.to_string(),
-                bytes: pdf(&typeset.document, &data.id, job.pdf)?,
-            }];
+            let mut outputs = Vec::new();
+            if let Some(name) = job.pdf {
+                outputs.push(Output {
+                    path: name.to_string(),
+                    bytes: pdf(&typeset.document, &data.id, name)?,
+                });
+            }
             let pdf_ms = clock.elapsed().as_secs_f64() * 1e3 - typeset_ms;
             if let Some((name, dpi)) = job.previews {
                 outputs.extend(page_pngs(&typeset.document, dpi, false, |page| {
@@ -187,12 +223,13 @@ pub fn print(
                 ));
             }
             let timing = Timing {
-                document: job.pdf,
+                document: job.pdf.unwrap_or(job.template),
                 typeset_ms,
                 pdf_ms,
                 previews_ms: clock.elapsed().as_secs_f64() * 1e3 - typeset_ms - pdf_ms,
             };
-            Ok((outputs, typeset.warnings, timing))
+            let kept = job.keep.then_some((job.template, typeset.document));
+            Ok((outputs, typeset.warnings, timing, kept))
         })
         .collect();
 
@@ -200,17 +237,19 @@ pub fn print(
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
     let mut timings = Vec::new();
+    let mut documents = Vec::new();
     for result in results {
         match result {
-            Ok((made, warned, timing)) => {
+            Ok((made, warned, timing, kept)) => {
                 outputs.extend(made);
                 warnings.extend(warned);
                 timings.push(timing);
+                documents.extend(kept);
             }
             Err(failed) => errors.extend(failed),
         }
     }
-    if !files.has_park_rules && options.documents.contains(&Document::Sheet) {
+    if !files.has_park_rules && (wants(Document::Sheet) || tts) {
         warnings.push(
             Diagnostic::warning(
                 Code::NoParkRules,
@@ -227,6 +266,7 @@ pub fn print(
         outputs,
         warnings,
         timings,
+        documents,
     })
 }
 
@@ -235,6 +275,7 @@ fn pdf(document: &PagedDocument, game: &str, name: &str) -> Result<Vec<u8>, Vec<
         // A stable identifier keeps the PDF's /ID the same from build to build.
         ident: Smart::Custom(format!("{game}/{name}")),
         timestamp: None,
+        tagged: std::env::var_os("SAFARI_TAGGED").is_some(),
         ..Default::default()
     };
     typst_pdf::pdf(document, &options).map_err(|errors| {
@@ -257,19 +298,13 @@ fn page_pngs(
     bleed: bool,
     name: impl Fn(usize) -> String + Sync,
 ) -> Vec<Output> {
-    let options = typst_render::RenderOptions {
-        pixel_per_pt: (dpi / 72.0).into(),
-        render_bleed: bleed,
-    };
     document
         .pages()
         .par_iter()
         .enumerate()
         .map(|(index, page)| Output {
             path: name(index + 1),
-            bytes: typst_render::render(page, &options)
-                .encode_png()
-                .expect("a rendered page encodes as PNG"),
+            bytes: crate::raster::Image::of_page(page, dpi / 72.0, bleed).png(),
         })
         .collect()
 }

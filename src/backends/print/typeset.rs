@@ -34,9 +34,13 @@ pub struct Typeset {
 
 impl<'a> Typesetter<'a> {
     pub fn new(files: &'a TemplateFiles) -> Typesetter<'a> {
-        // DejaVu Sans Mono (from typst-assets) is the fallback for signs the two bundled
-        // families lack, such as ♀ and ♂.
-        let fallback = typst_assets::fonts().filter(|font| font.len() < 400_000);
+        // DejaVu Sans Mono (from typst-assets) is the only fallback, for the signs the two
+        // bundled families lack (♀, ♂, arrows): with Typst's serif and maths faces as
+        // fallbacks too, glyphs landed in them, and subsetting them tripled the PDF time.
+        let fallback = typst_assets::fonts().filter(|data| {
+            typst::text::Font::iter(typst::foundations::Bytes::new(*data))
+                .any(|font| font.info().family == "DejaVu Sans Mono")
+        });
         let engine = TypstEngine::builder()
             .fonts(FONTS.iter().copied().chain(fallback))
             .add_file_resolver(files.resolver())

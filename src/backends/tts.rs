@@ -1,0 +1,495 @@
+//! The Tabletop Simulator export: the whole game as one saved object, with the images it
+//! references.
+//!
+//! The images are the print pages rasterised (one design, two outputs): card faces from
+//! `cards.typ` laid out on sprite sheets, die faces from `die-faces.typ` laid out on the d6
+//! texture template, the Field Guide and Park Rules as the two sides of a tile per player.
+//! Every image is named by its content hash, since Tabletop Simulator caches images by URL.
+//! Object GUIDs are derived from the game and the object's role, so the JSON is the same
+//! from build to build.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use typst_layout::{Page, PagedDocument};
+
+use super::Output;
+use super::ruleset::Ruleset;
+use crate::raster::Image;
+use rayon::prelude::*;
+
+/// The largest side of a sprite sheet Tabletop Simulator loads reliably.
+const MAX_SHEET_PX: u32 = 4096;
+/// A deck sheet holds at most 10 x 7 cards.
+const MAX_COLUMNS: u32 = 10;
+const MAX_ROWS: u32 = 7;
+/// The d6 texture: 2048 px square, faces about 613 px, in the template's cells.
+const DIE_TEXTURE_PX: u32 = 2048;
+const DIE_FACE_PX: u32 = 613;
+/// (x, y) of faces 1 to 6 in the texture, and whether the face is drawn upside down.
+const DIE_CELLS: [(u32, u32, bool); 6] = [
+    (27, 1408, true),
+    (27, 717, false),
+    (717, 1408, false),
+    (717, 717, false),
+    (1406, 717, false),
+    (1406, 1408, true),
+];
+/// How Tabletop Simulator turns a d6 to show each face up (the built-in die's values).
+const D6_ROTATIONS: [[i32; 3]; 6] = [
+    [-90, 0, 0],
+    [0, 0, 0],
+    [0, 0, -90],
+    [0, 0, 90],
+    [0, 0, -180],
+    [90, 0, 0],
+];
+/// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
+const SHEET_DPI: f64 = 150.0;
+
+pub struct TtsOptions {
+    /// Image URLs are `<asset_base>/<file>`.
+    pub asset_base: String,
+}
+
+/// The documents the export draws from.
+pub struct TtsSources<'a> {
+    pub cards: &'a PagedDocument,
+    pub sheet: &'a PagedDocument,
+    pub die_faces: &'a PagedDocument,
+}
+
+/// The saved object's file name: the game's name, letters and digits only.
+pub fn save_name(game_name: &str) -> String {
+    let name: String = game_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if name.is_empty() {
+        "SafariGame".to_string()
+    } else {
+        name
+    }
+}
+
+fn short_hash(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .take(5)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A stable 6-hex GUID for an object of this game.
+fn guid(game: &str, role: &str) -> String {
+    let digest = Sha256::digest(format!("{game}\0{role}").as_bytes());
+    digest.iter().take(3).map(|b| format!("{b:02x}")).collect()
+}
+
+fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
+    json!({
+        "posX": x, "posY": 1.0, "posZ": z,
+        "rotX": 0.0, "rotY": rotation_y, "rotZ": 0.0,
+        "scaleX": scale, "scaleY": 1.0, "scaleZ": scale,
+    })
+}
+
+/// The fields every object has, filled in.
+fn object(name: &str, guid: String, nickname: &str, description: &str, at: Value) -> Value {
+    json!({
+        "GUID": guid,
+        "Name": name,
+        "Transform": at,
+        "Nickname": nickname,
+        "Description": description,
+        "GMNotes": "",
+        "Memo": "",
+        "Tags": [],
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "XmlUI": "",
+        "Locked": false,
+        "Grid": true,
+        "Snap": true,
+        "Autoraise": true,
+        "Sticky": true,
+        "Tooltip": true,
+        "HideWhenFaceDown": false,
+        "Hands": false,
+    })
+}
+
+/// The Lua of the rules object: the ruleset travels in its saved state, is decoded once on
+/// load, and other scripts ask for it.
+pub const RULES_LUA: &str = r#"-- The game's ruleset (ruleset.json from `safari build`), for other scripts:
+--   local rules = getObjectFromGUID("<this object's GUID>").call("getRuleset")
+local raw = ""
+ruleset = nil
+
+function onLoad(script_state)
+  if script_state ~= nil and script_state ~= "" then
+    raw = script_state
+    ruleset = JSON.decode(script_state)
+  end
+end
+
+function onSave()
+  return raw
+end
+
+function getRuleset()
+  return ruleset
+end
+"#;
+
+/// The saved object, its thumbnail and its images, under `tts/`.
+pub fn export(
+    ruleset: &Ruleset,
+    ruleset_json: &str,
+    sources: &TtsSources,
+    options: &TtsOptions,
+) -> Vec<Output> {
+    let game_id = &ruleset.game.id;
+    let mut outputs = Vec::new();
+    let mut image = |stem: &str, picture: &Image| -> String {
+        let bytes = picture.png();
+        let file = format!("{stem}-{}.png", short_hash(&bytes));
+        outputs.push(Output {
+            path: format!("tts/images/{file}"),
+            bytes,
+        });
+        format!("{}/{file}", options.asset_base.trim_end_matches('/'))
+    };
+
+    // Card faces: one slot per design (copies share it), 70 per sheet at most.
+    let pages = sources.cards.pages();
+    let (design_pages, back_page) = pages.split_at(pages.len().saturating_sub(1));
+    let per_sheet = (MAX_COLUMNS * MAX_ROWS) as usize;
+    let mut custom_decks = serde_json::Map::new();
+    let mut slot_of_design = Vec::new();
+    let card_size = back_page.first().map(|p| p.frame.size());
+    let back_url = back_page.first().map(|page| {
+        let (w, h) = card_size
+            .map(|s| (s.x.to_pt(), s.y.to_pt()))
+            .unwrap_or((1.0, 1.0));
+        let columns = (design_pages.len() as u32).clamp(1, MAX_COLUMNS);
+        let rows = (design_pages.len() as u32)
+            .div_ceil(columns)
+            .clamp(1, MAX_ROWS);
+        let scale = card_scale(w, h, columns, rows);
+        image("card-back", &Image::of_page(page, scale, false))
+    });
+    for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
+        let deck_id = sheet as u32 + 1;
+        let columns = (chunk.len() as u32).clamp(1, MAX_COLUMNS);
+        let rows = (chunk.len() as u32).div_ceil(columns).clamp(1, MAX_ROWS);
+        let (w, h) = (
+            chunk[0].frame.width().to_pt(),
+            chunk[0].frame.height().to_pt(),
+        );
+        let scale = card_scale(w, h, columns, rows);
+        let faces: Vec<Image> = chunk
+            .par_iter()
+            .map(|p| Image::of_page(p, scale, false))
+            .collect();
+        let (cw, ch) = (faces[0].width, faces[0].height);
+        let mut sprite = Image::blank(cw * columns, ch * rows);
+        for (index, face) in faces.iter().enumerate() {
+            let index = index as u32;
+            sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
+            slot_of_design.push(deck_id * 100 + index);
+        }
+        let face_url = image(&format!("card-faces-{deck_id}"), &sprite);
+        custom_decks.insert(
+            deck_id.to_string(),
+            json!({
+                "FaceURL": face_url,
+                "BackURL": back_url.clone().unwrap_or_default(),
+                "NumWidth": columns,
+                "NumHeight": rows,
+                "BackIsHidden": true,
+                "UniqueBack": false,
+                "Type": 0,
+            }),
+        );
+    }
+
+    let mut objects = Vec::new();
+
+    // The deck: one Card per physical card, in deck order.
+    let capture_dice: usize = ruleset
+        .dice
+        .iter()
+        .filter(|set| set.role == crate::model::DiceRole::Capture)
+        .map(|set| set.dice.len())
+        .sum();
+    let mut contained = Vec::new();
+    let mut deck_ids = Vec::new();
+    for (design, card) in ruleset.deck.cards.iter().enumerate() {
+        let Some(&card_id) = slot_of_design.get(design) else {
+            continue;
+        };
+        let species = ruleset
+            .species
+            .iter()
+            .find(|s| s.id == card.species)
+            .map_or(card.species.as_str(), |s| s.name.as_str());
+        let description = card_description(ruleset, card, capture_dice);
+        let memo = serde_json::to_string(card).expect("cards serialise");
+        let deck_entry = custom_decks
+            .get(&(card_id / 100).to_string())
+            .cloned()
+            .unwrap_or(Value::Null);
+        for copy in 0..card.copies {
+            let mut object = object(
+                "Card",
+                guid(game_id, &format!("card/{}/{copy}", card.id)),
+                species,
+                &description,
+                transform(0.0, 0.0, 180.0, 1.0),
+            );
+            object["CardID"] = json!(card_id);
+            object["Memo"] = json!(memo);
+            object["CustomDeck"] = json!({ (card_id / 100).to_string(): deck_entry.clone() });
+            contained.push(object);
+            deck_ids.push(card_id);
+        }
+    }
+    let mut deck = object(
+        "DeckCustom",
+        guid(game_id, "deck"),
+        &ruleset.deck.name,
+        &format!(
+            "{} cards: shuffle, and draw one per habitat rolled.",
+            deck_ids.len()
+        ),
+        transform(-8.0, 0.0, 180.0, 1.0),
+    );
+    deck["DeckIDs"] = json!(deck_ids);
+    deck["CustomDeck"] = Value::Object(custom_decks);
+    deck["ContainedObjects"] = Value::Array(contained);
+    objects.push(deck);
+
+    // Dice: a texture per die, faces named by their rotation values.
+    let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
+    let mut next_face = 0;
+    let mut textures: std::collections::HashMap<String, String> = Default::default();
+    for (set_index, set) in ruleset.dice.iter().enumerate() {
+        for (die_index, die) in set.dice.iter().enumerate() {
+            let pages =
+                &faces_per_page[next_face..(next_face + die.len()).min(faces_per_page.len())];
+            next_face += die.len();
+            // Dice alike (five expedition dice) share one texture.
+            let key = format!("{die:?}");
+            let url = match textures.get(&key) {
+                Some(url) => String::clone(url),
+                None => {
+                    let faces: Vec<Image> = pages
+                        .par_iter()
+                        .take(6)
+                        .map(|page| {
+                            let scale = DIE_FACE_PX as f64 / page.frame.width().to_pt();
+                            Image::of_page(page, scale, false)
+                        })
+                        .collect();
+                    let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
+                    for (face, picture) in faces.iter().enumerate() {
+                        let (x, y, flip) = DIE_CELLS[face];
+                        texture.paste(picture, x, y, flip);
+                    }
+                    let url = image(&format!("die-{}", set.id), &texture);
+                    textures.insert(key, url.clone());
+                    url
+                }
+            };
+            let rotation_values: Vec<Value> = die
+                .iter()
+                .take(6)
+                .enumerate()
+                .map(|(face, value)| {
+                    let [x, y, z] = D6_ROTATIONS[face];
+                    json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
+                })
+                .collect();
+            let mut object = object(
+                "Custom_Dice",
+                guid(game_id, &format!("die/{}/{die_index}", set.id)),
+                &format!("{} {}", set.name, die_index + 1),
+                "",
+                transform(
+                    -3.0 + 1.6 * die_index as f64,
+                    -6.0 - 2.0 * set_index as f64,
+                    0.0,
+                    1.0,
+                ),
+            );
+            object["CustomImage"] = json!({
+                "ImageURL": url,
+                "ImageSecondaryURL": "",
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomDice": { "Type": 1 },
+            });
+            object["RotationValues"] = Value::Array(rotation_values);
+            objects.push(object);
+        }
+    }
+
+    // One Field Guide per player, locked so the vector paint tool can mark it.
+    let sheet_pages = sources.sheet.pages();
+    if let (Some(front), Some(back)) = (sheet_pages.first(), sheet_pages.get(1)) {
+        let scale = SHEET_DPI / 72.0;
+        let (front_image, back_image) = rayon::join(
+            || Image::of_page(front, scale, false),
+            || Image::of_page(back, scale, false),
+        );
+        let front_url = image("field-guide", &front_image);
+        let back_url = image("park-rules", &back_image);
+        let aspect = front.frame.height().to_pt() / front.frame.width().to_pt();
+        for player in 0..ruleset.parameters.players_max {
+            let mut tile = object(
+                "Custom_Tile",
+                guid(game_id, &format!("field-guide/{player}")),
+                &format!("Field Guide (player {})", player + 1),
+                "Mark boxes with the vector paint tool. Flip it for the Park Rules.",
+                transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
+            );
+            tile["Locked"] = json!(true);
+            tile["CustomImage"] = json!({
+                "ImageURL": front_url,
+                "ImageSecondaryURL": back_url,
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomTile": {
+                    "Type": 0,
+                    "Thickness": 0.1,
+                    "Stackable": false,
+                    "Stretch": true,
+                },
+            });
+            tile["Description"] = json!(format!(
+                "Mark boxes with the vector paint tool. Flip it for the Park Rules. ({aspect:.3}:1)"
+            ));
+            objects.push(tile);
+        }
+    }
+
+    // The rules object: the ruleset in its saved state.
+    let mut rules = object(
+        "BlockSquare",
+        guid(game_id, "ruleset"),
+        &format!("{} ruleset", ruleset.game.name),
+        "The game's rules as data, for scripts: call getRuleset() on this object.",
+        transform(-8.0, -6.0, 0.0, 1.0),
+    );
+    rules["LuaScript"] = json!(RULES_LUA);
+    rules["LuaScriptState"] = json!(ruleset_json);
+    rules["Locked"] = json!(true);
+    objects.push(rules);
+
+    let name = save_name(&ruleset.game.name);
+    let saved = json!({
+        "SaveName": ruleset.game.name,
+        "GameMode": "",
+        "Date": "",
+        "VersionNumber": "",
+        "GameType": "",
+        "GameComplexity": "",
+        "Tags": [],
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+    });
+    let mut json_bytes = serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
+    json_bytes.push(b'\n');
+
+    // The thumbnail: the card back, centred on a 256 px square.
+    let thumbnail = back_page.first().map(|page| {
+        let size = page.frame.size();
+        let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
+        let card = Image::of_page(page, scale, false);
+        let mut square = Image::blank(256, 256);
+        square.paste(
+            &card,
+            (256 - card.width.min(256)) / 2,
+            (256 - card.height.min(256)) / 2,
+            false,
+        );
+        square.png()
+    });
+
+    outputs.push(Output {
+        path: format!("tts/{name}.json"),
+        bytes: json_bytes,
+    });
+    if let Some(bytes) = thumbnail {
+        outputs.push(Output {
+            path: format!("tts/{name}.png"),
+            bytes,
+        });
+    }
+    outputs
+}
+
+/// Pixels per point for card faces so that `columns` x `rows` of them fit the sheet limit
+/// (and no finer than print resolution).
+fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
+    let limit = MAX_SHEET_PX as f64;
+    // Rounding up a pixel per card must not push the sheet over the limit.
+    let by_width = (limit / columns as f64 - 1.0) / width_pt;
+    let by_height = (limit / rows as f64 - 1.0) / height_pt;
+    by_width.min(by_height).min(300.0 / 72.0)
+}
+
+fn face_value(face: &super::ruleset::Face) -> String {
+    match face {
+        super::ruleset::Face::Action(action) => {
+            let name = action.name();
+            let mut chars = name.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        }
+        super::ruleset::Face::Number(n) => n.to_string(),
+    }
+}
+
+fn card_description(ruleset: &Ruleset, card: &super::ruleset::Card, capture_dice: usize) -> String {
+    let mut parts = vec![format!(
+        "Catch on {}+ ({capture_dice} capture dice)",
+        card.capture_rate
+    )];
+    let habitats =
+        "[G]".repeat(card.criteria.grass as usize) + &"[W]".repeat(card.criteria.water as usize);
+    if !habitats.is_empty() {
+        parts.push(format!("Found with {habitats}"));
+    }
+    if let Some(area) = &card.criteria.area {
+        let title = ruleset
+            .field_guide
+            .sections
+            .iter()
+            .flat_map(|s| s.tracks.iter())
+            .find(|t| &t.id == area)
+            .and_then(|t| t.title.clone())
+            .unwrap_or_else(|| area.clone());
+        parts.push(format!("In {title}"));
+    }
+    if let Some(item) = &card.criteria.item {
+        let name = ruleset
+            .items
+            .iter()
+            .find(|i| &i.id == item)
+            .map_or(item.as_str(), |i| i.name.as_str());
+        parts.push(format!("With {name}"));
+    }
+    parts.join(" · ")
+}
