@@ -358,7 +358,7 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
     let game = dir.join("game");
     copy_dir(&print_fixture("mini-odd-deck"), &game);
     let out_dir = dir.join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_safari"))
+    let child = Command::new(env!("CARGO_BIN_EXE_safari"))
         .args([
             "watch",
             &game.to_string_lossy(),
@@ -369,9 +369,21 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("watch starts");
+    // Stop the watcher even when an assertion fails.
+    struct Stop(std::process::Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let child = Stop(child);
     let deck = out_dir.join("mini-odd/encounter-deck.pdf");
     let sheet = out_dir.join("mini-odd/field-guide.pdf");
-    wait_for(120, "the first build", || deck.is_file() && sheet.is_file());
+    let export = out_dir.join("mini-odd/tts/MiniSafari.json");
+    wait_for(180, "the first build", || {
+        deck.is_file() && sheet.is_file() && export.is_file()
+    });
     // Let the watcher settle before the first edit.
     std::thread::sleep(std::time::Duration::from_millis(500));
     let deck_before = std::fs::read(&deck).unwrap();
@@ -403,7 +415,55 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     assert_eq!(std::fs::read(&deck).unwrap(), good_deck);
 
-    child.kill().unwrap();
-    let _ = child.wait();
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn install_copies_the_export_into_tabletop_simulator_without_touching_other_files() {
+    let dir = temp_dir("install");
+    let tts = dir.join("Tabletop Simulator");
+    let saved = tts.join("Saves/Saved Objects");
+    std::fs::create_dir_all(&saved).unwrap();
+    std::fs::write(saved.join("Someone Else.json"), "{}").unwrap();
+    let out = safari(&[
+        "build",
+        "--only",
+        "tts",
+        "--out",
+        &dir.join("out").to_string_lossy(),
+        "--install",
+        "--tts-dir",
+        &tts.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(saved.join("Someone Else.json")).unwrap(),
+        "{}"
+    );
+    let json = std::fs::read_to_string(saved.join("SafariZoneRNW.json")).unwrap();
+    assert!(saved.join("SafariZoneRNW.png").is_file(), "the thumbnail");
+    let images = saved.join("SafariZoneRNW images");
+    let urls: Vec<&str> = json
+        .split("\"ImageURL\": \"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert!(!urls.is_empty());
+    for url in urls {
+        assert!(url.starts_with("file:///"), "{url}");
+        let file = url.rsplit('/').next().unwrap();
+        assert!(
+            images.join(file).is_file(),
+            "{url} points at a copied image"
+        );
+    }
+    // The copy in out/ points at out/.
+    let exported =
+        std::fs::read_to_string(dir.join("out/safari-zone/tts/SafariZoneRNW.json")).unwrap();
+    assert!(
+        exported.contains("/out/safari-zone/tts/images/"),
+        "file URLs into out/"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

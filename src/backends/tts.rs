@@ -79,10 +79,25 @@ fn short_hash(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// A stable 6-hex GUID for an object of this game.
-fn guid(game: &str, role: &str) -> String {
-    let digest = Sha256::digest(format!("{game}\0{role}").as_bytes());
-    digest.iter().take(3).map(|b| format!("{b:02x}")).collect()
+/// Stable 6-hex GUIDs for the objects of one game: a hash of the game and the object's role,
+/// re-hashed in the rare case two roles meet on the same six digits.
+struct Guids {
+    game: String,
+    taken: std::collections::HashSet<String>,
+}
+
+impl Guids {
+    fn next(&mut self, role: &str) -> String {
+        let mut salt = 0u32;
+        loop {
+            let digest = Sha256::digest(format!("{}\0{role}\0{salt}", self.game).as_bytes());
+            let guid: String = digest.iter().take(3).map(|b| format!("{b:02x}")).collect();
+            if self.taken.insert(guid.clone()) {
+                return guid;
+            }
+            salt += 1;
+        }
+    }
 }
 
 fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
@@ -148,7 +163,11 @@ pub fn export(
     sources: &TtsSources,
     options: &TtsOptions,
 ) -> Vec<Output> {
-    let game_id = &ruleset.game.id;
+    let mut guids = Guids {
+        game: ruleset.game.id.clone(),
+        taken: Default::default(),
+    };
+    let mut guid = |role: &str| guids.next(role);
     let mut outputs = Vec::new();
     let mut image = |stem: &str, picture: &Image| -> String {
         let bytes = picture.png();
@@ -242,7 +261,7 @@ pub fn export(
         for copy in 0..card.copies {
             let mut object = object(
                 "Card",
-                guid(game_id, &format!("card/{}/{copy}", card.id)),
+                guid(&format!("card/{}/{copy}", card.id)),
                 species,
                 &description,
                 transform(0.0, 0.0, 180.0, 1.0),
@@ -256,7 +275,7 @@ pub fn export(
     }
     let mut deck = object(
         "DeckCustom",
-        guid(game_id, "deck"),
+        guid("deck"),
         &ruleset.deck.name,
         &format!(
             "{} cards: shuffle, and draw one per habitat rolled.",
@@ -312,7 +331,7 @@ pub fn export(
                 .collect();
             let mut object = object(
                 "Custom_Dice",
-                guid(game_id, &format!("die/{}/{die_index}", set.id)),
+                guid(&format!("die/{}/{die_index}", set.id)),
                 &format!("{} {}", set.name, die_index + 1),
                 "",
                 transform(
@@ -348,7 +367,7 @@ pub fn export(
         for player in 0..ruleset.parameters.players_max {
             let mut tile = object(
                 "Custom_Tile",
-                guid(game_id, &format!("field-guide/{player}")),
+                guid(&format!("field-guide/{player}")),
                 &format!("Field Guide (player {})", player + 1),
                 "Mark boxes with the vector paint tool. Flip it for the Park Rules.",
                 transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
@@ -376,7 +395,7 @@ pub fn export(
     // The rules object: the ruleset in its saved state.
     let mut rules = object(
         "BlockSquare",
-        guid(game_id, "ruleset"),
+        guid("ruleset"),
         &format!("{} ruleset", ruleset.game.name),
         "The game's rules as data, for scripts: call getRuleset() on this object.",
         transform(-8.0, -6.0, 0.0, 1.0),

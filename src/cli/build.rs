@@ -156,9 +156,14 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
 }
 
+/// Writes every output under `target`, atomically; a file whose bytes are already on disk is
+/// left alone, so a PDF viewer or a browser watching it does not reload for nothing.
 pub fn write_all(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
     for output in outputs {
         let path = target.join(&output.path);
+        if std::fs::read(&path).is_ok_and(|bytes| bytes == output.bytes) {
+            continue;
+        }
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
@@ -218,7 +223,7 @@ fn game_id(folder: &mut crate::world::GameFolder) -> Option<String> {
 }
 
 /// A `file:///` URL for a folder (made absolute; it need not exist yet).
-fn file_url(path: &Path) -> String {
+pub fn file_url(path: &Path) -> String {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let text = absolute.to_string_lossy().replace('\\', "/");
     let text = text.trim_start_matches('/');

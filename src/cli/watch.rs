@@ -77,8 +77,6 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     drop(folder);
     let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
 
-    rebuild(&root, &out, Target::ALL.into_iter().collect(), ui);
-
     let (sender, receiver) = std::sync::mpsc::channel();
     let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
         Ok(debouncer) => debouncer,
@@ -91,6 +89,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         eprintln!("error: cannot watch {}: {err}", root.display());
         return exit::FAILURE;
     }
+    // Watching starts before the first build, so a save during it is not missed.
+    rebuild(&root, &out, Target::ALL.into_iter().collect(), ui);
     ui.info(format!("watching {} (Ctrl-C to stop)", root.display()));
     for events in receiver {
         let events: Vec<DebouncedEvent> = match events {
@@ -131,44 +131,102 @@ fn is_editor_litter(path: &Path) -> bool {
         || name.contains(".tmp-")
 }
 
+/// Rebuilds `targets` in two steps: first the PDFs and the ruleset (what the designer waits
+/// for), then the page previews and the Tabletop Simulator export, which Typst's caches make
+/// cheap to typeset again but which take longest to rasterise.
 fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
     let started = Instant::now();
+    let quick: Vec<Target> = targets
+        .iter()
+        .copied()
+        .filter(|t| *t != Target::Tts)
+        .collect();
+    let mut options = BuildOptions {
+        targets: quick,
+        ..BuildOptions::default()
+    };
+    options.print.page_previews = false;
+    let Some((game_id, first)) = build_and_write(root, out, &options, ui, true) else {
+        // Typst's caches would otherwise grow with every edit.
+        comemo::evict(10);
+        return;
+    };
+    let names: Vec<&str> = first.iter().map(|t| target_name(*t)).collect();
+    ui.info(format!(
+        "rebuilt {} in {:.0} ms",
+        names.join(", "),
+        started.elapsed().as_secs_f64() * 1e3
+    ));
+    let prints = targets
+        .iter()
+        .any(|t| matches!(t, Target::Sheet | Target::Deck | Target::Dice));
+    if prints || targets.contains(&Target::Tts) {
+        let second = Instant::now();
+        options.targets = targets
+            .iter()
+            .copied()
+            .filter(|t| *t != Target::Ruleset)
+            .collect();
+        options.print.page_previews = true;
+        options.asset_base = super::build::file_url(&out.join(&game_id).join("tts/images"));
+        if build_and_write(root, out, &options, ui, false).is_some() {
+            ui.info(format!(
+                "then previews{} in {:.0} ms",
+                if targets.contains(&Target::Tts) {
+                    " and the Tabletop Simulator export"
+                } else {
+                    ""
+                },
+                second.elapsed().as_secs_f64() * 1e3
+            ));
+        }
+    }
+    comemo::evict(10);
+}
+
+/// One build, reported and written; the game's id and what was built when it succeeded.
+fn build_and_write(
+    root: &Path,
+    out: &Path,
+    options: &BuildOptions,
+    ui: Ui,
+    report_diagnostics: bool,
+) -> Option<(String, Vec<Target>)> {
     let mut folder = match crate::world::GameFolder::open(root) {
         Ok(folder) => folder,
         Err(diagnostic) => {
             eprintln!("error: {}", diagnostic.message);
-            return;
+            return None;
         }
     };
-    let options = BuildOptions {
-        targets: targets.iter().copied().collect(),
-        ..BuildOptions::default()
-    };
-    let built = crate::build(&mut folder, &options);
-    if ui.render.color {
-        // A fresh screen per build: fixed problems disappear with the old output.
-        eprint!("\x1b[2J\x1b[H");
+    let built = crate::build(&mut folder, options);
+    if report_diagnostics {
+        if ui.render.color {
+            // A fresh screen per build: fixed problems disappear with the old output.
+            eprint!("\x1b[2J\x1b[H");
+        }
+        report(&folder, &built.checked.diagnostics, Format::Human, ui);
     }
-    report(&folder, &built.checked.diagnostics, Format::Human, ui);
-    let names: Vec<&str> = targets.iter().map(|t| target_name(*t)).collect();
     match (built.checked.game, built.outputs) {
         (Some(game), Some(outputs)) => {
             let target = out.join(&game.manifest.id);
             match write_all(&target, &outputs)
                 .and_then(|()| build::remove_stale_previews(&target, &outputs))
             {
-                Ok(()) => ui.info(format!(
-                    "rebuilt {} in {:.0} ms",
-                    names.join(", "),
-                    started.elapsed().as_secs_f64() * 1e3
-                )),
-                Err(err) => eprintln!("error: cannot write into {}: {err}", target.display()),
+                Ok(()) => Some((game.manifest.id, options.targets.clone())),
+                Err(err) => {
+                    eprintln!("error: cannot write into {}: {err}", target.display());
+                    None
+                }
             }
         }
-        _ => ui.info("not rebuilt: the last good outputs stay in place"),
+        _ => {
+            if report_diagnostics {
+                ui.info("not rebuilt: the last good outputs stay in place");
+            }
+            None
+        }
     }
-    // Typst's caches would otherwise grow with every edit.
-    comemo::evict(10);
 }
 
 fn target_name(target: Target) -> &'static str {

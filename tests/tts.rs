@@ -1,0 +1,297 @@
+//! The Tabletop Simulator export, read as the game would read it: a saved object whose cards,
+//! dice, sheets and rules object hold together, images of the sizes its grids imply, a Lua
+//! script that parses and carries the ruleset, and the same bytes from build to build.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use safari::backends::{BuildOptions, Target};
+use safari::world::GameFolder;
+use serde_json::Value;
+
+const BASE: &str = "https://example.org/safari";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn games() -> Vec<PathBuf> {
+    vec![
+        root().join("content/safari-zone"),
+        root().join("tests/fixtures-print/mini-odd-deck"),
+    ]
+}
+
+fn export(dir: &Path) -> HashMap<String, Vec<u8>> {
+    let options = BuildOptions {
+        targets: vec![Target::Tts, Target::Ruleset],
+        asset_base: BASE.to_string(),
+        ..BuildOptions::default()
+    };
+    let mut folder = GameFolder::open(dir).unwrap();
+    let built = safari::build(&mut folder, &options);
+    built
+        .outputs
+        .expect("the game builds")
+        .into_iter()
+        .map(|o| (o.path, o.bytes))
+        .collect()
+}
+
+fn saved_object(files: &HashMap<String, Vec<u8>>) -> (String, Value) {
+    let (path, bytes) = files
+        .iter()
+        .find(|(p, _)| p.starts_with("tts/") && p.ends_with(".json"))
+        .expect("a saved object");
+    (
+        path.clone(),
+        serde_json::from_slice(bytes).expect("the saved object is JSON"),
+    )
+}
+
+/// (width, height, colour type) of a PNG.
+fn png_info(bytes: &[u8]) -> (u32, u32, png::ColorType) {
+    let reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("a PNG");
+    let info = reader.info();
+    (info.width, info.height, info.color_type)
+}
+
+/// The image an URL names, from the build's outputs.
+fn image<'a>(files: &'a HashMap<String, Vec<u8>>, url: &str) -> &'a [u8] {
+    let file = url
+        .strip_prefix(&format!("{BASE}/"))
+        .unwrap_or_else(|| panic!("{url} is not under the asset base"));
+    files
+        .get(&format!("tts/images/{file}"))
+        .unwrap_or_else(|| panic!("{url}: no such image"))
+}
+
+fn all_objects(objects: &[Value]) -> Vec<&Value> {
+    let mut all = Vec::new();
+    for object in objects {
+        all.push(object);
+        if let Some(contained) = object["ContainedObjects"].as_array() {
+            all.extend(all_objects(contained));
+        }
+    }
+    all
+}
+
+#[test]
+fn the_saved_object_holds_together() {
+    for dir in games() {
+        let files = export(&dir);
+        let (path, saved) = saved_object(&files);
+        let ruleset: Value = serde_json::from_slice(&files["ruleset.json"]).unwrap();
+        let objects = saved["ObjectStates"].as_array().expect("ObjectStates");
+
+        // GUIDs: six hex digits, unique.
+        let mut guids = HashSet::new();
+        for object in all_objects(objects) {
+            let guid = object["GUID"].as_str().expect("a GUID");
+            assert!(
+                guid.len() == 6 && guid.chars().all(|c| c.is_ascii_hexdigit()),
+                "{guid}"
+            );
+            assert!(guids.insert(guid.to_string()), "duplicate GUID {guid}");
+        }
+
+        // The deck: one Card per physical card, IDs within their sheet's grid.
+        let deck = objects
+            .iter()
+            .find(|o| o["Name"] == "DeckCustom")
+            .expect("a deck");
+        let cards = deck["ContainedObjects"].as_array().unwrap();
+        let physical: u64 = ruleset["deck"]["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["copies"].as_u64().unwrap())
+            .sum();
+        assert_eq!(cards.len() as u64, physical, "{path}");
+        let ids: Vec<u64> = cards
+            .iter()
+            .map(|c| c["CardID"].as_u64().unwrap())
+            .collect();
+        let deck_ids: Vec<u64> = deck["DeckIDs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        assert_eq!(ids, deck_ids, "DeckIDs match the cards, in order");
+        let custom = deck["CustomDeck"].as_object().unwrap();
+        for card in cards {
+            let id = card["CardID"].as_u64().unwrap();
+            let sheet = &custom[&(id / 100).to_string()];
+            let slots = sheet["NumWidth"].as_u64().unwrap() * sheet["NumHeight"].as_u64().unwrap();
+            assert!(id % 100 < slots, "card {id} outside its sheet");
+            let memo: Value = serde_json::from_str(card["Memo"].as_str().unwrap()).unwrap();
+            assert!(ruleset["deck"]["cards"].as_array().unwrap().contains(&memo));
+            assert!(card["Description"].as_str().unwrap().contains("Catch on"));
+        }
+        // Copies: each design appears as many times as it has copies.
+        for design in ruleset["deck"]["cards"].as_array().unwrap() {
+            let count = cards
+                .iter()
+                .filter(|c| {
+                    serde_json::from_str::<Value>(c["Memo"].as_str().unwrap()).unwrap() == *design
+                })
+                .count() as u64;
+            assert_eq!(count, design["copies"].as_u64().unwrap());
+        }
+        let (card_w, card_h) = {
+            let size = ruleset_card_size(&dir);
+            (size.0, size.1)
+        };
+        for sheet in custom.values() {
+            let (columns, rows) = (
+                sheet["NumWidth"].as_u64().unwrap() as u32,
+                sheet["NumHeight"].as_u64().unwrap() as u32,
+            );
+            assert!(columns <= 10 && rows <= 7, "grid {columns} x {rows}");
+            let (w, h, colour) = png_info(image(&files, sheet["FaceURL"].as_str().unwrap()));
+            assert!(w <= 4096 && h <= 4096, "sheet {w} x {h}");
+            assert_eq!(colour, png::ColorType::Rgb);
+            assert!(
+                w % columns == 0 && h % rows == 0,
+                "{w} x {h} for {columns} x {rows}"
+            );
+            let aspect = (w / columns) as f64 / (h / rows) as f64;
+            assert!(
+                (aspect - card_w / card_h).abs() < 0.01,
+                "card aspect {aspect}"
+            );
+            let (bw, bh, _) = png_info(image(&files, sheet["BackURL"].as_str().unwrap()));
+            assert_eq!((bw, bh), (w / columns, h / rows), "the back is one card");
+        }
+
+        // Dice: one per die, six named faces, a 2048 px texture.
+        let dice: Vec<&Value> = objects
+            .iter()
+            .filter(|o| o["Name"] == "Custom_Dice")
+            .collect();
+        let expected: usize = ruleset["dice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["dice"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(dice.len(), expected);
+        for die in dice {
+            assert_eq!(die["CustomImage"]["CustomDice"]["Type"], 1, "a d6");
+            assert_eq!(die["RotationValues"].as_array().unwrap().len(), 6);
+            let (w, h, colour) = png_info(image(
+                &files,
+                die["CustomImage"]["ImageURL"].as_str().unwrap(),
+            ));
+            assert_eq!((w, h, colour), (2048, 2048, png::ColorType::Rgb));
+        }
+
+        // A locked Field Guide per player, with the Park Rules on its back.
+        let tiles: Vec<&Value> = objects
+            .iter()
+            .filter(|o| o["Name"] == "Custom_Tile")
+            .collect();
+        assert_eq!(
+            tiles.len() as u64,
+            ruleset["parameters"]["players_max"].as_u64().unwrap()
+        );
+        for tile in tiles {
+            assert_eq!(tile["Locked"], true);
+            image(&files, tile["CustomImage"]["ImageURL"].as_str().unwrap());
+            image(
+                &files,
+                tile["CustomImage"]["ImageSecondaryURL"].as_str().unwrap(),
+            );
+        }
+
+        // The rules object: Lua that parses, and the ruleset in its state.
+        let rules = objects
+            .iter()
+            .find(|o| o["LuaScript"].as_str().is_some_and(|s| !s.is_empty()))
+            .expect("a rules object");
+        let lua = rules["LuaScript"].as_str().unwrap();
+        full_moon::parse(lua).expect("the Lua script parses");
+        assert!(lua.contains("JSON.decode(script_state)"));
+        let state: Value = serde_json::from_str(rules["LuaScriptState"].as_str().unwrap()).unwrap();
+        assert_eq!(state, ruleset, "LuaScriptState decodes to the ruleset");
+
+        // The thumbnail.
+        let thumbnail = path.replace(".json", ".png");
+        assert_eq!(
+            png_info(&files[&thumbnail]),
+            (256, 256, png::ColorType::Rgb)
+        );
+    }
+}
+
+fn ruleset_card_size(dir: &Path) -> (f64, f64) {
+    let mut folder = GameFolder::open(dir).unwrap();
+    let game = safari::check(&mut folder).game.unwrap();
+    (
+        game.manifest.card_size.width_mm,
+        game.manifest.card_size.height_mm,
+    )
+}
+
+#[test]
+fn image_names_carry_their_content_hash() {
+    let files = export(&games()[0]);
+    for (path, bytes) in &files {
+        if let Some(name) = path.strip_prefix("tts/images/") {
+            let again = export(&games()[0]);
+            assert_eq!(&again[path], bytes, "{path} is deterministic");
+            let hash = name.rsplit_once('-').unwrap().1.trim_end_matches(".png");
+            assert_eq!(hash.len(), 10, "{name}");
+            break;
+        }
+    }
+}
+
+/// The saved object, with the asset base, image hashes and the embedded ruleset and card
+/// entries (checked above) cut out: what the game loads, as a reviewable snapshot.
+#[test]
+fn the_saved_object_matches_its_snapshot() {
+    let first = export(&games()[0]);
+    let second = export(&games()[0]);
+    let (path, _) = saved_object(&first);
+    assert_eq!(first[&path], second[&path], "two builds give the same JSON");
+    let mut text = String::from_utf8(first[&path].clone()).unwrap();
+    text = text.replace(BASE, "<asset-base>");
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    fn scrub(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match key.as_str() {
+                        "LuaScriptState" if v.as_str().is_some_and(|s| !s.is_empty()) => {
+                            *v = Value::String("<ruleset.json>".into())
+                        }
+                        "Memo" if v.as_str().is_some_and(|s| !s.is_empty()) => {
+                            *v = Value::String("<card entry>".into())
+                        }
+                        _ => scrub(v),
+                    }
+                }
+            }
+            Value::Array(list) => list.iter_mut().for_each(scrub),
+            Value::String(s) if s.starts_with("<asset-base>/") => {
+                if let Some((stem, _)) = s.rsplit_once('-') {
+                    *s = format!("{stem}-<hash>.png");
+                }
+            }
+            _ => {}
+        }
+    }
+    scrub(&mut value);
+    insta::with_settings!({
+        snapshot_path => root().join("tests/snapshots"),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_json_snapshot!("tts-saved-object", value);
+    });
+}
