@@ -90,6 +90,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         return exit::FAILURE;
     }
     // Watching starts before the first build, so a save during it is not missed.
+    let mut seen = Seen::default();
+    seen.scan(&root, &out);
     rebuild(&root, &out, Target::ALL.into_iter().collect(), ui);
     ui.info(format!("watching {} (Ctrl-C to stop)", root.display()));
     for events in receiver {
@@ -106,6 +108,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             if event.path.starts_with(&out) || is_editor_litter(&event.path) {
                 continue;
             }
+            // File events include reads (the build's own): only a change in a file's size,
+            // time or presence is an edit.
+            if !seen.changed(&event.path) {
+                continue;
+            }
             if let Ok(relative) = event.path.strip_prefix(&root) {
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 targets.extend(affected(&relative));
@@ -116,6 +123,52 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     exit::OK
+}
+
+/// What each file of the game folder looked like when last seen: (size, modification time).
+#[derive(Default)]
+struct Seen(std::collections::HashMap<PathBuf, Option<(u64, std::time::SystemTime)>>);
+
+impl Seen {
+    fn state(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+        let metadata = std::fs::metadata(path).ok()?;
+        Some((metadata.len(), metadata.modified().ok()?))
+    }
+
+    /// Records every file under `root` (but not under `out`).
+    fn scan(&mut self, root: &Path, out: &Path) {
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.starts_with(out) {
+                    continue;
+                }
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    self.0.insert(path.clone(), Self::state(&path));
+                }
+            }
+        }
+    }
+
+    /// Whether `path` differs from when it was last seen (and remembers it as it is now).
+    fn changed(&mut self, path: &Path) -> bool {
+        if path.is_dir() {
+            return false;
+        }
+        let now = Self::state(path);
+        match (self.0.insert(path.to_path_buf(), now), now) {
+            // A file that came and went between two looks (an editor's or sed's temporary).
+            (None, None) => false,
+            (None, Some(_)) => true,
+            (Some(before), now) => before != now,
+        }
+    }
 }
 
 /// Swap files, backups and our own temporary files: saving through them is not an edit.
