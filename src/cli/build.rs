@@ -102,7 +102,17 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             None => "images".to_string(),
         },
     };
+    // A spinner while typesetting (large decks take seconds); indicatif draws nothing when
+    // stderr is not a terminal.
+    let spinner = if ui.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new_spinner()
+    };
+    spinner.set_message("checking, typesetting and rendering");
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let built = crate::build(&mut folder, &options);
+    spinner.finish_and_clear();
     report(&folder, &built.checked.diagnostics, Format::Human, ui);
     for t in &built.timings {
         ui.detail(format!(
