@@ -57,9 +57,8 @@ impl Target {
 pub struct BuildOptions {
     pub targets: Vec<Target>,
     pub print: PrintOptions,
-    /// Where the Tabletop Simulator images will be found: their URLs are `<this>/<file>`.
-    /// The command sets it to the `file:///` folder it writes them to, or `--asset-base`.
-    pub asset_base: String,
+    /// Where the Tabletop Simulator images will be found.
+    pub asset_base: tts::AssetBase,
 }
 
 impl Default for BuildOptions {
@@ -67,7 +66,7 @@ impl Default for BuildOptions {
         BuildOptions {
             targets: Target::ALL.to_vec(),
             print: PrintOptions::default(),
-            asset_base: "images".to_string(),
+            asset_base: tts::AssetBase::Url("images".to_string()),
         }
     }
 }
@@ -134,7 +133,7 @@ pub fn run_all(
                     die_faces: document("die-faces.typ"),
                 },
                 &tts::TtsOptions {
-                    asset_base: options.asset_base.clone(),
+                    asset_base: options.asset_base.url(&context.game.manifest.id),
                 },
             ));
             timings.push(print::Timing {

@@ -46,6 +46,43 @@ const D6_ROTATIONS: [[i32; 3]; 6] = [
 /// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
 const SHEET_DPI: f64 = 150.0;
 
+/// Where the export's images are found by the game.
+#[derive(Debug, Clone)]
+pub enum AssetBase {
+    /// Image URLs are `<url>/<file>` (a web host, the Steam Cloud).
+    Url(String),
+    /// The images stay where the build writes them, under this output folder:
+    /// `file:///<folder>/<game>/tts/images/<file>`.
+    OutputFolder(std::path::PathBuf),
+}
+
+impl AssetBase {
+    /// The URL image file names are appended to, for the game with this id.
+    pub fn url(&self, game_id: &str) -> String {
+        match self {
+            AssetBase::Url(url) => url.trim_end_matches('/').to_string(),
+            AssetBase::OutputFolder(out) => file_url(&out.join(game_id).join("tts/images")),
+        }
+    }
+}
+
+/// A `file:///` URL for a folder (made absolute; it need not exist yet).
+pub fn file_url(path: &std::path::Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = absolute.to_string_lossy().replace('\\', "/");
+    let encoded: String = text
+        .trim_start_matches('/')
+        .chars()
+        .map(|c| match c {
+            ' ' => "%20".to_string(),
+            '#' => "%23".to_string(),
+            '?' => "%3F".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    format!("file:///{encoded}")
+}
+
 pub struct TtsOptions {
     /// Image URLs are `<asset_base>/<file>`.
     pub asset_base: String,
@@ -176,7 +213,7 @@ pub fn export(
             path: format!("tts/images/{file}"),
             bytes,
         });
-        format!("{}/{file}", options.asset_base.trim_end_matches('/'))
+        format!("{}/{file}", options.asset_base)
     };
 
     // Card faces: one slot per design (copies share it), 70 per sheet at most.
@@ -185,27 +222,22 @@ pub fn export(
     let per_sheet = (MAX_COLUMNS * MAX_ROWS) as usize;
     let mut custom_decks = serde_json::Map::new();
     let mut slot_of_design = Vec::new();
-    let card_size = back_page.first().map(|p| p.frame.size());
-    let back_url = back_page.first().map(|page| {
-        let (w, h) = card_size
-            .map(|s| (s.x.to_pt(), s.y.to_pt()))
-            .unwrap_or((1.0, 1.0));
-        let columns = (design_pages.len() as u32).clamp(1, MAX_COLUMNS);
-        let rows = (design_pages.len() as u32)
-            .div_ceil(columns)
-            .clamp(1, MAX_ROWS);
-        let scale = card_scale(w, h, columns, rows);
-        image("card-back", &Image::of_page(page, scale, false))
+    // One resolution for every sheet and the back: the one the fullest (first) sheet allows.
+    let grid = |cards: usize| {
+        let columns = (cards as u32).clamp(1, MAX_COLUMNS);
+        (columns, (cards as u32).div_ceil(columns).clamp(1, MAX_ROWS))
+    };
+    let scale = back_page.first().map_or(1.0, |back| {
+        let (columns, rows) = grid(design_pages.len().min(per_sheet));
+        let size = back.frame.size();
+        card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
     });
+    let back_url = back_page
+        .first()
+        .map(|page| image("card-back", &Image::of_page(page, scale, false)));
     for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
         let deck_id = sheet as u32 + 1;
-        let columns = (chunk.len() as u32).clamp(1, MAX_COLUMNS);
-        let rows = (chunk.len() as u32).div_ceil(columns).clamp(1, MAX_ROWS);
-        let (w, h) = (
-            chunk[0].frame.width().to_pt(),
-            chunk[0].frame.height().to_pt(),
-        );
-        let scale = card_scale(w, h, columns, rows);
+        let (columns, rows) = grid(chunk.len());
         let faces: Vec<Image> = chunk
             .par_iter()
             .map(|p| Image::of_page(p, scale, false))

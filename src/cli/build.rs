@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::check::{Format, open_game, report};
 use super::{Ui, exit};
 use crate::backends::print::geometry::DeckLayout;
+use crate::backends::tts::{AssetBase, file_url};
 use crate::backends::{BuildOptions, Output, Target};
 use crate::model::Paper;
 
@@ -93,14 +94,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     options.print.layout = args.layout;
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;
-    // The output folder's own name is not known before the manifest is read: build the
-    // ruleset first when the default asset base needs it.
     options.asset_base = match &args.asset_base {
-        Some(url) => url.clone(),
-        None => match game_id(&mut folder) {
-            Some(id) => file_url(&args.out.join(id).join("tts/images")),
-            None => "images".to_string(),
-        },
+        Some(url) => AssetBase::Url(url.clone()),
+        None => AssetBase::OutputFolder(args.out.clone()),
     };
     // A spinner while typesetting (large decks take seconds); indicatif draws nothing when
     // stderr is not a terminal.
@@ -139,7 +135,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             eprintln!("error: --install needs the Tabletop Simulator export (`--only tts`)");
             return exit::FAILURE;
         }
-        if let Err(message) = install(&name, &outputs, args.tts_dir.as_deref(), ui) {
+        let base = options.asset_base.url(&game.manifest.id);
+        if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
             eprintln!("error: {message}");
             return exit::FAILURE;
         }
@@ -226,29 +223,6 @@ pub fn remove_stale_previews(target: &Path, outputs: &[Output]) -> std::io::Resu
     Ok(())
 }
 
-/// The game's id from its manifest, read through the same seam as the build.
-fn game_id(folder: &mut crate::world::GameFolder) -> Option<String> {
-    let mut scratch = crate::diag::Diagnostics::default();
-    crate::load::load(folder, &mut scratch).map(|game| game.manifest.id)
-}
-
-/// A `file:///` URL for a folder (made absolute; it need not exist yet).
-pub fn file_url(path: &Path) -> String {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let text = absolute.to_string_lossy().replace('\\', "/");
-    let text = text.trim_start_matches('/');
-    let encoded: String = text
-        .chars()
-        .map(|c| match c {
-            ' ' => "%20".to_string(),
-            '#' => "%23".to_string(),
-            '?' => "%3F".to_string(),
-            c => c.to_string(),
-        })
-        .collect();
-    format!("file:///{encoded}")
-}
-
 /// Tabletop Simulator's data folder on this system.
 fn tts_home() -> Option<PathBuf> {
     let home = std::env::var_os("HOME")
@@ -265,7 +239,13 @@ fn tts_home() -> Option<PathBuf> {
 /// Copies the saved object, its thumbnail and its images into `Saves/Saved Objects/`. The
 /// copy's JSON points at the copied images; only files this export names are written, so
 /// nothing else in the folder is touched.
-fn install(name: &str, outputs: &[Output], tts_dir: Option<&Path>, ui: Ui) -> Result<(), String> {
+fn install(
+    name: &str,
+    base: &str,
+    outputs: &[Output],
+    tts_dir: Option<&Path>,
+    ui: Ui,
+) -> Result<(), String> {
     let home = match tts_dir {
         Some(dir) => dir.to_path_buf(),
         None => tts_home().ok_or(
@@ -277,16 +257,6 @@ fn install(name: &str, outputs: &[Output], tts_dir: Option<&Path>, ui: Ui) -> Re
     std::fs::create_dir_all(&images)
         .map_err(|err| format!("cannot create {}: {err}", images.display()))?;
     let json_path = format!("tts/{name}.json");
-    let old_base = outputs.iter().find(|o| o.path == json_path).and_then(|o| {
-        let text = String::from_utf8_lossy(&o.bytes);
-        let url = text
-            .split("\"ImageURL\": \"")
-            .nth(1)?
-            .split('"')
-            .next()?
-            .to_string();
-        Some(url.rsplit_once('/')?.0.to_string())
-    });
     for output in outputs {
         let write = |path: PathBuf, bytes: &[u8]| {
             crate::write_atomically(&path, bytes)
@@ -296,10 +266,7 @@ fn install(name: &str, outputs: &[Output], tts_dir: Option<&Path>, ui: Ui) -> Re
             write(images.join(file), &output.bytes)?;
         } else if output.path == json_path {
             let text = String::from_utf8_lossy(&output.bytes).into_owned();
-            let text = match &old_base {
-                Some(base) => text.replace(base.as_str(), &file_url(&images)),
-                None => text,
-            };
+            let text = text.replace(base, &file_url(&images));
             write(saved.join(format!("{name}.json")), text.as_bytes())?;
         } else if let Some(file) = output.path.strip_prefix("tts/") {
             write(saved.join(file), &output.bytes)?;

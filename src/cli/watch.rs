@@ -199,7 +199,7 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
         ..BuildOptions::default()
     };
     options.print.page_previews = false;
-    let Some((game_id, first)) = build_and_write(root, out, &options, ui, true) else {
+    let Some(first) = build_and_write(root, out, &options, ui, true) else {
         // Typst's caches would otherwise grow with every edit.
         comemo::evict(10);
         return;
@@ -221,7 +221,7 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
             .filter(|t| *t != Target::Ruleset)
             .collect();
         options.print.page_previews = true;
-        options.asset_base = super::build::file_url(&out.join(&game_id).join("tts/images"));
+        options.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
         if build_and_write(root, out, &options, ui, false).is_some() {
             ui.info(format!(
                 "then previews{} in {:.0} ms",
@@ -237,14 +237,14 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
     comemo::evict(10);
 }
 
-/// One build, reported and written; the game's id and what was built when it succeeded.
+/// One build, reported and written; what was built, when it succeeded.
 fn build_and_write(
     root: &Path,
     out: &Path,
     options: &BuildOptions,
     ui: Ui,
     report_diagnostics: bool,
-) -> Option<(String, Vec<Target>)> {
+) -> Option<Vec<Target>> {
     let mut folder = match crate::world::GameFolder::open(root) {
         Ok(folder) => folder,
         Err(diagnostic) => {
@@ -266,7 +266,7 @@ fn build_and_write(
             match write_all(&target, &outputs)
                 .and_then(|()| build::remove_stale_previews(&target, &outputs))
             {
-                Ok(()) => Some((game.manifest.id, options.targets.clone())),
+                Ok(()) => Some(options.targets.clone()),
                 Err(err) => {
                     eprintln!("error: cannot write into {}: {err}", target.display());
                     None

@@ -200,7 +200,7 @@ pub fn locked_catch_chance(rules: &Rules, rate: u32, lock: (usize, u32)) -> f64 
 }
 
 /// `table[t]` = P(sum of the dice >= t), for t up to the highest total plus one.
-pub(crate) fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
+pub fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
     let mut totals: Vec<f64> = vec![1.0];
     for die in dice {
         let mut next = vec![0.0; totals.len() + die.iter().max().copied().unwrap_or(0) as usize];

@@ -9,7 +9,8 @@
 use serde::Serialize;
 
 use crate::model::{
-    Action, BoxDef, Cause, DiceRole, Face, Game, Habitat, Paper, Requirement, Reward, Style,
+    Action, BoxDef, Cause, DiceRole, Effect, Face, Flow, Game, Habitat, Paper, Requirement, Reward,
+    Shape, Style,
 };
 
 use super::geometry::PaperSize;
@@ -59,7 +60,7 @@ pub struct TrackData {
     pub id: String,
     pub title: Option<String>,
     /// `"row"` or `"column"`.
-    pub flow: &'static str,
+    pub flow: Flow,
     /// A loose track is a single box written directly in a section: filled in any order.
     pub loose: bool,
     pub boxes: Vec<BoxData>,
@@ -68,8 +69,8 @@ pub struct TrackData {
 #[derive(Debug, Serialize)]
 pub struct BoxData {
     pub id: String,
-    pub shape: &'static str,
-    pub style: &'static str,
+    pub shape: Shape,
+    pub style: Style,
     pub vp: u32,
     /// Words printed on the box's left: what it needs (and what fills it, when that is not
     /// the section's own die face or counter).
@@ -122,7 +123,7 @@ pub struct CardData {
 pub struct DiceSetData {
     pub id: String,
     pub name: String,
-    pub role: &'static str,
+    pub role: DiceRole,
     pub dice: Vec<Vec<FaceData>>,
 }
 
@@ -138,7 +139,7 @@ pub struct FaceData {
 pub struct ItemData {
     pub name: String,
     pub usable: bool,
-    pub effect: &'static str,
+    pub effect: Effect,
 }
 
 pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
@@ -168,7 +169,7 @@ pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
             .map(|item| ItemData {
                 name: item.name.clone(),
                 usable: item.kind == crate::model::ItemKind::Usable,
-                effect: effect_name(item.effect),
+                effect: item.effect,
             })
             .collect(),
         has_park_rules,
@@ -198,10 +199,7 @@ fn sheet_data(game: &Game) -> SheetData {
                         TrackData {
                             id: track.id.clone(),
                             title: track.title.clone(),
-                            flow: match track.flow {
-                                crate::model::Flow::Row => "row",
-                                crate::model::Flow::Column => "column",
-                            },
+                            flow: track.flow,
                             loose: track.loose,
                             boxes: track
                                 .boxes
@@ -278,13 +276,8 @@ fn box_data(game: &Game, b: &BoxDef, section_cause: Option<&Cause>, loose: bool)
         .collect();
     BoxData {
         id: b.id.clone(),
-        shape: shape_name(b.shape),
-        style: match b.style {
-            Style::Plain => "plain",
-            Style::Bonus => "bonus",
-            Style::Trigger => "trigger",
-            Style::Free => "free",
-        },
+        shape: b.shape,
+        style: b.style,
         vp: b.vp,
         needs,
         gives,
@@ -402,23 +395,10 @@ fn deck_data(game: &Game) -> DeckData {
     }
 }
 
-/// P(sum of the capture dice >= rate), in whole percent (exact, by convolution).
+/// P(sum of the capture dice >= rate), in whole percent: the engine's exact table.
 fn catch_chance(faces: &[Vec<u32>], rate: u32) -> u32 {
-    let mut ways: Vec<f64> = vec![1.0];
-    for die in faces {
-        if die.is_empty() {
-            continue;
-        }
-        let max = *die.iter().max().unwrap_or(&0) as usize;
-        let mut next = vec![0.0; ways.len() + max];
-        for (total, &p) in ways.iter().enumerate() {
-            for &face in die {
-                next[total + face as usize] += p / die.len() as f64;
-            }
-        }
-        ways = next;
-    }
-    let chance: f64 = ways.iter().skip(rate as usize).sum();
+    let table = crate::engine::game::at_least_table(faces.iter().map(Vec::as_slice));
+    let chance = table.get(rate as usize).copied().unwrap_or(0.0);
     (chance * 100.0).round() as u32
 }
 
@@ -428,10 +408,7 @@ fn dice_data(game: &Game) -> Vec<DiceSetData> {
         .map(|set| DiceSetData {
             id: set.id.clone(),
             name: set.name.clone(),
-            role: match set.role {
-                DiceRole::Expedition => "expedition",
-                DiceRole::Capture => "capture",
-            },
+            role: set.role,
             dice: set
                 .dice
                 .iter()
@@ -467,29 +444,5 @@ fn action_word(action: Action) -> &'static str {
         Action::Grass => "Grass",
         Action::Water => "Water",
         Action::Hazard => "Hazard",
-    }
-}
-
-fn shape_name(shape: crate::model::Shape) -> &'static str {
-    use crate::model::Shape;
-    match shape {
-        Shape::Square => "square",
-        Shape::Circle => "circle",
-        Shape::Diamond => "diamond",
-        Shape::Hexagon => "hexagon",
-        Shape::Star => "star",
-        Shape::Ball => "ball",
-    }
-}
-
-fn effect_name(effect: crate::model::Effect) -> &'static str {
-    use crate::model::Effect;
-    match effect {
-        Effect::Evolve => "evolve",
-        Effect::LockCaptureDie => "lock-capture-die",
-        Effect::ReshuffleDiscard => "reshuffle-discard",
-        Effect::Repel => "repel",
-        Effect::RerollHazard => "reroll-hazard",
-        Effect::None => "none",
     }
 }

@@ -21,6 +21,18 @@ const FONTS: &[&[u8]] = &[
     include_bytes!("../../../fonts/Cabin-Italic.otf"),
 ];
 
+/// DejaVu Sans Mono (from typst-assets) is the only fallback, for the signs the two bundled
+/// families lack (♀, ♂, arrows): with all of Typst's faces as fallbacks, those signs were set
+/// in Libertinus Serif, out of keeping with the rest. Picked out once per process.
+static FALLBACK: std::sync::LazyLock<Vec<&'static [u8]>> = std::sync::LazyLock::new(|| {
+    typst_assets::fonts()
+        .filter(|data| {
+            typst::text::Font::iter(typst::foundations::Bytes::new(*data))
+                .any(|font| font.info().family == "DejaVu Sans Mono")
+        })
+        .collect()
+});
+
 pub struct Typesetter<'a> {
     engine: TypstEngine,
     files: &'a TemplateFiles,
@@ -34,15 +46,8 @@ pub struct Typeset {
 
 impl<'a> Typesetter<'a> {
     pub fn new(files: &'a TemplateFiles) -> Typesetter<'a> {
-        // DejaVu Sans Mono (from typst-assets) is the only fallback, for the signs the two
-        // bundled families lack (♀, ♂, arrows): with Typst's serif and maths faces as
-        // fallbacks too, glyphs landed in them, and subsetting them tripled the PDF time.
-        let fallback = typst_assets::fonts().filter(|data| {
-            typst::text::Font::iter(typst::foundations::Bytes::new(*data))
-                .any(|font| font.info().family == "DejaVu Sans Mono")
-        });
         let engine = TypstEngine::builder()
-            .fonts(FONTS.iter().copied().chain(fallback))
+            .fonts(FONTS.iter().chain(FALLBACK.iter()).copied())
             .add_file_resolver(files.resolver())
             .build();
         Typesetter { engine, files }
