@@ -1,8 +1,11 @@
-//! Engine speed: one game, and simulation throughput, for the default game's ruleset.
+//! Engine speed for the default game's ruleset: one turn, whole games (counted both in games
+//! and in turns), and `safari sim` throughput on every core.
+//!
+//! Targets (issue 4, release, greedy): 1,000,000 turns and 50,000 games per second per core.
 
 use std::path::Path;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use safari::backends::ruleset;
 use safari::engine::{self, Game, policy};
 use safari::world::GameFolder;
@@ -14,29 +17,77 @@ fn rules() -> engine::Rules {
     engine::load(&serde_json::to_vec(&ruleset::build(&game, "sha256:bench")).unwrap()).unwrap()
 }
 
+/// Plays `games` one-player games from consecutive seeds; returns the turns taken.
+fn play(rules: &engine::Rules, policy: &mut Vec<Box<dyn policy::Policy>>, games: u64) -> u64 {
+    (0..games)
+        .map(|seed| {
+            let mut game = Game::new(rules, 1, seed);
+            game.play(policy);
+            game.players[0].turns_taken as u64
+        })
+        .sum()
+}
+
+fn one_turn(c: &mut Criterion) {
+    let rules = rules();
+    // Positions from early, middle and late in games: turn k of the game seeded k.
+    let positions: Vec<Game> = (0..48u64)
+        .map(|seed| {
+            let mut game = Game::new(&rules, 1, seed);
+            let mut greedy = policy::by_name("greedy").unwrap();
+            greedy.prepare(&rules);
+            for _ in 0..seed % 12 {
+                game.turn(0, greedy.as_mut());
+            }
+            game
+        })
+        .collect();
+    let mut group = c.benchmark_group("one turn");
+    for name in policy::NAMES {
+        let mut policy = policy::by_name(name).unwrap();
+        policy.prepare(&rules);
+        let mut next = 0;
+        group.bench_function(*name, |b| {
+            b.iter_batched(
+                || {
+                    next = (next + 1) % positions.len();
+                    positions[next].clone()
+                },
+                |mut game| {
+                    game.turn(0, policy.as_mut());
+                    game
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 fn games(c: &mut Criterion) {
     let rules = rules();
-    let mut group = c.benchmark_group("one game, one player");
+    const GAMES: u64 = 100;
+    let mut group = c.benchmark_group("100 one-player games, one core");
     for name in policy::NAMES {
-        let mut seed = 0;
-        group.bench_function(*name, |b| {
-            b.iter(|| {
-                seed += 1;
-                let mut policies = vec![policy::by_name(name).unwrap()];
-                let mut game = Game::new(&rules, 1, seed);
-                game.play(&mut policies);
-                game.players[0].vp
-            })
+        let mut policies = vec![policy::by_name(name).unwrap()];
+        let turns = play(&rules, &mut policies, GAMES);
+        group.throughput(Throughput::Elements(GAMES));
+        group.bench_function(format!("{name}, in games"), |b| {
+            b.iter(|| play(&rules, &mut policies, GAMES))
+        });
+        group.throughput(Throughput::Elements(turns));
+        group.bench_function(format!("{name}, in turns"), |b| {
+            b.iter(|| play(&rules, &mut policies, GAMES))
         });
     }
     group.finish();
 
     let mut group = c.benchmark_group("sim throughput (all cores)");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(10_000));
-    group.bench_function("10,000 greedy games", |b| {
+    group.throughput(Throughput::Elements(100_000));
+    group.bench_function("100,000 greedy games", |b| {
         b.iter(|| {
-            safari::sim::simulate(&rules, "greedy", 10_000, 1, 1, &|_| {})
+            safari::sim::simulate(&rules, "greedy", 100_000, 1, 1, &|_| {})
                 .vp
                 .mean
         })
@@ -44,5 +95,5 @@ fn games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, games);
+criterion_group!(benches, one_turn, games);
 criterion_main!(benches);

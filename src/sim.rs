@@ -231,18 +231,23 @@ pub fn simulate(
     let totals = (0..games)
         .into_par_iter()
         .fold(
-            || Totals::new(rules),
-            |mut totals, g| {
-                let mut policies: Vec<Box<dyn policy::Policy>> = (0..players)
+            || {
+                // One set of policies per batch of games: policies hold no state between
+                // games beyond what they work out from the rules.
+                let policies: Vec<Box<dyn policy::Policy>> = (0..players)
                     .map(|_| policy::by_name(policy_name).expect("a known policy"))
                     .collect();
+                (Totals::new(rules), policies)
+            },
+            |(mut totals, mut policies), g| {
                 let mut game = Game::new(rules, players, game_seed(seed, g));
                 game.play(&mut policies);
                 totals.add_game(&game);
                 progress(1);
-                totals
+                (totals, policies)
             },
         )
+        .map(|(totals, _)| totals)
         .reduce(|| Totals::new(rules), Totals::merge);
     let player_games = (games * players as u64).max(1) as f64;
     let games_f = games.max(1) as f64;

@@ -162,3 +162,40 @@ fn a_bad_ruleset_is_refused_with_the_place_that_is_wrong() {
     let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
     assert_eq!(err.path, "format");
 }
+
+proptest::proptest! {
+    /// A re-roll offers every set of dice the rules allow exactly once, after `Stop`, so the
+    /// random policy is uniform over them; and each choice is found again by its position.
+    #[test]
+    fn a_reroll_offers_every_legal_set_of_dice_once(
+        dice in 1u32..=8,
+        free_bits in 0u32..256,
+        hazard_at in proptest::option::of(0u32..8),
+    ) {
+        use std::collections::BTreeSet;
+        use engine::{Choice, Rerolls};
+        let all = (1u32 << dice) - 1;
+        let hazard = hazard_at.filter(|h| *h < dice).map(|h| 1 << h);
+        let free = free_bits & all & !hazard.unwrap_or(0);
+        let rerolls = Rerolls { free, hazard };
+        let offered: Vec<Choice> = (0..rerolls.len()).map(|i| rerolls.get(i)).collect();
+        proptest::prop_assert_eq!(offered[0], Choice::Stop);
+        let rerollable = free | hazard.unwrap_or(0);
+        let legal: BTreeSet<u32> = (1..=rerollable)
+            .filter(|mask| mask & !rerollable == 0)
+            .collect();
+        let masks: Vec<u32> = offered[1..]
+            .iter()
+            .map(|c| match c {
+                Choice::Reroll(mask) => *mask,
+                other => panic!("{other:?} among re-rolls"),
+            })
+            .collect();
+        proptest::prop_assert_eq!(masks.len(), legal.len(), "no set offered twice");
+        proptest::prop_assert_eq!(masks.iter().copied().collect::<BTreeSet<u32>>(), legal);
+        for (i, choice) in offered.iter().enumerate() {
+            proptest::prop_assert_eq!(rerolls.position(*choice), Some(i));
+        }
+        proptest::prop_assert_eq!(rerolls.position(Choice::Reroll(!rerollable & 0xff)), None);
+    }
+}

@@ -5,15 +5,43 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
+use smallvec::SmallVec;
 
-use super::policy::{Choice, Decision, Policy, View};
+use super::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
 use super::rules::{Cause, Gain, Need, Rules};
 use crate::model::{Action, Effect, Habitat, ItemKind, Style};
+
+/// The expedition faces showing.
+type Faces = SmallVec<[Action; 8]>;
+/// Cards drawn this turn.
+type Drawn = SmallVec<[usize; 8]>;
+
+/// The rules' lists of boxes filled by one cause, each scanned for its first open box.
+#[derive(Debug, Clone, Copy)]
+enum Listed {
+    Turn,
+    Ball,
+    Free,
+}
+
+impl Listed {
+    fn boxes(self, rules: &Rules) -> &[usize] {
+        match self {
+            Listed::Turn => &rules.turn_boxes,
+            Listed::Ball => &rules.ball_boxes,
+            Listed::Free => &rules.free_boxes,
+        }
+    }
+}
 
 /// A player's sheet and supplies.
 #[derive(Debug, Clone)]
 pub struct Player {
     pub filled: Vec<bool>,
+    /// Per track, the place of its first unfilled box (its length when full).
+    next: Vec<u32>,
+    /// Per [`Listed`] box list, how many of its first boxes are filled.
+    filled_prefix: [u32; 3],
     pub items: Vec<bool>,
     pub species: Vec<bool>,
     pub bonus_grass: u32,
@@ -41,6 +69,8 @@ impl Player {
     fn new(rules: &Rules) -> Player {
         Player {
             filled: vec![false; rules.boxes.len()],
+            next: vec![0; rules.tracks.len()],
+            filled_prefix: [0; 3],
             items: vec![false; rules.items.len()],
             species: vec![false; rules.species.len()],
             bonus_grass: 0,
@@ -52,19 +82,46 @@ impl Player {
             balls_thrown: 0,
             out: None,
             uses: vec![0; rules.items.len()],
-            history: Vec::new(),
+            history: Vec::with_capacity(rules.turns as usize),
         }
     }
 
     /// The first unfilled box of a track.
+    #[inline]
     pub fn next_box(&self, rules: &Rules, track: usize) -> Option<usize> {
         rules.tracks[track]
             .boxes
-            .iter()
+            .get(self.next[track] as usize)
             .copied()
-            .find(|b| !self.filled[*b])
     }
 
+    fn mark_filled(&mut self, rules: &Rules, b: usize) {
+        self.filled[b] = true;
+        let track = rules.boxes[b].track;
+        let boxes = &rules.tracks[track].boxes;
+        let next = &mut self.next[track];
+        while boxes.get(*next as usize).is_some_and(|b| self.filled[*b]) {
+            *next += 1;
+        }
+    }
+
+    /// The first open box of a list. Its filled first boxes are passed over once, not at
+    /// every look: a Turn Tracker is scanned every turn, a ball track at every throw.
+    #[inline]
+    fn first_open(&mut self, rules: &Rules, list: Listed) -> Option<usize> {
+        let boxes = list.boxes(rules);
+        let mut start = self.filled_prefix[list as usize] as usize;
+        while boxes.get(start).is_some_and(|b| self.filled[*b]) {
+            start += 1;
+        }
+        self.filled_prefix[list as usize] = start as u32;
+        boxes[start..]
+            .iter()
+            .copied()
+            .find(|b| self.can_fill(rules, *b))
+    }
+
+    #[inline]
     pub fn meets(&self, rules: &Rules, need: &Need) -> bool {
         match need {
             Need::Item(i) => self.items[*i],
@@ -78,7 +135,16 @@ impl Player {
         }
     }
 
+    /// The next box of a track, if it is open: its requirements met (the box before it is
+    /// filled, being the next).
+    #[inline]
+    pub fn open_next(&self, rules: &Rules, track: usize) -> Option<usize> {
+        self.next_box(rules, track)
+            .filter(|b| rules.boxes[*b].needs.iter().all(|n| self.meets(rules, n)))
+    }
+
     /// Whether the box is open: unfilled, the box before it filled, its requirements met.
+    #[inline]
     pub fn can_fill(&self, rules: &Rules, b: usize) -> bool {
         let rule = &rules.boxes[b];
         !self.filled[b]
@@ -167,6 +233,7 @@ pub struct Tally {
     pub throws: Vec<u32>,
 }
 
+#[derive(Clone)]
 pub struct Game<'r> {
     pub rules: &'r Rules,
     pub players: Vec<Player>,
@@ -177,6 +244,7 @@ pub struct Game<'r> {
     pub log: Option<Vec<Event>>,
     /// Rounds played.
     pub rounds: u32,
+    choices: Vec<Choice>,
 }
 
 /// P(capture dice total >= rate) for one throw with no die locked, from the rules' table.
@@ -236,6 +304,7 @@ impl<'r> Game<'r> {
             },
             log: None,
             rounds: 0,
+            choices: Vec::new(),
         }
     }
 
@@ -250,6 +319,9 @@ impl<'r> Game<'r> {
         // Every turn fills a Turn Tracker box, so a game ends within `turns` rounds; the
         // bound only guards against content with no Turn Tracker at all.
         let limit = self.rules.turns.max(1) + 1;
+        for policy in policies.iter_mut() {
+            policy.prepare(self.rules);
+        }
         while self.players.iter().any(|p| p.out.is_none()) && self.rounds < limit {
             for p in 0..self.players.len() {
                 self.turn(p, policies[p % policies.len()].as_mut());
@@ -282,16 +354,38 @@ impl<'r> Game<'r> {
             .collect()
     }
 
+    /// The game's one choice buffer, emptied: decisions come thousands of times a game, so
+    /// their choices are listed without allocating. [`Game::decide`] gives it back.
+    fn take_choices(&mut self) -> Vec<Choice> {
+        let mut choices = std::mem::take(&mut self.choices);
+        choices.clear();
+        choices
+    }
+
+    /// Asks the policy to pick among listed choices, and takes the list's buffer back.
     fn decide(
         &mut self,
         p: usize,
         policy: &mut dyn Policy,
         decision: Decision,
-        choices: &[Choice],
+        choices: Vec<Choice>,
+        context: (&[Action], u32, &[usize], Option<usize>, f64),
+    ) -> Choice {
+        let choice = self.pick(p, policy, decision, Choices::Listed(&choices), context);
+        self.choices = choices;
+        choice
+    }
+
+    fn pick(
+        &mut self,
+        p: usize,
+        policy: &mut dyn Policy,
+        decision: Decision,
+        choices: Choices,
         context: (&[Action], u32, &[usize], Option<usize>, f64),
     ) -> Choice {
         if choices.len() == 1 {
-            return choices[0];
+            return choices.get(0);
         }
         let view = View {
             rules: self.rules,
@@ -303,7 +397,7 @@ impl<'r> Game<'r> {
             catch_chance: context.4,
         };
         let index = policy.choose(&view, decision, choices, &mut self.rng);
-        choices[index.min(choices.len() - 1)]
+        choices.get(index.min(choices.len() - 1))
     }
 
     /// Fills a box and everything that follows from it.
@@ -312,7 +406,7 @@ impl<'r> Game<'r> {
         let rule = &rules.boxes[b];
         {
             let player = &mut self.players[p];
-            player.filled[b] = true;
+            player.mark_filled(rules, b);
             player.vp += rule.vp;
         }
         self.event(|| Event::Fill {
@@ -350,13 +444,13 @@ impl<'r> Game<'r> {
     /// box per section). Boxes opened by these fills wait for the next event.
     fn event_boxes(&mut self, p: usize, boxes: &[usize], policy: &mut dyn Policy) {
         let rules = self.rules;
-        let open: Vec<usize> = boxes
+        let open: SmallVec<[usize; 16]> = boxes
             .iter()
             .copied()
             .filter(|b| self.players[p].can_fill(rules, *b))
             .collect();
         // (section, is trigger) pairs already served by this event.
-        let mut served: Vec<(usize, bool)> = Vec::new();
+        let mut served: SmallVec<[(usize, bool); 16]> = SmallVec::new();
         for b in open {
             let rule = &rules.boxes[b];
             let slot = (rule.section, rule.style == Style::Trigger);
@@ -390,32 +484,35 @@ impl<'r> Game<'r> {
 
     fn bonus_chain(&mut self, p: usize, from_section: usize, policy: &mut dyn Policy) {
         let rules = self.rules;
+        let mut choices = self.take_choices();
         let player = &self.players[p];
-        let choices: Vec<Choice> = rules
-            .bonus_targets
-            .iter()
-            .copied()
-            .filter(|b| {
-                let rule = &rules.boxes[*b];
-                // An item-use box is labelled with its item: a chain opens it only for a holder.
-                let label_met = match rule.cause {
-                    Cause::Use(item) => player.items[item],
-                    _ => true,
-                };
-                label_met
-                    && player.can_fill(rules, *b)
-                    && !(rule.style == Style::Bonus && rule.section == from_section)
-            })
-            .map(Choice::Box)
-            .collect();
+        choices.extend(
+            rules
+                .bonus_targets
+                .iter()
+                .copied()
+                .filter(|b| {
+                    let rule = &rules.boxes[*b];
+                    // An item-use box is labelled with its item: a chain opens it only for a holder.
+                    let label_met = match rule.cause {
+                        Cause::Use(item) => player.items[item],
+                        _ => true,
+                    };
+                    label_met
+                        && player.can_fill(rules, *b)
+                        && !(rule.style == Style::Bonus && rule.section == from_section)
+                })
+                .map(Choice::Box),
+        );
         if choices.is_empty() {
+            self.choices = choices;
             return;
         }
         if let Choice::Box(b) = self.decide(
             p,
             policy,
             Decision::Bonus,
-            &choices,
+            choices,
             (&[], 0, &[], None, 0.0),
         ) {
             self.fill(p, b, policy);
@@ -423,13 +520,7 @@ impl<'r> Game<'r> {
     }
 
     fn fill_free(&mut self, p: usize, policy: &mut dyn Policy) {
-        let rules = self.rules;
-        while let Some(b) = rules
-            .free_boxes
-            .iter()
-            .copied()
-            .find(|b| self.players[p].can_fill(rules, *b))
-        {
+        while let Some(b) = self.players[p].first_open(self.rules, Listed::Free) {
             self.fill(p, b, policy);
         }
     }
@@ -444,11 +535,7 @@ impl<'r> Game<'r> {
         if self.players[p].out.is_some() {
             return;
         }
-        let turn_box = rules
-            .turn_boxes
-            .iter()
-            .copied()
-            .find(|b| self.players[p].can_fill(rules, *b));
+        let turn_box = self.players[p].first_open(rules, Listed::Turn);
         if self.players[p].turns_left(rules) == 0 {
             self.players[p].out = Some(OutReason::Turns);
             self.event(|| Event::Out {
@@ -457,6 +544,7 @@ impl<'r> Game<'r> {
             });
             return;
         }
+        policy.begin_turn();
         self.players[p].turns_taken += 1;
         let turn = self.players[p].turns_taken;
         self.event(|| Event::Turn { player: p, turn });
@@ -481,9 +569,9 @@ impl<'r> Game<'r> {
     }
 
     /// Rolls and re-rolls; `None` when hazards end the turn.
-    fn expedition(&mut self, p: usize, policy: &mut dyn Policy) -> Option<Vec<Action>> {
+    fn expedition(&mut self, p: usize, policy: &mut dyn Policy) -> Option<Faces> {
         let rules = self.rules;
-        let mut faces: Vec<Action> = Vec::with_capacity(rules.expedition.len());
+        let mut faces = Faces::new();
         for die in &rules.expedition {
             let face = self.roll_die(die);
             faces.push(face);
@@ -494,7 +582,7 @@ impl<'r> Game<'r> {
         loop {
             self.event(|| Event::Roll {
                 player: p,
-                faces: faces.clone(),
+                faces: faces.to_vec(),
             });
             let hazards = faces.iter().filter(|f| **f == Action::Hazard).count() as u32;
             if hazards >= rules.hazard_limit {
@@ -503,31 +591,20 @@ impl<'r> Game<'r> {
             if rolls_left == 0 {
                 return Some(faces);
             }
-            let free: Vec<usize> = (0..faces.len())
+            let free: u32 = (0..faces.len())
                 .filter(|i| faces[*i] != Action::Hazard)
-                .collect();
+                .map(|i| 1 << i)
+                .sum();
             let hazard = (0..faces.len()).find(|i| faces[*i] == Action::Hazard);
-            let mut choices = vec![Choice::Stop];
-            for subset in 1u32..(1 << free.len()) {
-                let mask: u32 = free
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| subset & (1 << k) != 0)
-                    .map(|(_, i)| 1 << i)
-                    .sum();
-                choices.push(Choice::Reroll(mask));
-                if bicycle && let Some(h) = hazard {
-                    choices.push(Choice::Reroll(mask | 1 << h));
-                }
-            }
-            if bicycle && let Some(h) = hazard {
-                choices.push(Choice::Reroll(1 << h));
-            }
-            let choice = self.decide(
+            let rerolls = Rerolls {
+                free,
+                hazard: hazard.filter(|_| bicycle).map(|h| 1 << h),
+            };
+            let choice = self.pick(
                 p,
                 policy,
                 Decision::Reroll,
-                &choices,
+                Choices::Reroll(rerolls),
                 (&faces, rolls_left, &[], None, 0.0),
             );
             let Choice::Reroll(mask) = choice else {
@@ -547,30 +624,37 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         // Each face showing fills the next box of one track it fills (Area and Item faces in
         // the rulebook; a designer may give any face a track).
+        let mut showing = [0u32; 6];
+        for face in faces {
+            showing[*face as usize] += 1;
+        }
         for face in Action::ALL {
             if rules.face_tracks[face as usize].is_empty() {
                 continue;
             }
-            for _ in faces.iter().filter(|f| **f == face) {
+            for _ in 0..showing[face as usize] {
+                let mut choices = self.take_choices();
                 let player = &self.players[p];
-                let choices: Vec<Choice> = rules.face_tracks[face as usize]
-                    .iter()
-                    .copied()
-                    .filter(|t| {
-                        player.next_box(rules, *t).is_some_and(|b| {
-                            rules.boxes[b].cause == Cause::Dice(face) && player.can_fill(rules, b)
+                choices.extend(
+                    rules.face_tracks[face as usize]
+                        .iter()
+                        .copied()
+                        .filter(|t| {
+                            player
+                                .open_next(rules, *t)
+                                .is_some_and(|b| rules.boxes[b].cause == Cause::Dice(face))
                         })
-                    })
-                    .map(Choice::Track)
-                    .collect();
+                        .map(Choice::Track),
+                );
                 if choices.is_empty() {
+                    self.choices = choices;
                     break;
                 }
                 if let Choice::Track(t) = self.decide(
                     p,
                     policy,
                     Decision::Track,
-                    &choices,
+                    choices,
                     (faces, 0, &[], None, 0.0),
                 ) && let Some(b) = self.players[p].next_box(rules, t)
                 {
@@ -578,11 +662,12 @@ impl<'r> Game<'r> {
                 }
             }
         }
-        let mut trainers = faces.iter().filter(|f| **f == Action::Trainer).count() as u32;
+        let mut trainers = showing[Action::Trainer as usize];
         // Items used outside the encounter: evolution stones, the flute.
         while trainers > 0 {
+            let mut choices = self.take_choices();
+            choices.push(Choice::Stop);
             let player = &self.players[p];
-            let mut choices = vec![Choice::Stop];
             for (i, item) in rules.items.iter().enumerate() {
                 if !player.items[i] || item.kind != ItemKind::Usable {
                     continue;
@@ -597,13 +682,14 @@ impl<'r> Game<'r> {
                 }
             }
             if choices.len() == 1 {
+                self.choices = choices;
                 break;
             }
             let Choice::Use(i) = self.decide(
                 p,
                 policy,
                 Decision::Use,
-                &choices,
+                choices,
                 (faces, 0, &[], None, 0.0),
             ) else {
                 break;
@@ -611,8 +697,10 @@ impl<'r> Game<'r> {
             trainers -= 1;
             self.use_item(p, i, policy);
         }
-        let grass = faces.iter().filter(|f| **f == Action::Grass).count() as u32;
-        let water = faces.iter().filter(|f| **f == Action::Water).count() as u32;
+        let (grass, water) = (
+            showing[Action::Grass as usize],
+            showing[Action::Water as usize],
+        );
         if grass + water > 0 {
             self.encounter(p, grass, water, trainers, policy);
         }
@@ -656,7 +744,7 @@ impl<'r> Game<'r> {
         policy: &mut dyn Policy,
     ) {
         let rules = self.rules;
-        let mut drawn: Vec<usize> = (0..grass + water).filter_map(|_| self.draw()).collect();
+        let mut drawn: Drawn = (0..grass + water).filter_map(|_| self.draw()).collect();
         self.event(|| Event::Draw {
             player: p,
             cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
@@ -672,16 +760,15 @@ impl<'r> Game<'r> {
             && trainers > 0
         {
             let player = &self.players[p];
-            let unmet: Vec<usize> = drawn
+            let unmet = drawn
                 .iter()
-                .copied()
-                .filter(|c| !player.meets_card(rules, *c, grass, water))
-                .collect();
-            if !unmet.is_empty() && unmet.len() == drawn.len() {
-                let species = rules.cards[unmet[0]].species;
+                .filter(|c| !player.meets_card(rules, **c, grass, water))
+                .count();
+            if unmet > 0 && unmet == drawn.len() {
+                let species = rules.cards[drawn[0]].species;
                 trainers -= 1;
                 self.use_item(p, item, policy);
-                let (gone, kept): (Vec<usize>, Vec<usize>) = drawn
+                let (gone, kept): (Drawn, Drawn) = drawn
                     .into_iter()
                     .partition(|c| rules.cards[*c].species == species);
                 self.discard.extend(&gone);
@@ -689,8 +776,9 @@ impl<'r> Game<'r> {
                 drawn.extend((0..gone.len()).filter_map(|_| self.draw()));
             }
         }
+        let mut choices = self.take_choices();
+        choices.push(Choice::Stop);
         let player = &self.players[p];
-        let mut choices = vec![Choice::Stop];
         choices.extend(
             (0..drawn.len())
                 .filter(|i| player.meets_card(rules, drawn[*i], grass, water))
@@ -700,7 +788,7 @@ impl<'r> Game<'r> {
             p,
             policy,
             Decision::Card,
-            &choices,
+            choices,
             (&[], 0, &drawn, None, 0.0),
         ) {
             Choice::Card(i) => Some(drawn.remove(i)),
@@ -733,12 +821,13 @@ impl<'r> Game<'r> {
                     None => catch_chance(rules, rate),
                     Some(lock) => locked_catch_chance(rules, rate, lock),
                 };
-                let choices = [Choice::Throw, Choice::Stop];
+                let mut choices = self.take_choices();
+                choices.extend([Choice::Throw, Choice::Stop]);
                 if self.decide(
                     p,
                     policy,
                     Decision::Throw,
-                    &choices,
+                    choices,
                     (&[], 0, &[], Some(card), chance),
                 ) == Choice::Stop
                 {
@@ -747,17 +836,12 @@ impl<'r> Game<'r> {
                 }
             }
             first = false;
-            if let Some(b) = rules
-                .ball_boxes
-                .iter()
-                .copied()
-                .find(|b| self.players[p].can_fill(rules, *b))
-            {
+            if let Some(b) = self.players[p].first_open(rules, Listed::Ball) {
                 self.fill(p, b, policy);
             }
             self.players[p].balls_thrown += 1;
             self.tally.throws[card] += 1;
-            let mut dice: Vec<u32> = Vec::with_capacity(rules.capture.len());
+            let mut dice: SmallVec<[u32; 8]> = SmallVec::new();
             for (i, die) in rules.capture.iter().enumerate() {
                 let value = match locked {
                     Some((locked_die, value)) if locked_die == i => value,

@@ -9,7 +9,7 @@ pub mod policy;
 pub mod rules;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};
-pub use policy::{Choice, Decision, Policy};
+pub use policy::{Choice, Choices, Decision, Policy, Rerolls};
 pub use rules::Rules;
 
 use crate::backends::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};

@@ -40,6 +40,148 @@ pub enum Choice {
     Stop,
 }
 
+/// The legal choices of one decision, in the engine's order; a policy answers with an index.
+///
+/// Most decisions list their few choices. A re-roll may take any subset of the dice, up to
+/// hundreds of choices at every roll, so its choices are described by the dice that may be
+/// re-rolled and counted out only when a policy asks for them.
+#[derive(Debug, Clone, Copy)]
+pub enum Choices<'a> {
+    Listed(&'a [Choice]),
+    Reroll(Rerolls),
+}
+
+/// A re-roll decision's choices: `Stop`; then every non-empty subset of the free dice in
+/// counting order, each followed (with the Bicycle) by the same subset plus the hazard die;
+/// then (with the Bicycle) the hazard die alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rerolls {
+    /// The dice that may be re-rolled: those not showing a hazard.
+    pub free: u32,
+    /// The one hazard die the Bicycle lets the player re-roll, as a mask.
+    pub hazard: Option<u32>,
+}
+
+impl Rerolls {
+    fn subsets(&self) -> usize {
+        (1usize << self.free.count_ones()) - 1
+    }
+
+    fn per_subset(&self) -> usize {
+        1 + self.hazard.is_some() as usize
+    }
+
+    /// Never empty: `Stop` is always offered.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub fn len(&self) -> usize {
+        1 + self.subsets() * self.per_subset() + self.hazard.is_some() as usize
+    }
+
+    pub fn get(&self, index: usize) -> Choice {
+        let Some(index) = index.checked_sub(1) else {
+            return Choice::Stop;
+        };
+        let (subset, with_hazard) = (index / self.per_subset(), index % self.per_subset() == 1);
+        match self.hazard {
+            Some(hazard) if subset == self.subsets() => Choice::Reroll(hazard),
+            Some(hazard) if with_hazard => Choice::Reroll(deposit(subset + 1, self.free) | hazard),
+            _ => Choice::Reroll(deposit(subset + 1, self.free)),
+        }
+    }
+
+    pub fn position(&self, choice: Choice) -> Option<usize> {
+        let mask = match choice {
+            Choice::Stop => return Some(0),
+            Choice::Reroll(mask) => mask,
+            _ => return None,
+        };
+        let hazard = self.hazard.unwrap_or(0);
+        let dice = mask & !hazard;
+        if mask == 0 || mask & !(self.free | hazard) != 0 {
+            return None;
+        }
+        if dice == 0 {
+            return Some(1 + self.subsets() * self.per_subset());
+        }
+        let subset = extract(dice, self.free) - 1;
+        Some(1 + subset * self.per_subset() + (mask != dice) as usize)
+    }
+}
+
+/// The mask whose set bits are the low bits of `rank` placed on the set bits of `within`
+/// (the rank-th subset of `within` in counting order).
+fn deposit(rank: usize, within: u32) -> u32 {
+    let (mut mask, mut rest, mut bit) = (0, within, 0);
+    while rest != 0 {
+        let lowest = rest & rest.wrapping_neg();
+        if rank >> bit & 1 == 1 {
+            mask |= lowest;
+        }
+        rest ^= lowest;
+        bit += 1;
+    }
+    mask
+}
+
+/// The inverse of [`deposit`]: the rank of `mask` among the subsets of `within`.
+fn extract(mask: u32, within: u32) -> usize {
+    let (mut rank, mut rest, mut bit) = (0, within, 0);
+    while rest != 0 {
+        let lowest = rest & rest.wrapping_neg();
+        if mask & lowest != 0 {
+            rank |= 1 << bit;
+        }
+        rest ^= lowest;
+        bit += 1;
+    }
+    rank
+}
+
+impl Choices<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            Choices::Listed(list) => list.len(),
+            Choices::Reroll(rerolls) => rerolls.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, index: usize) -> Choice {
+        match self {
+            Choices::Listed(list) => list[index],
+            Choices::Reroll(rerolls) => rerolls.get(index),
+        }
+    }
+
+    pub fn position(&self, choice: Choice) -> Option<usize> {
+        match self {
+            Choices::Listed(list) => list.iter().position(|c| *c == choice),
+            Choices::Reroll(rerolls) => rerolls.position(choice),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Choice> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Every die some choice re-rolls.
+    pub fn rerollable(&self) -> u32 {
+        match self {
+            Choices::Listed(list) => list.iter().fold(0, |all, choice| match choice {
+                Choice::Reroll(mask) => all | mask,
+                _ => all,
+            }),
+            Choices::Reroll(rerolls) => rerolls.free | rerolls.hazard.unwrap_or(0),
+        }
+    }
+}
+
 /// What a policy sees of the moment it decides in.
 pub struct View<'a> {
     pub rules: &'a Rules,
@@ -57,11 +199,17 @@ pub struct View<'a> {
 
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
+    /// Called before each game with its rules: what a policy can work out once per ruleset.
+    fn prepare(&mut self, _rules: &Rules) {}
+    /// Called as a player's turn begins. Nothing on the sheet changes while the dice are
+    /// rolled, so what a policy works out at a turn's first re-roll decision holds for the
+    /// turn's later ones.
+    fn begin_turn(&mut self) {}
     fn choose(
         &mut self,
         view: &View,
         decision: Decision,
-        choices: &[Choice],
+        choices: Choices,
         rng: &mut Pcg64Mcg,
     ) -> usize;
 }
@@ -70,8 +218,8 @@ pub trait Policy: Send {
 pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
     match name {
         "random" => Some(Box::new(Random)),
-        "greedy" => Some(Box::new(Greedy)),
-        "expected" => Some(Box::new(Expected)),
+        "greedy" => Some(Box::new(Greedy::default())),
+        "expected" => Some(Box::new(Expected::default())),
         _ => None,
     }
 }
@@ -86,20 +234,52 @@ impl Policy for Random {
         "random"
     }
 
-    fn choose(&mut self, _: &View, _: Decision, choices: &[Choice], rng: &mut Pcg64Mcg) -> usize {
+    fn choose(&mut self, _: &View, _: Decision, choices: Choices, rng: &mut Pcg64Mcg) -> usize {
         rng.random_range(0..choices.len())
     }
 }
 
 /// The choice worth most right now: victory points and progress toward rewards.
-pub struct Greedy;
+#[derive(Default)]
+pub struct Greedy {
+    /// The compilation of the rules `fixed_worth` was worked out for.
+    prepared_for: Option<u64>,
+    /// The part of each box's worth that does not depend on the player: its VP, a bonus
+    /// box's chain, and what the next boxes of its track lead to.
+    fixed_worth: Vec<f64>,
+    /// The faces' worths this turn, once a re-roll decision has needed them.
+    turn_worths: Option<[f64; 6]>,
+}
 
 impl Greedy {
-    /// What filling a box is worth at once, with a little for what it leads to.
-    fn box_value(rules: &Rules, player: &Player, b: usize) -> f64 {
+    #[cold]
+    fn prepare_for(&mut self, rules: &Rules) {
+        self.prepared_for = Some(rules.compilation);
+        self.fixed_worth = (0..rules.boxes.len())
+            .map(|b| Self::fixed_worth(rules, b))
+            .collect();
+    }
+
+    fn fixed_worth(rules: &Rules, b: usize) -> f64 {
         let rule = &rules.boxes[b];
         let mut value = rule.vp as f64;
-        for gain in &rule.gains {
+        if rule.style == crate::model::Style::Bonus {
+            value += 3.0;
+        }
+        // Progress toward the rest of its track.
+        let track = &rules.tracks[rule.track].boxes;
+        for (distance, next) in track.iter().skip(rule.position + 1).take(3).enumerate() {
+            let next = &rules.boxes[*next];
+            let later = next.vp as f64 + 3.0 * next.gains.len() as f64;
+            value += later / (distance as f64 + 2.0);
+        }
+        value + 0.1
+    }
+
+    /// What filling a box is worth at once, with a little for what it leads to.
+    fn box_value(&self, rules: &Rules, player: &Player, b: usize) -> f64 {
+        let mut value = self.fixed_worth[b];
+        for gain in &rules.boxes[b].gains {
             value += match gain {
                 Gain::Item(i) if !player.items[*i] => 4.0,
                 Gain::Item(_) => 0.5,
@@ -108,39 +288,30 @@ impl Greedy {
                 Gain::Species(_) => 2.0,
             };
         }
-        if rule.style == crate::model::Style::Bonus {
-            value += 3.0;
-        }
-        // Progress toward the rest of its track.
-        let track = &rules.tracks[rule.track].boxes;
-        let at = track.iter().position(|x| *x == b).unwrap_or(0);
-        for (distance, next) in track.iter().skip(at + 1).take(3).enumerate() {
-            let next = &rules.boxes[*next];
-            let later = next.vp as f64 + 3.0 * next.gains.len() as f64;
-            value += later / (distance as f64 + 2.0);
-        }
-        value + 0.1
+        value
     }
 
-    /// Worth of each face now, by `Action as usize`.
-    fn worths(view: &View) -> [f64; 6] {
+    /// Worth of each face this turn, by `Action as usize`.
+    fn worths(&mut self, view: &View) -> [f64; 6] {
+        if let Some(worth) = self.turn_worths {
+            return worth;
+        }
         let mut worth = [0.0; 6];
         for action in Action::ALL {
-            worth[action as usize] = Self::face_value(view, action);
+            worth[action as usize] = self.face_value(view, action);
         }
+        self.turn_worths = Some(worth);
         worth
     }
 
-    fn face_value(view: &View, face: Action) -> f64 {
+    fn face_value(&self, view: &View, face: Action) -> f64 {
         let (rules, player) = (view.rules, view.player);
         let next_value = |face: Action| {
             rules.face_tracks[face as usize]
                 .iter()
-                .filter_map(|t| player.next_box(rules, *t))
-                .filter(|b| {
-                    rules.boxes[*b].cause == Cause::Dice(face) && player.can_fill(rules, *b)
-                })
-                .map(|b| Self::box_value(rules, player, b))
+                .filter_map(|t| player.open_next(rules, *t))
+                .filter(|b| rules.boxes[*b].cause == Cause::Dice(face))
+                .map(|b| self.box_value(rules, player, b))
                 .fold(0.0, f64::max)
         };
         match face {
@@ -160,54 +331,73 @@ impl Greedy {
     }
 }
 
+impl Greedy {
+    /// Re-rolls every die showing less than a die's average worth, when that gains more than
+    /// a little over stopping. Worths add up, so this is the best of all the re-roll choices
+    /// without scoring each of them.
+    fn reroll(&mut self, view: &View, choices: Choices) -> usize {
+        let worth = self.worths(view);
+        let average: f64 = worth.iter().sum::<f64>() / 6.0;
+        let rerollable = choices.rerollable();
+        let mut mask = 0;
+        let mut gain = 0.0;
+        for (i, face) in view.faces.iter().enumerate() {
+            let better = average - worth[*face as usize];
+            // Without branches: the faces are random, so a branch here is mispredicted often.
+            let take = (rerollable >> i) & 1 == 1 && better > 1e-9;
+            mask |= (take as u32) << i;
+            gain += if take { better } else { 0.0 };
+        }
+        let wanted = if gain > 0.01 + 1e-9 {
+            Choice::Reroll(mask)
+        } else {
+            Choice::Stop
+        };
+        choices.position(wanted).unwrap_or(0)
+    }
+}
+
 impl Policy for Greedy {
     fn name(&self) -> &'static str {
         "greedy"
+    }
+
+    #[inline]
+    fn prepare(&mut self, rules: &Rules) {
+        if self.prepared_for != Some(rules.compilation) {
+            self.prepare_for(rules);
+        }
+    }
+
+    fn begin_turn(&mut self) {
+        self.turn_worths = None;
     }
 
     fn choose(
         &mut self,
         view: &View,
         decision: Decision,
-        choices: &[Choice],
+        choices: Choices,
         _: &mut Pcg64Mcg,
     ) -> usize {
         let (rules, player) = (view.rules, view.player);
-        // Worth of each face, once per decision (re-roll choices number up to 2^dice).
-        let worth = if decision == Decision::Reroll {
-            Self::worths(view)
-        } else {
-            [0.0; 6]
-        };
-        let average: f64 = worth.iter().sum::<f64>() / 6.0;
-        let value = |choice: &Choice| -> f64 {
+        self.prepare(rules);
+        if decision == Decision::Reroll {
+            return self.reroll(view, choices);
+        }
+        let value = |choice: Choice| -> f64 {
             match (decision, choice) {
-                (Decision::Reroll, Choice::Reroll(mask)) => view
-                    .faces
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| {
-                        if mask & (1 << i) != 0 {
-                            average
-                        } else {
-                            worth[*f as usize]
-                        }
-                    })
-                    .sum(),
-                (Decision::Reroll, Choice::Stop) => {
-                    view.faces.iter().map(|f| worth[*f as usize]).sum::<f64>() + 0.01
-                }
                 (_, Choice::Track(t)) => player
-                    .next_box(rules, *t)
-                    .map_or(0.0, |b| Self::box_value(rules, player, b)),
-                (_, Choice::Box(b)) => Self::box_value(rules, player, *b),
-                (_, Choice::Use(item)) => rules.use_boxes[*item]
+                    .next_box(rules, t)
+                    .map_or(0.0, |b| self.box_value(rules, player, b)),
+                (_, Choice::Box(b)) => self.box_value(rules, player, b),
+                (_, Choice::Use(item)) => rules.use_boxes[item]
                     .iter()
                     .filter(|b| player.can_fill(rules, **b))
-                    .map(|b| Self::box_value(rules, player, *b))
+                    .map(|b| self.box_value(rules, player, *b))
                     .fold(0.5, f64::max),
                 (Decision::Card, Choice::Card(i)) => {
-                    let card = &rules.cards[view.drawn[*i]];
+                    let card = &rules.cards[view.drawn[i]];
                     let new = if player.species[card.species] {
                         1.0
                     } else {
@@ -228,10 +418,17 @@ impl Policy for Greedy {
 }
 
 /// The index of the choice worth most (the first, among near ties).
-fn best(choices: &[Choice], value: impl Fn(&Choice) -> f64) -> usize {
+fn best(choices: Choices, value: impl Fn(Choice) -> f64) -> usize {
+    match choices {
+        Choices::Listed(list) => best_of(list.iter().copied(), value),
+        Choices::Reroll(rerolls) => best_of((0..rerolls.len()).map(|i| rerolls.get(i)), value),
+    }
+}
+
+fn best_of(choices: impl Iterator<Item = Choice>, value: impl Fn(Choice) -> f64) -> usize {
     let mut best = 0;
     let mut best_value = f64::MIN;
-    for (i, choice) in choices.iter().enumerate() {
+    for (i, choice) in choices.enumerate() {
         let v = value(choice);
         if v > best_value + 1e-9 {
             best = i;
@@ -243,7 +440,10 @@ fn best(choices: &[Choice], value: impl Fn(&Choice) -> f64) -> usize {
 
 /// Greedy, but re-rolls by the exact expected worth of the dice after the re-roll, counting
 /// the chance that hazards end the turn (which greedy ignores).
-pub struct Expected;
+#[derive(Default)]
+pub struct Expected {
+    greedy: Greedy,
+}
 
 impl Expected {
     /// Expected worth of the faces after re-rolling `mask`, zero when hazards reach the limit.
@@ -291,20 +491,29 @@ impl Policy for Expected {
         "expected"
     }
 
+    fn prepare(&mut self, rules: &Rules) {
+        self.greedy.prepare(rules);
+    }
+
+    fn begin_turn(&mut self) {
+        self.greedy.begin_turn();
+    }
+
     fn choose(
         &mut self,
         view: &View,
         decision: Decision,
-        choices: &[Choice],
+        choices: Choices,
         rng: &mut Pcg64Mcg,
     ) -> usize {
         if decision != Decision::Reroll {
-            return Greedy.choose(view, decision, choices, rng);
+            return self.greedy.choose(view, decision, choices, rng);
         }
-        let worth = Greedy::worths(view);
+        self.greedy.prepare(view.rules);
+        let worth = self.greedy.worths(view);
         best(choices, |choice| {
             let mask = match choice {
-                Choice::Reroll(mask) => *mask,
+                Choice::Reroll(mask) => mask,
                 _ => 0,
             };
             Self::after_reroll(view, &worth, mask)

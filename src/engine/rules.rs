@@ -2,6 +2,7 @@
 //! (which tracks a face fills, which boxes a species fills) built once.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::backends::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
 use crate::model::{Action, DiceRole, Effect, Habitat, ItemKind, Shape, Style};
@@ -39,6 +40,8 @@ pub struct BoxRule {
     pub id: String,
     pub section: usize,
     pub track: usize,
+    /// Its place in its track's fill order.
+    pub position: usize,
     /// The box before it in its track.
     pub previous: Option<usize>,
     pub style: Style,
@@ -85,6 +88,9 @@ pub struct ItemRule {
 /// A game's rules, ready to play.
 #[derive(Debug, Clone)]
 pub struct Rules {
+    /// Which compilation these rules came from, unique in the process: policies that work
+    /// something out once per ruleset keep it for as long as they see the same rules.
+    pub compilation: u64,
     pub id: String,
     pub name: String,
     pub turns: u32,
@@ -244,7 +250,9 @@ impl Rules {
             deck.extend(std::iter::repeat_n(c, card.copies as usize));
         }
 
+        static COMPILATIONS: AtomicU64 = AtomicU64::new(0);
         let mut rules = Rules {
+            compilation: COMPILATIONS.fetch_add(1, Ordering::Relaxed),
             id: ruleset.game.id.clone(),
             name: ruleset.game.name.clone(),
             turns: ruleset.parameters.turns,
@@ -367,6 +375,7 @@ impl Rules {
                         id: b.id.clone(),
                         section: s,
                         track: t,
+                        position: boxes.len(),
                         previous: boxes.last().copied(),
                         style: b.style,
                         square: b.shape == Shape::Square,
