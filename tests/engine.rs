@@ -199,3 +199,65 @@ proptest::proptest! {
         proptest::prop_assert_eq!(rerolls.position(Choice::Reroll(!rerollable & 0xff)), None);
     }
 }
+
+/// Free boxes are filled as soon as they open (GAME-MODEL.md): after every turn, whatever
+/// opened them (the box before, an item, a species, an area, a box, victory points), none is
+/// left open, and each is filled in some game.
+#[test]
+fn no_free_box_is_left_open() {
+    let fixture = ruleset_json("tests/fixtures/clean-free-boxes");
+    // A box that waits on victory points may open after any fill worth VP, which hides what
+    // else opens the others: the fixture is played without it too.
+    let mut without_vp: serde_json::Value = serde_json::from_slice(&fixture).unwrap();
+    for section in without_vp["field_guide"]["sections"]
+        .as_array_mut()
+        .unwrap()
+    {
+        section["tracks"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|track| track["id"] != "ten-points");
+    }
+    let games = [
+        ("clean-free-boxes", fixture.clone()),
+        (
+            "clean-free-boxes without ten-points",
+            serde_json::to_vec(&without_vp).unwrap(),
+        ),
+        ("safari-zone", ruleset_json("content/safari-zone")),
+    ];
+    for (game_dir, json) in games {
+        let rules = engine::load(&json).unwrap();
+        let mut ever_filled = vec![false; rules.boxes.len()];
+        for seed in 0..300 {
+            for name in policy::NAMES {
+                let mut policy = policy::by_name(name).unwrap();
+                policy.prepare(&rules);
+                let mut game = Game::new(&rules, 2, seed);
+                for _ in 0..=rules.turns {
+                    for p in 0..2 {
+                        game.turn(p, policy.as_mut());
+                        let player = &game.players[p];
+                        for b in &rules.free_boxes {
+                            assert!(
+                                !player.can_fill(&rules, *b),
+                                "{game_dir}, seed {seed}, {name}: {} left open",
+                                rules.box_id(*b)
+                            );
+                        }
+                    }
+                }
+                for b in &rules.free_boxes {
+                    ever_filled[*b] |= game.players.iter().any(|p| p.filled[*b]);
+                }
+            }
+        }
+        for b in &rules.free_boxes {
+            assert!(
+                ever_filled[*b],
+                "{game_dir}: {} never filled",
+                rules.box_id(*b)
+            );
+        }
+    }
+}

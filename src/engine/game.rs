@@ -1,6 +1,7 @@
 //! One game in play: the players' sheets, the shared deck, and the turn (GAME-MODEL.md,
 //! "Turn (engine)"), with every choice left to the players' policies.
 
+use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -12,9 +13,9 @@ use super::rules::{Cause, Gain, Need, Rules};
 use crate::model::{Action, Effect, Habitat, ItemKind, Style};
 
 /// The expedition faces showing.
-type Faces = SmallVec<[Action; 8]>;
-/// Cards drawn this turn.
-type Drawn = SmallVec<[usize; 8]>;
+type Faces = ArrayVec<Action, { crate::load::MAX_EXPEDITION_DICE as usize }>;
+/// Cards drawn this turn: one per Grass or Water face.
+type Drawn = ArrayVec<usize, { crate::load::MAX_EXPEDITION_DICE as usize }>;
 
 /// The rules' lists of boxes filled by one cause, each scanned for its first open box.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +43,8 @@ pub struct Player {
     next: Vec<u32>,
     /// Per [`Listed`] box list, how many of its first boxes are filled.
     filled_prefix: [u32; 3],
+    /// Whether a free box may have opened since the last look found none open.
+    free_pending: bool,
     pub items: Vec<bool>,
     pub species: Vec<bool>,
     pub bonus_grass: u32,
@@ -71,6 +74,7 @@ impl Player {
             filled: vec![false; rules.boxes.len()],
             next: vec![0; rules.tracks.len()],
             filled_prefix: [0; 3],
+            free_pending: true,
             items: vec![false; rules.items.len()],
             species: vec![false; rules.species.len()],
             bonus_grass: 0,
@@ -408,6 +412,7 @@ impl<'r> Game<'r> {
             let player = &mut self.players[p];
             player.mark_filled(rules, b);
             player.vp += rule.vp;
+            player.free_pending |= rule.may_open_free;
         }
         self.event(|| Event::Fill {
             player: p,
@@ -419,6 +424,7 @@ impl<'r> Game<'r> {
                 Gain::Item(i) => {
                     if !self.players[p].items[i] {
                         self.players[p].items[i] = true;
+                        self.players[p].free_pending |= rules.item_opens_free[i];
                         self.event_boxes(p, &rules.obtain_boxes[i], policy);
                     }
                 }
@@ -470,6 +476,7 @@ impl<'r> Game<'r> {
         if !player.species[s] {
             player.species[s] = true;
             player.unique_species += 1;
+            player.free_pending |= self.rules.species_opens_free[s];
         }
         let rules = self.rules;
         self.event(|| Event::Collect {
@@ -488,9 +495,9 @@ impl<'r> Game<'r> {
         let player = &self.players[p];
         choices.extend(
             rules
-                .bonus_targets
+                .bonus_tracks
                 .iter()
-                .copied()
+                .filter_map(|t| player.next_box(rules, *t))
                 .filter(|b| {
                     let rule = &rules.boxes[*b];
                     // An item-use box is labelled with its item: a chain opens it only for a holder.
@@ -498,7 +505,8 @@ impl<'r> Game<'r> {
                         Cause::Use(item) => player.items[item],
                         _ => true,
                     };
-                    label_met
+                    rule.bonus_can_fill()
+                        && label_met
                         && player.can_fill(rules, *b)
                         && !(rule.style == Style::Bonus && rule.section == from_section)
                 })
@@ -519,9 +527,13 @@ impl<'r> Game<'r> {
         }
     }
 
+    /// Fills every open free box. It looks only when something may have opened one.
     fn fill_free(&mut self, p: usize, policy: &mut dyn Policy) {
-        while let Some(b) = self.players[p].first_open(self.rules, Listed::Free) {
-            self.fill(p, b, policy);
+        while self.players[p].free_pending {
+            match self.players[p].first_open(self.rules, Listed::Free) {
+                Some(b) => self.fill(p, b, policy),
+                None => self.players[p].free_pending = false,
+            }
         }
     }
 
@@ -841,15 +853,19 @@ impl<'r> Game<'r> {
             }
             self.players[p].balls_thrown += 1;
             self.tally.throws[card] += 1;
-            let mut dice: SmallVec<[u32; 8]> = SmallVec::new();
+            let mut total = 0;
+            // The best die rolled (the first of equals), for the Poké Doll.
+            let mut best: Option<(usize, u32)> = None;
             for (i, die) in rules.capture.iter().enumerate() {
                 let value = match locked {
                     Some((locked_die, value)) if locked_die == i => value,
                     _ => die[self.rng.random_range(0..die.len())],
                 };
-                dice.push(value);
+                total += value;
+                if best.is_none_or(|(_, v)| value > v) {
+                    best = Some((i, value));
+                }
             }
-            let total: u32 = dice.iter().sum();
             let caught = total >= rate;
             self.event(|| Event::Throw {
                 player: p,
@@ -869,11 +885,7 @@ impl<'r> Game<'r> {
                 && trainers > 0
             {
                 trainers -= 1;
-                locked = dice
-                    .iter()
-                    .enumerate()
-                    .max_by_key(|(i, v)| (**v, std::cmp::Reverse(*i)))
-                    .map(|(i, v)| (i, *v));
+                locked = best;
                 self.use_item(p, item, policy);
             }
         }

@@ -50,6 +50,8 @@ pub struct BoxRule {
     pub needs: Vec<Need>,
     pub gains: Vec<Gain>,
     pub vp: u32,
+    /// Whether filling it may open a free box (see [`Rules::link_free_boxes`]).
+    pub may_open_free: bool,
 }
 
 impl BoxRule {
@@ -121,7 +123,13 @@ pub struct Rules {
     /// Boxes filled by using each item.
     pub use_boxes: Vec<Vec<usize>>,
     pub free_boxes: Vec<usize>,
-    pub bonus_targets: Vec<usize>,
+    /// Whether obtaining each item may open a free box.
+    pub item_opens_free: Vec<bool>,
+    /// Whether collecting each species may open a free box.
+    pub species_opens_free: Vec<bool>,
+    /// Tracks holding a box a bonus chain can fill. A chain fills an open box, and only a
+    /// track's next box can be open, so a chain looks at these tracks' next boxes.
+    pub bonus_tracks: Vec<usize>,
     /// `catch_table[rate]`: the chance one throw catches, for every rate up to the capture
     /// dice's highest total plus one.
     pub catch_table: Vec<f64>,
@@ -287,7 +295,9 @@ impl Rules {
             obtain_boxes: vec![Vec::new(); ruleset.items.len()],
             use_boxes: vec![Vec::new(); ruleset.items.len()],
             free_boxes: Vec::new(),
-            bonus_targets: Vec::new(),
+            item_opens_free: vec![false; ruleset.items.len()],
+            species_opens_free: vec![false; ruleset.species.len()],
+            bonus_tracks: Vec::new(),
             catch_table: Vec::new(),
         };
         for (s, section) in guide.sections.iter().enumerate() {
@@ -383,12 +393,13 @@ impl Rules {
                         needs,
                         gains,
                         vp: b.vp,
+                        may_open_free: false,
                     };
-                    if rule.bonus_can_fill() {
-                        rules.bonus_targets.push(index);
-                    }
                     rules.boxes.push(rule);
                     boxes.push(index);
+                }
+                if boxes.iter().any(|b| rules.boxes[*b].bonus_can_fill()) {
+                    rules.bonus_tracks.push(t);
                 }
                 rules.tracks.push(TrackRule {
                     id: track.id.clone(),
@@ -397,8 +408,40 @@ impl Rules {
                 });
             }
         }
+        rules.link_free_boxes();
         rules.catch_table = super::game::at_least_table(rules.capture.iter().map(Vec::as_slice));
         Ok(rules)
+    }
+
+    /// Marks what may open a free box: filling the box before it, a box or the first box of
+    /// an area it requires, any box worth VP when it requires VP; obtaining an item or
+    /// collecting a species it requires. Whatever else happens leaves every closed free box
+    /// closed, so the engine looks for open free boxes only after one of these.
+    fn link_free_boxes(&mut self) {
+        let mut opens = vec![false; self.boxes.len()];
+        let mut needs_vp = false;
+        for &f in &self.free_boxes {
+            let rule = &self.boxes[f];
+            if let Some(previous) = rule.previous {
+                opens[previous] = true;
+            }
+            for need in &rule.needs {
+                match *need {
+                    Need::Item(i) => self.item_opens_free[i] = true,
+                    Need::Species(s) => self.species_opens_free[s] = true,
+                    Need::Area(t) => {
+                        if let Some(first) = self.tracks[t].boxes.first() {
+                            opens[*first] = true;
+                        }
+                    }
+                    Need::Box(b) => opens[b] = true,
+                    Need::Vp(_) => needs_vp = true,
+                }
+            }
+        }
+        for (rule, opens) in self.boxes.iter_mut().zip(opens) {
+            rule.may_open_free = opens || (needs_vp && rule.vp > 0);
+        }
     }
 
     pub fn box_id(&self, b: usize) -> &str {
