@@ -156,6 +156,18 @@ impl Player {
             && rule.needs.iter().all(|n| self.meets(rules, n))
     }
 
+    /// The first item the player holds with an effect (only those spent with a Trainer face
+    /// when `usable`).
+    fn holding(&self, rules: &Rules, effect: Effect, usable: bool) -> Option<usize> {
+        rules
+            .effect_items
+            .get(effect as usize)
+            .into_iter()
+            .flatten()
+            .copied()
+            .find(|i| self.items[*i] && (!usable || rules.items[*i].kind == ItemKind::Usable))
+    }
+
     pub fn balls_left(&self, rules: &Rules) -> u32 {
         rules.balls.saturating_sub(self.balls_thrown)
     }
@@ -380,6 +392,7 @@ impl<'r> Game<'r> {
         choice
     }
 
+    #[inline]
     fn pick(
         &mut self,
         p: usize,
@@ -588,8 +601,9 @@ impl<'r> Game<'r> {
             let face = self.roll_die(die);
             faces.push(face);
         }
-        let bicycle = (0..rules.items.len())
-            .any(|i| self.players[p].items[i] && rules.items[i].effect == Effect::RerollHazard);
+        let bicycle = self.players[p]
+            .holding(rules, Effect::RerollHazard, false)
+            .is_some();
         let mut rolls_left = rules.rolls_per_turn - 1;
         loop {
             self.event(|| Event::Roll {
@@ -762,12 +776,7 @@ impl<'r> Game<'r> {
             cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
         });
         // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
-        let usable = |i: usize, effect: Effect| {
-            self.players[p].items[i]
-                && rules.items[i].kind == ItemKind::Usable
-                && rules.items[i].effect == effect
-        };
-        let repel = (0..rules.items.len()).find(|i| usable(*i, Effect::Repel));
+        let repel = self.players[p].holding(rules, Effect::Repel, true);
         if let Some(item) = repel
             && trainers > 0
         {
@@ -814,11 +823,7 @@ impl<'r> Game<'r> {
             card: rules.cards[card].id.clone(),
         });
         let rate = rules.cards[card].capture_rate;
-        let doll = (0..rules.items.len()).find(|i| {
-            self.players[p].items[*i]
-                && rules.items[*i].kind == ItemKind::Usable
-                && rules.items[*i].effect == Effect::LockCaptureDie
-        });
+        let doll = self.players[p].holding(rules, Effect::LockCaptureDie, true);
         // The Poké Doll's lock: which capture die, and the value it keeps.
         let mut locked: Option<(usize, u32)> = None;
         let mut first = true;

@@ -123,6 +123,8 @@ pub struct Rules {
     /// Boxes filled by using each item.
     pub use_boxes: Vec<Vec<usize>>,
     pub free_boxes: Vec<usize>,
+    /// The items with each effect, by `Effect as usize`.
+    pub effect_items: Vec<Vec<usize>>,
     /// Whether obtaining each item may open a free box.
     pub item_opens_free: Vec<bool>,
     /// Whether collecting each species may open a free box.
@@ -295,6 +297,15 @@ impl Rules {
             obtain_boxes: vec![Vec::new(); ruleset.items.len()],
             use_boxes: vec![Vec::new(); ruleset.items.len()],
             free_boxes: Vec::new(),
+            effect_items: {
+                let mut by_effect: Vec<Vec<usize>> = Vec::new();
+                for (i, item) in ruleset.items.iter().enumerate() {
+                    let e = item.effect as usize;
+                    by_effect.resize(by_effect.len().max(e + 1), Vec::new());
+                    by_effect[e].push(i);
+                }
+                by_effect
+            },
             item_opens_free: vec![false; ruleset.items.len()],
             species_opens_free: vec![false; ruleset.species.len()],
             bonus_tracks: Vec::new(),
