@@ -38,6 +38,7 @@ impl Listed {
 /// A player's sheet and supplies.
 #[derive(Debug, Clone)]
 pub struct Player {
+    /// Public to read; only the engine fills boxes, and the cursors below follow its fills.
     pub filled: Vec<bool>,
     /// Per track, the place of its first unfilled box (its length when full).
     next: Vec<u32>,
