@@ -19,18 +19,18 @@ type Drawn = ArrayVec<usize, { crate::load::MAX_EXPEDITION_DICE as usize }>;
 
 /// The rules' lists of boxes filled by one cause, each scanned for its first open box.
 #[derive(Debug, Clone, Copy)]
-enum Listed {
+enum BoxList {
     Turn,
     Ball,
     Free,
 }
 
-impl Listed {
+impl BoxList {
     fn boxes(self, rules: &Rules) -> &[usize] {
         match self {
-            Listed::Turn => &rules.turn_boxes,
-            Listed::Ball => &rules.ball_boxes,
-            Listed::Free => &rules.free_boxes,
+            BoxList::Turn => &rules.turn_boxes,
+            BoxList::Ball => &rules.ball_boxes,
+            BoxList::Free => &rules.free_boxes,
         }
     }
 }
@@ -42,7 +42,7 @@ pub struct Player {
     pub filled: Vec<bool>,
     /// Per track, the place of its first unfilled box (its length when full).
     next: Vec<u32>,
-    /// Per [`Listed`] box list, how many of its first boxes are filled.
+    /// Per [`BoxList`], how many of its first boxes are filled.
     filled_prefix: [u32; 3],
     /// Whether a free box may have opened since the last look found none open.
     free_pending: bool,
@@ -113,7 +113,7 @@ impl Player {
     /// The first open box of a list. Its filled first boxes are passed over once, not at
     /// every look: a Turn Tracker is scanned every turn, a ball track at every throw.
     #[inline]
-    fn first_open(&mut self, rules: &Rules, list: Listed) -> Option<usize> {
+    fn first_open(&mut self, rules: &Rules, list: BoxList) -> Option<usize> {
         let boxes = list.boxes(rules);
         let mut start = self.filled_prefix[list as usize] as usize;
         while boxes.get(start).is_some_and(|b| self.filled[*b]) {
@@ -544,7 +544,7 @@ impl<'r> Game<'r> {
     /// Fills every open free box. It looks only when something may have opened one.
     fn fill_free(&mut self, p: usize, policy: &mut dyn Policy) {
         while self.players[p].free_pending {
-            match self.players[p].first_open(self.rules, Listed::Free) {
+            match self.players[p].first_open(self.rules, BoxList::Free) {
                 Some(b) => self.fill(p, b, policy),
                 None => self.players[p].free_pending = false,
             }
@@ -561,7 +561,7 @@ impl<'r> Game<'r> {
         if self.players[p].out.is_some() {
             return;
         }
-        let turn_box = self.players[p].first_open(rules, Listed::Turn);
+        let turn_box = self.players[p].first_open(rules, BoxList::Turn);
         if self.players[p].turns_left(rules) == 0 {
             self.players[p].out = Some(OutReason::Turns);
             self.event(|| Event::Out {
@@ -854,7 +854,7 @@ impl<'r> Game<'r> {
                 }
             }
             first = false;
-            if let Some(b) = self.players[p].first_open(rules, Listed::Ball) {
+            if let Some(b) = self.players[p].first_open(rules, BoxList::Ball) {
                 self.fill(p, b, policy);
             }
             self.players[p].balls_thrown += 1;

@@ -3,6 +3,7 @@
 //! The engine enumerates the legal choices at each decision point; a policy picks one by
 //! index. Policies see the rules and the deciding player's state, never the RNG.
 
+use either::Either;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
@@ -43,7 +44,7 @@ pub enum Choice {
 /// The legal choices of one decision, in the engine's order; a policy answers with an index.
 ///
 /// Most decisions list their few choices. A re-roll may take any subset of the dice, up to
-/// hundreds of choices at every roll, so its choices are described by the dice that may be
+/// thousands of choices at every roll, so its choices are described by the dice that may be
 /// re-rolled and counted out only when a policy asks for them.
 #[derive(Debug, Clone, Copy)]
 pub enum Choices<'a> {
@@ -111,33 +112,31 @@ impl Rerolls {
     }
 }
 
+/// Each set bit of `within`, lowest first, as a one-bit mask.
+fn set_bits(within: u32) -> impl Iterator<Item = u32> {
+    let mut rest = within;
+    std::iter::from_fn(move || {
+        let lowest = rest & rest.wrapping_neg();
+        rest ^= lowest;
+        (lowest != 0).then_some(lowest)
+    })
+}
+
 /// The mask whose set bits are the low bits of `rank` placed on the set bits of `within`
 /// (the rank-th subset of `within` in counting order).
 fn deposit(rank: usize, within: u32) -> u32 {
-    let (mut mask, mut rest, mut bit) = (0, within, 0);
-    while rest != 0 {
-        let lowest = rest & rest.wrapping_neg();
-        if rank >> bit & 1 == 1 {
-            mask |= lowest;
-        }
-        rest ^= lowest;
-        bit += 1;
-    }
-    mask
+    set_bits(within)
+        .enumerate()
+        .filter(|(bit, _)| rank >> bit & 1 == 1)
+        .fold(0, |mask, (_, lowest)| mask | lowest)
 }
 
 /// The inverse of [`deposit`]: the rank of `mask` among the subsets of `within`.
 fn extract(mask: u32, within: u32) -> usize {
-    let (mut rank, mut rest, mut bit) = (0, within, 0);
-    while rest != 0 {
-        let lowest = rest & rest.wrapping_neg();
-        if mask & lowest != 0 {
-            rank |= 1 << bit;
-        }
-        rest ^= lowest;
-        bit += 1;
-    }
-    rank
+    set_bits(within)
+        .enumerate()
+        .filter(|(_, lowest)| mask & lowest != 0)
+        .fold(0, |rank, (bit, _)| rank | 1 << bit)
 }
 
 impl Choices<'_> {
@@ -167,7 +166,10 @@ impl Choices<'_> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Choice> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        match self {
+            Choices::Listed(list) => Either::Left(list.iter().copied()),
+            Choices::Reroll(rerolls) => Either::Right((0..rerolls.len()).map(|i| rerolls.get(i))),
+        }
     }
 
     /// Every die some choice re-rolls.
@@ -419,16 +421,9 @@ impl Policy for Greedy {
 
 /// The index of the choice worth most (the first, among near ties).
 fn best(choices: Choices, value: impl Fn(Choice) -> f64) -> usize {
-    match choices {
-        Choices::Listed(list) => best_of(list.iter().copied(), value),
-        Choices::Reroll(rerolls) => best_of((0..rerolls.len()).map(|i| rerolls.get(i)), value),
-    }
-}
-
-fn best_of(choices: impl Iterator<Item = Choice>, value: impl Fn(Choice) -> f64) -> usize {
     let mut best = 0;
     let mut best_value = f64::MIN;
-    for (i, choice) in choices.enumerate() {
+    for (i, choice) in choices.iter().enumerate() {
         let v = value(choice);
         if v > best_value + 1e-9 {
             best = i;
