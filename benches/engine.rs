@@ -7,7 +7,8 @@ use std::path::Path;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use safari::backends::ruleset;
-use safari::engine::{self, Game, policy};
+use safari::engine::policy::{self, Policy};
+use safari::engine::{self, Game};
 use safari::world::GameFolder;
 
 fn rules() -> engine::Rules {
@@ -18,7 +19,7 @@ fn rules() -> engine::Rules {
 }
 
 /// Plays `games` one-player games from consecutive seeds; returns the turns taken.
-fn play(rules: &engine::Rules, policy: &mut Vec<Box<dyn policy::Policy>>, games: u64) -> u64 {
+fn play(rules: &engine::Rules, policy: &mut [policy::Builtin], games: u64) -> u64 {
     (0..games)
         .map(|seed| {
             let mut game = Game::new(rules, 1, seed);
@@ -37,7 +38,7 @@ fn one_turn(c: &mut Criterion) {
             let mut greedy = policy::by_name("greedy").unwrap();
             greedy.prepare(&rules);
             for _ in 0..seed % 12 {
-                game.turn(0, greedy.as_mut());
+                game.turn(0, &mut greedy);
             }
             game
         })
@@ -54,7 +55,7 @@ fn one_turn(c: &mut Criterion) {
                     positions[next].clone()
                 },
                 |mut game| {
-                    game.turn(0, policy.as_mut());
+                    game.turn(0, &mut policy);
                     game
                 },
                 BatchSize::SmallInput,

@@ -232,19 +232,27 @@ pub fn simulate(
         .into_par_iter()
         .fold(
             || {
-                // One set of policies per batch of games: policies hold no state between
-                // games beyond what they work out from the rules.
-                let policies: Vec<Box<dyn policy::Policy>> = (0..players)
+                // One set of policies and one game per batch of games: policies hold no state
+                // between games beyond what they work out from the rules, and a restarted game
+                // is a new one that keeps its buffers.
+                let policies: Vec<policy::Builtin> = (0..players)
                     .map(|_| policy::by_name(policy_name).expect("a known policy"))
                     .collect();
-                (Totals::new(rules), policies)
+                (Totals::new(rules), (policies, None::<Game>))
             },
-            |(mut totals, mut policies), g| {
-                let mut game = Game::new(rules, players, game_seed(seed, g));
-                game.play(&mut policies);
-                totals.add_game(&game);
+            |(mut totals, (mut policies, mut game)), g| {
+                let seed = game_seed(seed, g);
+                let playing = match &mut game {
+                    Some(game) => {
+                        game.restart(players, seed);
+                        game
+                    }
+                    None => game.insert(Game::new(rules, players, seed)),
+                };
+                playing.play(&mut policies);
+                totals.add_game(playing);
                 progress(1);
-                (totals, policies)
+                (totals, (policies, game))
             },
         )
         .map(|(totals, _)| totals)

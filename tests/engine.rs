@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use safari::backends::ruleset;
-use safari::engine::{self, Game, catch_chance, policy};
+use safari::engine::policy::{self, Policy};
+use safari::engine::{self, Game, catch_chance};
 use safari::world::GameFolder;
 
 fn ruleset_json(game: &str) -> Vec<u8> {
@@ -49,6 +50,30 @@ fn the_same_seed_plays_the_same_game() {
             serde_json::to_string(&log_a).unwrap(),
             serde_json::to_string(&log_c).unwrap(),
             "another seed plays another game"
+        );
+    }
+}
+
+/// `sim` plays each thread's games in one restarted `Game`: a restart must be a new game.
+#[test]
+fn a_restarted_game_plays_as_a_new_one() {
+    let rules = engine::load(&ruleset_json("content/safari-zone")).unwrap();
+    for policy in policy::NAMES {
+        let (scores, log) = play(&rules, policy, 2, 11);
+        let mut policies: Vec<_> = (0..3).map(|_| policy::by_name(policy).unwrap()).collect();
+        let mut game = Game::new(&rules, 3, 5);
+        game.log = Some(Vec::new());
+        game.play(&mut policies);
+        game.restart(2, 11);
+        game.play(&mut policies);
+        assert_eq!(
+            game.players.iter().map(|p| p.vp).collect::<Vec<_>>(),
+            scores
+        );
+        assert_eq!(
+            serde_json::to_string(&game.log.unwrap()).unwrap(),
+            serde_json::to_string(&log).unwrap(),
+            "{policy}"
         );
     }
 }
@@ -236,7 +261,7 @@ fn no_free_box_is_left_open() {
                 let mut game = Game::new(&rules, 2, seed);
                 for _ in 0..=rules.turns {
                     for p in 0..2 {
-                        game.turn(p, policy.as_mut());
+                        game.turn(p, &mut policy);
                         let player = &game.players[p];
                         for b in &rules.free_boxes {
                             assert!(

@@ -59,7 +59,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         Err(code) => return code,
     };
     if let Some(path) = &args.log {
-        let mut policies: Vec<Box<dyn policy::Policy>> = (0..args.players)
+        let mut policies: Vec<policy::Builtin> = (0..args.players)
             .map(|_| policy::by_name(&args.policy[0]).expect("checked"))
             .collect();
         let mut game = engine::Game::new(&rules, args.players, sim::game_seed(args.seed, 0));

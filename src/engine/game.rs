@@ -40,8 +40,8 @@ impl BoxList {
 pub struct Player {
     /// Public to read; only the engine fills boxes, and the cursors below follow its fills.
     pub filled: Vec<bool>,
-    /// Per track, the place of its first unfilled box (its length when full).
-    next: Vec<u32>,
+    /// Per track, its first unfilled box (`None` when full).
+    next: Vec<Option<u32>>,
     /// Per [`BoxList`], how many of its first boxes are filled.
     filled_prefix: [u32; 3],
     /// Whether a free box may have opened since the last look found none open.
@@ -71,9 +71,9 @@ pub enum OutReason {
 
 impl Player {
     fn new(rules: &Rules) -> Player {
-        Player {
+        let mut player = Player {
             filled: vec![false; rules.boxes.len()],
-            next: vec![0; rules.tracks.len()],
+            next: Vec::with_capacity(rules.tracks.len()),
             filled_prefix: [0; 3],
             free_pending: true,
             items: vec![false; rules.items.len()],
@@ -88,25 +88,44 @@ impl Player {
             out: None,
             uses: vec![0; rules.items.len()],
             history: Vec::with_capacity(rules.turns as usize),
-        }
+        };
+        player.reset(rules);
+        player
+    }
+
+    /// A blank sheet and full supplies, keeping the buffers.
+    fn reset(&mut self, rules: &Rules) {
+        self.filled.fill(false);
+        self.next.clone_from(&rules.first_boxes);
+        self.filled_prefix = [0; 3];
+        self.free_pending = true;
+        self.items.fill(false);
+        self.species.fill(false);
+        self.bonus_grass = 0;
+        self.bonus_water = 0;
+        self.bonus_any = 0;
+        self.vp = 0;
+        self.unique_species = 0;
+        self.turns_taken = 0;
+        self.balls_thrown = 0;
+        self.out = None;
+        self.uses.fill(0);
+        self.history.clear();
     }
 
     /// The first unfilled box of a track.
     #[inline]
-    pub fn next_box(&self, rules: &Rules, track: usize) -> Option<usize> {
-        rules.tracks[track]
-            .boxes
-            .get(self.next[track] as usize)
-            .copied()
+    pub fn next_box(&self, track: usize) -> Option<usize> {
+        self.next[track].map(|b| b as usize)
     }
 
     fn mark_filled(&mut self, rules: &Rules, b: usize) {
         self.filled[b] = true;
-        let track = rules.boxes[b].track;
-        let boxes = &rules.tracks[track].boxes;
-        let next = &mut self.next[track];
-        while boxes.get(*next as usize).is_some_and(|b| self.filled[*b]) {
-            *next += 1;
+        let next = &mut self.next[rules.boxes[b].track];
+        while let Some(n) = *next
+            && self.filled[n as usize]
+        {
+            *next = rules.boxes[n as usize].following.map(|f| f as u32);
         }
     }
 
@@ -144,7 +163,7 @@ impl Player {
     /// filled, being the next).
     #[inline]
     pub fn open_next(&self, rules: &Rules, track: usize) -> Option<usize> {
-        self.next_box(rules, track)
+        self.next_box(track)
             .filter(|b| rules.boxes[*b].needs.iter().all(|n| self.meets(rules, n)))
     }
 
@@ -305,15 +324,12 @@ pub fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
 
 impl<'r> Game<'r> {
     pub fn new(rules: &'r Rules, players: usize, seed: u64) -> Game<'r> {
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut deck = rules.deck.clone();
-        deck.shuffle(&mut rng);
-        Game {
+        let mut game = Game {
             rules,
-            players: (0..players).map(|_| Player::new(rules)).collect(),
-            deck,
-            discard: Vec::new(),
-            rng,
+            players: Vec::with_capacity(players),
+            deck: Vec::with_capacity(rules.deck.len()),
+            discard: Vec::with_capacity(rules.deck.len()),
+            rng: Pcg64Mcg::seed_from_u64(seed),
             tally: Tally {
                 encounters: vec![0; rules.cards.len()],
                 catches: vec![0; rules.cards.len()],
@@ -322,7 +338,38 @@ impl<'r> Game<'r> {
             log: None,
             rounds: 0,
             choices: Vec::new(),
+        };
+        game.restart(players, seed);
+        game
+    }
+
+    /// Sets up a new game in this one's place, as [`Game::new`] would, reusing its buffers:
+    /// a simulation plays thousands of games on one thread. A log is kept on and emptied.
+    pub fn restart(&mut self, players: usize, seed: u64) {
+        let rules = self.rules;
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+        self.deck.clear();
+        self.deck.extend_from_slice(&rules.deck);
+        self.deck.shuffle(&mut self.rng);
+        self.discard.clear();
+        self.players.truncate(players);
+        for player in &mut self.players {
+            player.reset(rules);
         }
+        while self.players.len() < players {
+            self.players.push(Player::new(rules));
+        }
+        for counts in [
+            &mut self.tally.encounters,
+            &mut self.tally.catches,
+            &mut self.tally.throws,
+        ] {
+            counts.fill(0);
+        }
+        if let Some(log) = &mut self.log {
+            log.clear();
+        }
+        self.rounds = 0;
     }
 
     fn event(&mut self, event: impl FnOnce() -> Event) {
@@ -332,7 +379,7 @@ impl<'r> Game<'r> {
     }
 
     /// Plays until every player is out; returns the winners (ties share).
-    pub fn play(&mut self, policies: &mut [Box<dyn Policy>]) -> Vec<usize> {
+    pub fn play<P: Policy>(&mut self, policies: &mut [P]) -> Vec<usize> {
         // Every turn fills a Turn Tracker box, so a game ends within `turns` rounds; the
         // bound only guards against content with no Turn Tracker at all.
         let limit = self.rules.turns.max(1) + 1;
@@ -341,7 +388,7 @@ impl<'r> Game<'r> {
         }
         while self.players.iter().any(|p| p.out.is_none()) && self.rounds < limit {
             for p in 0..self.players.len() {
-                self.turn(p, policies[p % policies.len()].as_mut());
+                self.turn(p, &mut policies[p % policies.len()]);
             }
             self.rounds += 1;
         }
@@ -380,10 +427,10 @@ impl<'r> Game<'r> {
     }
 
     /// Asks the policy to pick among listed choices, and takes the list's buffer back.
-    fn decide(
+    fn decide<P: Policy + ?Sized>(
         &mut self,
         p: usize,
-        policy: &mut dyn Policy,
+        policy: &mut P,
         decision: Decision,
         choices: Vec<Choice>,
         context: (&[Action], u32, &[usize], Option<usize>, f64),
@@ -394,10 +441,10 @@ impl<'r> Game<'r> {
     }
 
     #[inline]
-    fn pick(
+    fn pick<P: Policy + ?Sized>(
         &mut self,
         p: usize,
-        policy: &mut dyn Policy,
+        policy: &mut P,
         decision: Decision,
         choices: Choices,
         context: (&[Action], u32, &[usize], Option<usize>, f64),
@@ -419,7 +466,7 @@ impl<'r> Game<'r> {
     }
 
     /// Fills a box and everything that follows from it.
-    fn fill(&mut self, p: usize, b: usize, policy: &mut dyn Policy) {
+    fn fill<P: Policy + ?Sized>(&mut self, p: usize, b: usize, policy: &mut P) {
         let rules = self.rules;
         let rule = &rules.boxes[b];
         {
@@ -462,7 +509,7 @@ impl<'r> Game<'r> {
     /// The boxes an event fills: in each section, the first open box it names and the first
     /// open trigger box (the Pokédex box, the next Evolutions box, a guest box; one trigger
     /// box per section). Boxes opened by these fills wait for the next event.
-    fn event_boxes(&mut self, p: usize, boxes: &[usize], policy: &mut dyn Policy) {
+    fn event_boxes<P: Policy + ?Sized>(&mut self, p: usize, boxes: &[usize], policy: &mut P) {
         let rules = self.rules;
         let open: SmallVec<[usize; 16]> = boxes
             .iter()
@@ -485,7 +532,7 @@ impl<'r> Game<'r> {
     }
 
     /// The collection process.
-    fn collect(&mut self, p: usize, s: usize, policy: &mut dyn Policy) {
+    fn collect<P: Policy + ?Sized>(&mut self, p: usize, s: usize, policy: &mut P) {
         let player = &mut self.players[p];
         if !player.species[s] {
             player.species[s] = true;
@@ -503,7 +550,7 @@ impl<'r> Game<'r> {
         self.fill_free(p, policy);
     }
 
-    fn bonus_chain(&mut self, p: usize, from_section: usize, policy: &mut dyn Policy) {
+    fn bonus_chain<P: Policy + ?Sized>(&mut self, p: usize, from_section: usize, policy: &mut P) {
         let rules = self.rules;
         let mut choices = self.take_choices();
         let player = &self.players[p];
@@ -511,7 +558,7 @@ impl<'r> Game<'r> {
             rules
                 .bonus_tracks
                 .iter()
-                .filter_map(|t| player.next_box(rules, *t))
+                .filter_map(|t| player.next_box(*t))
                 .filter(|b| {
                     let rule = &rules.boxes[*b];
                     // An item-use box is labelled with its item: a chain opens it only for a holder.
@@ -542,7 +589,7 @@ impl<'r> Game<'r> {
     }
 
     /// Fills every open free box. It looks only when something may have opened one.
-    fn fill_free(&mut self, p: usize, policy: &mut dyn Policy) {
+    fn fill_free<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) {
         while self.players[p].free_pending {
             match self.players[p].first_open(self.rules, BoxList::Free) {
                 Some(b) => self.fill(p, b, policy),
@@ -556,7 +603,7 @@ impl<'r> Game<'r> {
     }
 
     /// One player's turn.
-    pub fn turn(&mut self, p: usize, policy: &mut dyn Policy) {
+    pub fn turn<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) {
         let rules = self.rules;
         if self.players[p].out.is_some() {
             return;
@@ -595,7 +642,7 @@ impl<'r> Game<'r> {
     }
 
     /// Rolls and re-rolls; `None` when hazards end the turn.
-    fn expedition(&mut self, p: usize, policy: &mut dyn Policy) -> Option<Faces> {
+    fn expedition<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) -> Option<Faces> {
         let rules = self.rules;
         let mut faces = Faces::new();
         for die in &rules.expedition {
@@ -647,7 +694,7 @@ impl<'r> Game<'r> {
         }
     }
 
-    fn resolve_faces(&mut self, p: usize, faces: &[Action], policy: &mut dyn Policy) {
+    fn resolve_faces<P: Policy + ?Sized>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
         let rules = self.rules;
         // Each face showing fills the next box of one track it fills (Area and Item faces in
         // the rulebook; a designer may give any face a track).
@@ -669,7 +716,7 @@ impl<'r> Game<'r> {
                         .filter(|t| {
                             player
                                 .open_next(rules, *t)
-                                .is_some_and(|b| rules.boxes[b].cause == Cause::Dice(face))
+                                .is_some_and(|b| rules.boxes[b].filled_by(face))
                         })
                         .map(Choice::Track),
                 );
@@ -683,7 +730,7 @@ impl<'r> Game<'r> {
                     Decision::Track,
                     choices,
                     (faces, 0, &[], None, 0.0),
-                ) && let Some(b) = self.players[p].next_box(rules, t)
+                ) && let Some(b) = self.players[p].next_box(t)
                 {
                     self.fill(p, b, policy);
                 }
@@ -734,7 +781,7 @@ impl<'r> Game<'r> {
     }
 
     /// Uses an item: its effect, and the next open box filled by using it.
-    fn use_item(&mut self, p: usize, i: usize, policy: &mut dyn Policy) {
+    fn use_item<P: Policy + ?Sized>(&mut self, p: usize, i: usize, policy: &mut P) {
         let rules = self.rules;
         self.players[p].uses[i] += 1;
         self.event(|| Event::Use {
@@ -762,13 +809,13 @@ impl<'r> Game<'r> {
         self.deck.pop()
     }
 
-    fn encounter(
+    fn encounter<P: Policy + ?Sized>(
         &mut self,
         p: usize,
         grass: u32,
         water: u32,
         mut trainers: u32,
-        policy: &mut dyn Policy,
+        policy: &mut P,
     ) {
         let rules = self.rules;
         let mut drawn: Drawn = (0..grass + water).filter_map(|_| self.draw()).collect();

@@ -8,7 +8,7 @@ use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
 use super::game::Player;
-use super::rules::{Cause, Gain, Rules};
+use super::rules::{Gain, Rules};
 use crate::model::Action;
 
 /// What the player is deciding.
@@ -216,13 +216,88 @@ pub trait Policy: Send {
     ) -> usize;
 }
 
+impl<P: Policy + ?Sized> Policy for Box<P> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn prepare(&mut self, rules: &Rules) {
+        (**self).prepare(rules)
+    }
+
+    fn begin_turn(&mut self) {
+        (**self).begin_turn()
+    }
+
+    fn choose(
+        &mut self,
+        view: &View,
+        decision: Decision,
+        choices: Choices,
+        rng: &mut Pcg64Mcg,
+    ) -> usize {
+        (**self).choose(view, decision, choices, rng)
+    }
+}
+
+/// The policies `safari sim` knows. An enum rather than a boxed trait object: the engine is
+/// generic over its policy, so a decision's valuation is compiled into the decision.
+pub enum Builtin {
+    Random(Random),
+    Greedy(Greedy),
+    Expected(Expected),
+}
+
 /// The policies `safari sim` knows, by name.
-pub fn by_name(name: &str) -> Option<Box<dyn Policy>> {
+pub fn by_name(name: &str) -> Option<Builtin> {
     match name {
-        "random" => Some(Box::new(Random)),
-        "greedy" => Some(Box::new(Greedy::default())),
-        "expected" => Some(Box::new(Expected::default())),
+        "random" => Some(Builtin::Random(Random)),
+        "greedy" => Some(Builtin::Greedy(Greedy::default())),
+        "expected" => Some(Builtin::Expected(Expected::default())),
         _ => None,
+    }
+}
+
+impl Policy for Builtin {
+    fn name(&self) -> &'static str {
+        match self {
+            Builtin::Random(policy) => policy.name(),
+            Builtin::Greedy(policy) => policy.name(),
+            Builtin::Expected(policy) => policy.name(),
+        }
+    }
+
+    #[inline]
+    fn prepare(&mut self, rules: &Rules) {
+        match self {
+            Builtin::Random(policy) => policy.prepare(rules),
+            Builtin::Greedy(policy) => policy.prepare(rules),
+            Builtin::Expected(policy) => policy.prepare(rules),
+        }
+    }
+
+    #[inline]
+    fn begin_turn(&mut self) {
+        match self {
+            Builtin::Random(policy) => policy.begin_turn(),
+            Builtin::Greedy(policy) => policy.begin_turn(),
+            Builtin::Expected(policy) => policy.begin_turn(),
+        }
+    }
+
+    #[inline]
+    fn choose(
+        &mut self,
+        view: &View,
+        decision: Decision,
+        choices: Choices,
+        rng: &mut Pcg64Mcg,
+    ) -> usize {
+        match self {
+            Builtin::Random(policy) => policy.choose(view, decision, choices, rng),
+            Builtin::Greedy(policy) => policy.choose(view, decision, choices, rng),
+            Builtin::Expected(policy) => policy.choose(view, decision, choices, rng),
+        }
     }
 }
 
@@ -312,7 +387,7 @@ impl Greedy {
             rules.face_tracks[face as usize]
                 .iter()
                 .filter_map(|t| player.open_next(rules, *t))
-                .filter(|b| rules.boxes[*b].cause == Cause::Dice(face))
+                .filter(|b| rules.boxes[*b].filled_by(face))
                 .map(|b| self.box_value(rules, player, b))
                 .fold(0.0, f64::max)
         };
@@ -390,7 +465,7 @@ impl Policy for Greedy {
         let value = |choice: Choice| -> f64 {
             match (decision, choice) {
                 (_, Choice::Track(t)) => player
-                    .next_box(rules, t)
+                    .next_box(t)
                     .map_or(0.0, |b| self.box_value(rules, player, b)),
                 (_, Choice::Box(b)) => self.box_value(rules, player, b),
                 (_, Choice::Use(item)) => rules.use_boxes[item]

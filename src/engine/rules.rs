@@ -44,6 +44,8 @@ pub struct BoxRule {
     pub position: usize,
     /// The box before it in its track.
     pub previous: Option<usize>,
+    /// The box after it in its track.
+    pub following: Option<usize>,
     pub style: Style,
     pub square: bool,
     pub cause: Cause,
@@ -55,6 +57,12 @@ pub struct BoxRule {
 }
 
 impl BoxRule {
+    /// Whether a face showing fills it.
+    #[inline]
+    pub fn filled_by(&self, face: Action) -> bool {
+        matches!(self.cause, Cause::Dice(f) if f == face)
+    }
+
     /// Bonus chains fill square boxes whose label is not a species or an item to obtain.
     pub fn bonus_can_fill(&self) -> bool {
         self.square && !matches!(self.cause, Cause::Collect(_) | Cause::Obtain(_))
@@ -132,6 +140,8 @@ pub struct Rules {
     /// Tracks holding a box a bonus chain can fill. A chain fills an open box, and only a
     /// track's next box can be open, so a chain looks at these tracks' next boxes.
     pub bonus_tracks: Vec<usize>,
+    /// Each track's first box: where a blank sheet's track cursors start.
+    pub first_boxes: Vec<Option<u32>>,
     /// `catch_table[rate]`: the chance one throw catches, for every rate up to the capture
     /// dice's highest total plus one.
     pub catch_table: Vec<f64>,
@@ -309,6 +319,7 @@ impl Rules {
             item_opens_free: vec![false; ruleset.items.len()],
             species_opens_free: vec![false; ruleset.species.len()],
             bonus_tracks: Vec::new(),
+            first_boxes: Vec::new(),
             catch_table: Vec::new(),
         };
         for (s, section) in guide.sections.iter().enumerate() {
@@ -398,6 +409,7 @@ impl Rules {
                         track: t,
                         position: boxes.len(),
                         previous: boxes.last().copied(),
+                        following: None,
                         style: b.style,
                         square: b.shape == Shape::Square,
                         cause,
@@ -406,12 +418,16 @@ impl Rules {
                         vp: b.vp,
                         may_open_free: false,
                     };
+                    if let Some(previous) = boxes.last() {
+                        rules.boxes[*previous].following = Some(index);
+                    }
                     rules.boxes.push(rule);
                     boxes.push(index);
                 }
                 if boxes.iter().any(|b| rules.boxes[*b].bonus_can_fill()) {
                     rules.bonus_tracks.push(t);
                 }
+                rules.first_boxes.push(boxes.first().map(|b| *b as u32));
                 rules.tracks.push(TrackRule {
                     id: track.id.clone(),
                     section: s,
