@@ -511,22 +511,23 @@ impl<'r> Game<'r> {
     /// box per section). Boxes opened by these fills wait for the next event.
     fn event_boxes<P: Policy + ?Sized>(&mut self, p: usize, boxes: &[usize], policy: &mut P) {
         let rules = self.rules;
-        let open: SmallVec<[usize; 16]> = boxes
-            .iter()
-            .copied()
-            .filter(|b| self.players[p].can_fill(rules, *b))
-            .collect();
+        let mut open: SmallVec<[u32; 16]> = SmallVec::new();
         // (section, is trigger) pairs already served by this event.
         let mut served: SmallVec<[(usize, bool); 16]> = SmallVec::new();
-        for b in open {
-            let rule = &rules.boxes[b];
-            let slot = (rule.section, rule.style == Style::Trigger);
-            if served.contains(&slot) {
+        for &b in boxes {
+            if !self.players[p].can_fill(rules, b) {
                 continue;
             }
-            served.push(slot);
-            if self.players[p].can_fill(rules, b) {
-                self.fill(p, b, policy);
+            let rule = &rules.boxes[b];
+            let slot = (rule.section, rule.style == Style::Trigger);
+            if !served.contains(&slot) {
+                served.push(slot);
+                open.push(b as u32);
+            }
+        }
+        for b in open {
+            if self.players[p].can_fill(rules, b as usize) {
+                self.fill(p, b as usize, policy);
             }
         }
     }
@@ -571,7 +572,7 @@ impl<'r> Game<'r> {
                         && player.can_fill(rules, *b)
                         && !(rule.style == Style::Bonus && rule.section == from_section)
                 })
-                .map(Choice::Box),
+                .map(|b| Choice::Box(b as u32)),
         );
         if choices.is_empty() {
             self.choices = choices;
@@ -584,7 +585,7 @@ impl<'r> Game<'r> {
             choices,
             (&[], 0, &[], None, 0.0),
         ) {
-            self.fill(p, b, policy);
+            self.fill(p, b as usize, policy);
         }
     }
 
@@ -658,21 +659,23 @@ impl<'r> Game<'r> {
                 player: p,
                 faces: faces.to_vec(),
             });
-            let hazards = faces.iter().filter(|f| **f == Action::Hazard).count() as u32;
-            if hazards >= rules.hazard_limit {
+            // The dice showing a hazard, as a mask.
+            let hazards: u32 = faces
+                .iter()
+                .enumerate()
+                .map(|(i, f)| ((*f == Action::Hazard) as u32) << i)
+                .fold(0, |mask, bit| mask | bit);
+            if hazards.count_ones() >= rules.hazard_limit {
                 return None;
             }
             if rolls_left == 0 {
                 return Some(faces);
             }
-            let free: u32 = (0..faces.len())
-                .filter(|i| faces[*i] != Action::Hazard)
-                .map(|i| 1 << i)
-                .sum();
-            let hazard = (0..faces.len()).find(|i| faces[*i] == Action::Hazard);
+            let all = (1u32 << faces.len()) - 1;
             let rerolls = Rerolls {
-                free,
-                hazard: hazard.filter(|_| bicycle).map(|h| 1 << h),
+                free: all & !hazards,
+                // The first die showing a hazard.
+                hazard: (bicycle && hazards != 0).then(|| hazards & hazards.wrapping_neg()),
             };
             let choice = self.pick(
                 p,
@@ -718,7 +721,7 @@ impl<'r> Game<'r> {
                                 .open_next(rules, *t)
                                 .is_some_and(|b| rules.boxes[b].filled_by(face))
                         })
-                        .map(Choice::Track),
+                        .map(|t| Choice::Track(t as u32)),
                 );
                 if choices.is_empty() {
                     self.choices = choices;
@@ -730,7 +733,7 @@ impl<'r> Game<'r> {
                     Decision::Track,
                     choices,
                     (faces, 0, &[], None, 0.0),
-                ) && let Some(b) = self.players[p].next_box(t)
+                ) && let Some(b) = self.players[p].next_box(t as usize)
                 {
                     self.fill(p, b, policy);
                 }
@@ -752,7 +755,7 @@ impl<'r> Game<'r> {
                 let useful = opens_a_box
                     || (item.effect == Effect::ReshuffleDiscard && !self.discard.is_empty());
                 if useful {
-                    choices.push(Choice::Use(i));
+                    choices.push(Choice::Use(i as u32));
                 }
             }
             if choices.len() == 1 {
@@ -769,7 +772,7 @@ impl<'r> Game<'r> {
                 break;
             };
             trainers -= 1;
-            self.use_item(p, i, policy);
+            self.use_item(p, i as usize, policy);
         }
         let (grass, water) = (
             showing[Action::Grass as usize],
@@ -851,7 +854,7 @@ impl<'r> Game<'r> {
         choices.extend(
             (0..drawn.len())
                 .filter(|i| player.meets_card(rules, drawn[*i], grass, water))
-                .map(Choice::Card),
+                .map(|i| Choice::Card(i as u32)),
         );
         let chosen = match self.decide(
             p,
@@ -860,7 +863,7 @@ impl<'r> Game<'r> {
             choices,
             (&[], 0, &drawn, None, 0.0),
         ) {
-            Choice::Card(i) => Some(drawn.remove(i)),
+            Choice::Card(i) => Some(drawn.remove(i as usize)),
             _ => None,
         };
         self.discard.extend(&drawn);

@@ -32,11 +32,11 @@ pub enum Decision {
 pub enum Choice {
     /// Re-roll the dice whose bits are set.
     Reroll(u32),
-    Track(usize),
-    Box(usize),
-    Use(usize),
+    Track(u32),
+    Box(u32),
+    Use(u32),
     /// Index into the cards drawn this turn.
-    Card(usize),
+    Card(u32),
     Throw,
     Stop,
 }
@@ -465,16 +465,16 @@ impl Policy for Greedy {
         let value = |choice: Choice| -> f64 {
             match (decision, choice) {
                 (_, Choice::Track(t)) => player
-                    .next_box(t)
+                    .next_box(t as usize)
                     .map_or(0.0, |b| self.box_value(rules, player, b)),
-                (_, Choice::Box(b)) => self.box_value(rules, player, b),
-                (_, Choice::Use(item)) => rules.use_boxes[item]
+                (_, Choice::Box(b)) => self.box_value(rules, player, b as usize),
+                (_, Choice::Use(item)) => rules.use_boxes[item as usize]
                     .iter()
                     .filter(|b| player.can_fill(rules, **b))
                     .map(|b| self.box_value(rules, player, *b))
                     .fold(0.5, f64::max),
                 (Decision::Card, Choice::Card(i)) => {
-                    let card = &rules.cards[view.drawn[i]];
+                    let card = &rules.cards[view.drawn[i as usize]];
                     let new = if player.species[card.species] {
                         1.0
                     } else {
