@@ -18,11 +18,13 @@ fn rules() -> engine::Rules {
     engine::load(&serde_json::to_vec(&ruleset::build(&game, "sha256:bench")).unwrap()).unwrap()
 }
 
-/// Plays `games` one-player games from consecutive seeds; returns the turns taken.
+/// Plays `games` one-player games from consecutive seeds in one restarted game, as `sim`
+/// does on each thread; returns the turns taken.
 fn play(rules: &engine::Rules, policy: &mut [policy::Builtin], games: u64) -> u64 {
+    let mut game = Game::new(rules, 1, 0);
     (0..games)
         .map(|seed| {
-            let mut game = Game::new(rules, 1, seed);
+            game.restart(1, seed);
             game.play(policy);
             game.players[0].turns_taken as u64
         })

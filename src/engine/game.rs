@@ -36,7 +36,7 @@ impl BoxList {
 }
 
 /// A player's sheet and supplies.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Player {
     /// Public to read; only the engine fills boxes, and the cursors below follow its fills.
     pub filled: Vec<bool>,
@@ -74,20 +74,11 @@ impl Player {
         let mut player = Player {
             filled: vec![false; rules.boxes.len()],
             next: Vec::with_capacity(rules.tracks.len()),
-            filled_prefix: [0; 3],
-            free_pending: true,
             items: vec![false; rules.items.len()],
             species: vec![false; rules.species.len()],
-            bonus_grass: 0,
-            bonus_water: 0,
-            bonus_any: 0,
-            vp: 0,
-            unique_species: 0,
-            turns_taken: 0,
-            balls_thrown: 0,
-            out: None,
             uses: vec![0; rules.items.len()],
             history: Vec::with_capacity(rules.turns as usize),
+            ..Player::default()
         };
         player.reset(rules);
         player

@@ -241,7 +241,7 @@ impl<P: Policy + ?Sized> Policy for Box<P> {
 }
 
 /// The policies `safari sim` knows. An enum rather than a boxed trait object: the engine is
-/// generic over its policy, so a decision's valuation is compiled into the decision.
+/// generic over its policy, so each decision calls its policy directly, not through a vtable.
 pub enum Builtin {
     Random(Random),
     Greedy(Greedy),
