@@ -238,19 +238,12 @@ pub fn simulate(
                 let policies: Vec<policy::Builtin> = (0..players)
                     .map(|_| policy::by_name(policy_name).expect("a known policy"))
                     .collect();
-                (Totals::new(rules), (policies, None::<Game>))
+                (Totals::new(rules), (policies, Game::new(rules, players, 0)))
             },
             |(mut totals, (mut policies, mut game)), g| {
-                let seed = game_seed(seed, g);
-                let playing = match &mut game {
-                    Some(game) => {
-                        game.restart(players, seed);
-                        game
-                    }
-                    None => game.insert(Game::new(rules, players, seed)),
-                };
-                playing.play(&mut policies);
-                totals.add_game(playing);
+                game.restart(players, game_seed(seed, g));
+                game.play(&mut policies);
+                totals.add_game(&game);
                 progress(1);
                 (totals, (policies, game))
             },

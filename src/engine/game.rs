@@ -418,7 +418,7 @@ impl<'r> Game<'r> {
     }
 
     /// Asks the policy to pick among listed choices, and takes the list's buffer back.
-    fn decide<P: Policy + ?Sized>(
+    fn decide<P: Policy>(
         &mut self,
         p: usize,
         policy: &mut P,
@@ -432,7 +432,7 @@ impl<'r> Game<'r> {
     }
 
     #[inline]
-    fn pick<P: Policy + ?Sized>(
+    fn pick<P: Policy>(
         &mut self,
         p: usize,
         policy: &mut P,
@@ -457,7 +457,7 @@ impl<'r> Game<'r> {
     }
 
     /// Fills a box and everything that follows from it.
-    fn fill<P: Policy + ?Sized>(&mut self, p: usize, b: usize, policy: &mut P) {
+    fn fill<P: Policy>(&mut self, p: usize, b: usize, policy: &mut P) {
         let rules = self.rules;
         let rule = &rules.boxes[b];
         {
@@ -500,7 +500,7 @@ impl<'r> Game<'r> {
     /// The boxes an event fills: in each section, the first open box it names and the first
     /// open trigger box (the Pokédex box, the next Evolutions box, a guest box; one trigger
     /// box per section). Boxes opened by these fills wait for the next event.
-    fn event_boxes<P: Policy + ?Sized>(&mut self, p: usize, boxes: &[usize], policy: &mut P) {
+    fn event_boxes<P: Policy>(&mut self, p: usize, boxes: &[usize], policy: &mut P) {
         let rules = self.rules;
         let mut open: SmallVec<[u32; 16]> = SmallVec::new();
         // (section, is trigger) pairs already served by this event.
@@ -524,7 +524,7 @@ impl<'r> Game<'r> {
     }
 
     /// The collection process.
-    fn collect<P: Policy + ?Sized>(&mut self, p: usize, s: usize, policy: &mut P) {
+    fn collect<P: Policy>(&mut self, p: usize, s: usize, policy: &mut P) {
         let player = &mut self.players[p];
         if !player.species[s] {
             player.species[s] = true;
@@ -542,7 +542,7 @@ impl<'r> Game<'r> {
         self.fill_free(p, policy);
     }
 
-    fn bonus_chain<P: Policy + ?Sized>(&mut self, p: usize, from_section: usize, policy: &mut P) {
+    fn bonus_chain<P: Policy>(&mut self, p: usize, from_section: usize, policy: &mut P) {
         let rules = self.rules;
         let mut choices = self.take_choices();
         let player = &self.players[p];
@@ -581,7 +581,7 @@ impl<'r> Game<'r> {
     }
 
     /// Fills every open free box. It looks only when something may have opened one.
-    fn fill_free<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) {
+    fn fill_free<P: Policy>(&mut self, p: usize, policy: &mut P) {
         while self.players[p].free_pending {
             match self.players[p].first_open(self.rules, BoxList::Free) {
                 Some(b) => self.fill(p, b, policy),
@@ -590,12 +590,13 @@ impl<'r> Game<'r> {
         }
     }
 
-    fn roll_die(&mut self, faces: &[Action]) -> Action {
+    /// One face of a die, at random.
+    fn roll<T: Copy>(&mut self, faces: &[T]) -> T {
         faces[self.rng.random_range(0..faces.len())]
     }
 
     /// One player's turn.
-    pub fn turn<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) {
+    pub fn turn<P: Policy>(&mut self, p: usize, policy: &mut P) {
         let rules = self.rules;
         if self.players[p].out.is_some() {
             return;
@@ -634,11 +635,11 @@ impl<'r> Game<'r> {
     }
 
     /// Rolls and re-rolls; `None` when hazards end the turn.
-    fn expedition<P: Policy + ?Sized>(&mut self, p: usize, policy: &mut P) -> Option<Faces> {
+    fn expedition<P: Policy>(&mut self, p: usize, policy: &mut P) -> Option<Faces> {
         let rules = self.rules;
         let mut faces = Faces::new();
         for die in &rules.expedition {
-            let face = self.roll_die(die);
+            let face = self.roll(die);
             faces.push(face);
         }
         let bicycle = self.players[p]
@@ -680,15 +681,14 @@ impl<'r> Game<'r> {
             };
             for (i, face) in faces.iter_mut().enumerate() {
                 if mask & (1 << i) != 0 {
-                    *face =
-                        rules.expedition[i][self.rng.random_range(0..rules.expedition[i].len())];
+                    *face = self.roll(&rules.expedition[i]);
                 }
             }
             rolls_left -= 1;
         }
     }
 
-    fn resolve_faces<P: Policy + ?Sized>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
+    fn resolve_faces<P: Policy>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
         let rules = self.rules;
         // Each face showing fills the next box of one track it fills (Area and Item faces in
         // the rulebook; a designer may give any face a track).
@@ -775,7 +775,7 @@ impl<'r> Game<'r> {
     }
 
     /// Uses an item: its effect, and the next open box filled by using it.
-    fn use_item<P: Policy + ?Sized>(&mut self, p: usize, i: usize, policy: &mut P) {
+    fn use_item<P: Policy>(&mut self, p: usize, i: usize, policy: &mut P) {
         let rules = self.rules;
         self.players[p].uses[i] += 1;
         self.event(|| Event::Use {
@@ -803,7 +803,7 @@ impl<'r> Game<'r> {
         self.deck.pop()
     }
 
-    fn encounter<P: Policy + ?Sized>(
+    fn encounter<P: Policy>(
         &mut self,
         p: usize,
         grass: u32,
@@ -906,7 +906,7 @@ impl<'r> Game<'r> {
             for (i, die) in rules.capture.iter().enumerate() {
                 let value = match locked {
                     Some((locked_die, value)) if locked_die == i => value,
-                    _ => die[self.rng.random_range(0..die.len())],
+                    _ => self.roll(die),
                 };
                 total += value;
                 if best.is_none_or(|(_, v)| value > v) {

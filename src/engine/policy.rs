@@ -4,6 +4,7 @@
 //! index. Policies see the rules and the deciding player's state, never the RNG.
 
 use either::Either;
+use enum_dispatch::enum_dispatch;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
@@ -199,6 +200,7 @@ pub struct View<'a> {
     pub catch_chance: f64,
 }
 
+#[enum_dispatch]
 pub trait Policy: Send {
     fn name(&self) -> &'static str;
     /// Called before each game with its rules: what a policy can work out once per ruleset.
@@ -216,88 +218,22 @@ pub trait Policy: Send {
     ) -> usize;
 }
 
-impl<P: Policy + ?Sized> Policy for Box<P> {
-    fn name(&self) -> &'static str {
-        (**self).name()
-    }
-
-    fn prepare(&mut self, rules: &Rules) {
-        (**self).prepare(rules)
-    }
-
-    fn begin_turn(&mut self) {
-        (**self).begin_turn()
-    }
-
-    fn choose(
-        &mut self,
-        view: &View,
-        decision: Decision,
-        choices: Choices,
-        rng: &mut Pcg64Mcg,
-    ) -> usize {
-        (**self).choose(view, decision, choices, rng)
-    }
-}
-
 /// The policies `safari sim` knows. An enum rather than a boxed trait object: the engine is
 /// generic over its policy, so each decision calls its policy directly, not through a vtable.
+#[enum_dispatch(Policy)]
 pub enum Builtin {
-    Random(Random),
-    Greedy(Greedy),
-    Expected(Expected),
+    Random,
+    Greedy,
+    Expected,
 }
 
 /// The policies `safari sim` knows, by name.
 pub fn by_name(name: &str) -> Option<Builtin> {
     match name {
-        "random" => Some(Builtin::Random(Random)),
-        "greedy" => Some(Builtin::Greedy(Greedy::default())),
-        "expected" => Some(Builtin::Expected(Expected::default())),
+        "random" => Some(Random.into()),
+        "greedy" => Some(Greedy::default().into()),
+        "expected" => Some(Expected::default().into()),
         _ => None,
-    }
-}
-
-impl Policy for Builtin {
-    fn name(&self) -> &'static str {
-        match self {
-            Builtin::Random(policy) => policy.name(),
-            Builtin::Greedy(policy) => policy.name(),
-            Builtin::Expected(policy) => policy.name(),
-        }
-    }
-
-    #[inline]
-    fn prepare(&mut self, rules: &Rules) {
-        match self {
-            Builtin::Random(policy) => policy.prepare(rules),
-            Builtin::Greedy(policy) => policy.prepare(rules),
-            Builtin::Expected(policy) => policy.prepare(rules),
-        }
-    }
-
-    #[inline]
-    fn begin_turn(&mut self) {
-        match self {
-            Builtin::Random(policy) => policy.begin_turn(),
-            Builtin::Greedy(policy) => policy.begin_turn(),
-            Builtin::Expected(policy) => policy.begin_turn(),
-        }
-    }
-
-    #[inline]
-    fn choose(
-        &mut self,
-        view: &View,
-        decision: Decision,
-        choices: Choices,
-        rng: &mut Pcg64Mcg,
-    ) -> usize {
-        match self {
-            Builtin::Random(policy) => policy.choose(view, decision, choices, rng),
-            Builtin::Greedy(policy) => policy.choose(view, decision, choices, rng),
-            Builtin::Expected(policy) => policy.choose(view, decision, choices, rng),
-        }
     }
 }
 
