@@ -5,7 +5,10 @@
 
 use std::path::Path;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
+};
 use safari::backends::ruleset;
 use safari::engine::policy::{self, Policy};
 use safari::engine::{self, Game};
@@ -19,8 +22,8 @@ fn rules() -> engine::Rules {
 }
 
 /// Plays `games` one-player games from consecutive seeds in one restarted game, as `sim`
-/// does on each thread; returns the turns taken.
-fn play(rules: &engine::Rules, policy: &mut [policy::Builtin], games: u64) -> u64 {
+/// does on each thread (with the policy's own type, as `sim` plays); returns the turns taken.
+fn play<P: Policy>(rules: &engine::Rules, policy: &mut [P], games: u64) -> u64 {
     let mut game = Game::new(rules, 1, 0);
     (0..games)
         .map(|seed| {
@@ -69,20 +72,10 @@ fn one_turn(c: &mut Criterion) {
 
 fn games(c: &mut Criterion) {
     let rules = rules();
-    const GAMES: u64 = 100;
     let mut group = c.benchmark_group("100 one-player games, one core");
-    for name in policy::NAMES {
-        let mut policies = vec![policy::by_name(name).unwrap()];
-        let turns = play(&rules, &mut policies, GAMES);
-        group.throughput(Throughput::Elements(GAMES));
-        group.bench_function(format!("{name}, in games"), |b| {
-            b.iter(|| play(&rules, &mut policies, GAMES))
-        });
-        group.throughput(Throughput::Elements(turns));
-        group.bench_function(format!("{name}, in turns"), |b| {
-            b.iter(|| play(&rules, &mut policies, GAMES))
-        });
-    }
+    games_of(&mut group, &rules, "random", || policy::Random);
+    games_of(&mut group, &rules, "greedy", policy::Greedy::default);
+    games_of(&mut group, &rules, "expected", policy::Expected::default);
     group.finish();
 
     let mut group = c.benchmark_group("sim throughput (all cores)");
@@ -96,6 +89,26 @@ fn games(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// A hundred games with one policy, counted in games and in turns.
+fn games_of<P: Policy>(
+    group: &mut BenchmarkGroup<WallTime>,
+    rules: &engine::Rules,
+    name: &str,
+    policy: impl Fn() -> P,
+) {
+    const GAMES: u64 = 100;
+    let mut policies = vec![policy()];
+    let turns = play(rules, &mut policies, GAMES);
+    group.throughput(Throughput::Elements(GAMES));
+    group.bench_function(format!("{name}, in games"), |b| {
+        b.iter(|| play(rules, &mut policies, GAMES))
+    });
+    group.throughput(Throughput::Elements(turns));
+    group.bench_function(format!("{name}, in turns"), |b| {
+        b.iter(|| play(rules, &mut policies, GAMES))
+    });
 }
 
 criterion_group!(benches, one_turn, games);

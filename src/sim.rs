@@ -219,6 +219,42 @@ pub struct Report {
     pub items: Vec<ItemStat>,
 }
 
+/// One simulation's games, before any is played.
+struct Run<'a> {
+    rules: &'a Rules,
+    games: u64,
+    players: usize,
+    seed: u64,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl Run<'_> {
+    /// Plays every game, each player with a policy from `policy`, and sums what they show.
+    fn totals<P: policy::Policy>(&self, policy: impl Fn() -> P + Sync) -> Totals {
+        let (rules, players) = (self.rules, self.players);
+        (0..self.games)
+            .into_par_iter()
+            .fold(
+                || {
+                    // One set of policies and one game per batch of games: policies hold no
+                    // state between games beyond what they work out from the rules, and a
+                    // restarted game is a new one that keeps its buffers.
+                    let policies: Vec<P> = (0..players).map(|_| policy()).collect();
+                    (Totals::new(rules), (policies, Game::new(rules, players, 0)))
+                },
+                |(mut totals, (mut policies, mut game)), g| {
+                    game.restart(players, game_seed(self.seed, g));
+                    game.play(&mut policies);
+                    totals.add_game(&game);
+                    (self.progress)(1);
+                    (totals, (policies, game))
+                },
+            )
+            .map(|(totals, _)| totals)
+            .reduce(|| Totals::new(rules), Totals::merge)
+    }
+}
+
 /// Plays `games` games of `players` players, all with `policy_name`.
 pub fn simulate(
     rules: &Rules,
@@ -228,28 +264,20 @@ pub fn simulate(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Report {
-    let totals = (0..games)
-        .into_par_iter()
-        .fold(
-            || {
-                // One set of policies and one game per batch of games: policies hold no state
-                // between games beyond what they work out from the rules, and a restarted game
-                // is a new one that keeps its buffers.
-                let policies: Vec<policy::Builtin> = (0..players)
-                    .map(|_| policy::by_name(policy_name).expect("a known policy"))
-                    .collect();
-                (Totals::new(rules), (policies, Game::new(rules, players, 0)))
-            },
-            |(mut totals, (mut policies, mut game)), g| {
-                game.restart(players, game_seed(seed, g));
-                game.play(&mut policies);
-                totals.add_game(&game);
-                progress(1);
-                (totals, (policies, game))
-            },
-        )
-        .map(|(totals, _)| totals)
-        .reduce(|| Totals::new(rules), Totals::merge);
+    // Each policy plays in its own copy of the engine, so no decision dispatches on which
+    // policy is deciding.
+    let run = Run {
+        rules,
+        games,
+        players,
+        seed,
+        progress,
+    };
+    let totals = match policy::by_name(policy_name).expect("a known policy") {
+        policy::Builtin::Random(_) => run.totals(|| policy::Random),
+        policy::Builtin::Greedy(_) => run.totals(policy::Greedy::default),
+        policy::Builtin::Expected(_) => run.totals(policy::Expected::default),
+    };
     let player_games = (games * players as u64).max(1) as f64;
     let games_f = games.max(1) as f64;
     let mut totals = totals;
@@ -269,11 +297,11 @@ pub fn simulate(
         ended_by_turns: totals.ended_by_turns as f64 / player_games,
         ended_by_balls: totals.ended_by_balls as f64 / player_games,
         boxes: rules
-            .boxes
+            .box_ids
             .iter()
             .zip(&totals.box_fills)
-            .map(|(b, n)| BoxStat {
-                id: b.id.clone(),
+            .map(|(id, n)| BoxStat {
+                id: id.clone(),
                 fill_rate: *n as f64 / player_games,
             })
             .collect(),

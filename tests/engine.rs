@@ -104,7 +104,7 @@ fn every_game_ends_with_every_player_out_and_the_turn_tracker_respected() {
                 for (b, filled) in player.filled.iter().enumerate() {
                     if *filled && let Some(previous) = rules.boxes[b].previous {
                         assert!(
-                            player.filled[previous],
+                            player.filled[previous as usize],
                             "{} filled out of order",
                             rules.box_id(b)
                         );

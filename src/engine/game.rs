@@ -9,7 +9,7 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 use super::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
-use super::rules::{Cause, Gain, Need, Rules};
+use super::rules::{Gain, Need, Rules};
 use crate::model::{Action, Effect, Habitat, ItemKind, Style};
 
 /// The expedition faces showing.
@@ -112,11 +112,11 @@ impl Player {
 
     fn mark_filled(&mut self, rules: &Rules, b: usize) {
         self.filled[b] = true;
-        let next = &mut self.next[rules.boxes[b].track];
+        let next = &mut self.next[rules.boxes[b].track as usize];
         while let Some(n) = *next
             && self.filled[n as usize]
         {
-            *next = rules.boxes[n as usize].following.map(|f| f as u32);
+            *next = rules.boxes[n as usize].following;
         }
     }
 
@@ -136,35 +136,40 @@ impl Player {
             .find(|b| self.can_fill(rules, *b))
     }
 
-    #[inline]
-    pub fn meets(&self, rules: &Rules, need: &Need) -> bool {
+    #[inline(always)]
+    pub fn meets(&self, need: Need) -> bool {
         match need {
-            Need::Item(i) => self.items[*i],
-            Need::Species(s) => self.species[*s],
-            Need::Area(t) => rules.tracks[*t]
-                .boxes
-                .first()
-                .is_some_and(|b| self.filled[*b]),
-            Need::Box(b) => self.filled[*b],
-            Need::Vp(n) => self.vp >= *n,
+            Need::Item(i) => self.items[i as usize],
+            Need::Species(s) => self.species[s as usize],
+            Need::Box(b) => self.filled[b as usize],
+            Need::Vp(n) => self.vp >= n,
+            Need::Never => false,
         }
+    }
+
+    /// Whether every requirement of a box is met.
+    #[inline(always)]
+    pub fn meets_needs(&self, rules: &Rules, b: usize) -> bool {
+        rules.boxes[b].needs.iter().all(|n| self.meets(*n))
     }
 
     /// The next box of a track, if it is open: its requirements met (the box before it is
     /// filled, being the next).
-    #[inline]
+    #[inline(always)]
     pub fn open_next(&self, rules: &Rules, track: usize) -> Option<usize> {
-        self.next_box(track)
-            .filter(|b| rules.boxes[*b].needs.iter().all(|n| self.meets(rules, n)))
+        match self.next_box(track) {
+            Some(b) if self.meets_needs(rules, b) => Some(b),
+            _ => None,
+        }
     }
 
     /// Whether the box is open: unfilled, the box before it filled, its requirements met.
-    #[inline]
+    #[inline(always)]
     pub fn can_fill(&self, rules: &Rules, b: usize) -> bool {
         let rule = &rules.boxes[b];
         !self.filled[b]
-            && rule.previous.is_none_or(|p| self.filled[p])
-            && rule.needs.iter().all(|n| self.meets(rules, n))
+            && rule.previous.is_none_or(|p| self.filled[p as usize])
+            && self.meets_needs(rules, b)
     }
 
     /// The first item the player holds with an effect (only those spent with a Trainer face
@@ -188,6 +193,7 @@ impl Player {
     }
 
     /// Whether a card's criteria hold with the habitats rolled this turn.
+    #[inline]
     pub fn meets_card(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
         let card = &rules.cards[card];
         let habitats = (0..=self.bonus_any).any(|to_grass| {
@@ -198,7 +204,7 @@ impl Player {
             g <= grass && w <= water
         });
         habitats
-            && card.area.is_none_or(|t| self.meets(rules, &Need::Area(t)))
+            && card.area.is_none_or(|need| self.meets(need))
             && card.item.is_none_or(|i| self.items[i])
     }
 }
@@ -369,7 +375,9 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Plays until every player is out; returns the winners (ties share).
+    /// Plays until every player is out; returns the winners (ties share). Never inlined: it
+    /// runs once a game, and profiles and benchmarks find the engine under its name.
+    #[inline(never)]
     pub fn play<P: Policy>(&mut self, policies: &mut [P]) -> Vec<usize> {
         // Every turn fills a Turn Tracker box, so a game ends within `turns` rounds; the
         // bound only guards against content with no Turn Tracker at all.
@@ -468,12 +476,28 @@ impl<'r> Game<'r> {
         }
         self.event(|| Event::Fill {
             player: p,
-            r#box: rule.id.clone(),
+            r#box: rules.box_ids[b].clone(),
             vp: rule.vp,
         });
-        for gain in &rule.gains {
+        if !rule.gains.is_empty() {
+            self.gain(p, b, policy);
+        }
+        if rule.style == Style::Bonus {
+            self.bonus_chain(p, rule.section as usize, policy);
+        }
+        if self.players[p].free_pending {
+            self.fill_free(p, policy);
+        }
+    }
+
+    /// What filling a box gives: items, habitats, species. Apart from [`Game::fill`], which
+    /// most boxes leave here: keeping its body small keeps every fill cheap.
+    fn gain<P: Policy>(&mut self, p: usize, b: usize, policy: &mut P) {
+        let rules = self.rules;
+        for gain in &rules.boxes[b].gains {
             match *gain {
                 Gain::Item(i) => {
+                    let i = i as usize;
                     if !self.players[p].items[i] {
                         self.players[p].items[i] = true;
                         self.players[p].free_pending |= rules.item_opens_free[i];
@@ -488,13 +512,9 @@ impl<'r> Game<'r> {
                         Habitat::Any => player.bonus_any += 1,
                     }
                 }
-                Gain::Species(s) => self.collect(p, s, policy),
+                Gain::Species(s) => self.collect(p, s as usize, policy),
             }
         }
-        if rule.style == Style::Bonus {
-            self.bonus_chain(p, rule.section, policy);
-        }
-        self.fill_free(p, policy);
     }
 
     /// The boxes an event fills: in each section, the first open box it names and the first
@@ -504,7 +524,7 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         let mut open: SmallVec<[u32; 16]> = SmallVec::new();
         // (section, is trigger) pairs already served by this event.
-        let mut served: SmallVec<[(usize, bool); 16]> = SmallVec::new();
+        let mut served: SmallVec<[(u32, bool); 16]> = SmallVec::new();
         for &b in boxes {
             if !self.players[p].can_fill(rules, b) {
                 continue;
@@ -554,14 +574,11 @@ impl<'r> Game<'r> {
                 .filter(|b| {
                     let rule = &rules.boxes[*b];
                     // An item-use box is labelled with its item: a chain opens it only for a holder.
-                    let label_met = match rule.cause {
-                        Cause::Use(item) => player.items[item],
-                        _ => true,
-                    };
-                    rule.bonus_can_fill()
+                    let label_met = rule.used_item.is_none_or(|i| player.items[i as usize]);
+                    rule.bonus_can_fill
                         && label_met
                         && player.can_fill(rules, *b)
-                        && !(rule.style == Style::Bonus && rule.section == from_section)
+                        && !(rule.style == Style::Bonus && rule.section as usize == from_section)
                 })
                 .map(|b| Choice::Box(b as u32)),
         );

@@ -280,10 +280,10 @@ impl Greedy {
             value += 3.0;
         }
         // Progress toward the rest of its track.
-        let track = &rules.tracks[rule.track].boxes;
-        for (distance, next) in track.iter().skip(rule.position + 1).take(3).enumerate() {
-            let next = &rules.boxes[*next];
-            let later = next.vp as f64 + 3.0 * next.gains.len() as f64;
+        let track = &rules.tracks[rule.track as usize].boxes;
+        let after = rule.position as usize + 1;
+        for (distance, next) in track.iter().skip(after).take(3).enumerate() {
+            let later = rules.boxes[*next].vp as f64 + 3.0 * rules.boxes[*next].gains.len() as f64;
             value += later / (distance as f64 + 2.0);
         }
         value + 0.1
@@ -294,10 +294,10 @@ impl Greedy {
         let mut value = self.fixed_worth[b];
         for gain in &rules.boxes[b].gains {
             value += match gain {
-                Gain::Item(i) if !player.items[*i] => 4.0,
+                Gain::Item(i) if !player.items[*i as usize] => 4.0,
                 Gain::Item(_) => 0.5,
                 Gain::Habitat(_) => 2.0,
-                Gain::Species(s) if !player.species[*s] => 4.0,
+                Gain::Species(s) if !player.species[*s as usize] => 4.0,
                 Gain::Species(_) => 2.0,
             };
         }
@@ -309,38 +309,42 @@ impl Greedy {
         if let Some(worth) = self.turn_worths {
             return worth;
         }
+        // Face by face rather than a loop over a match: straight-line code, no jump table.
         let mut worth = [0.0; 6];
-        for action in Action::ALL {
-            worth[action as usize] = self.face_value(view, action);
-        }
+        worth[Action::Area as usize] = self.next_value(view, Action::Area);
+        worth[Action::Item as usize] = self.next_value(view, Action::Item);
+        worth[Action::Grass as usize] = Self::ENCOUNTER_FACE;
+        worth[Action::Water as usize] = Self::ENCOUNTER_FACE;
+        worth[Action::Trainer as usize] = self.trainer_value(view);
+        worth[Action::Hazard as usize] = Self::HAZARD_FACE;
         self.turn_worths = Some(worth);
         worth
     }
 
-    fn face_value(&self, view: &View, face: Action) -> f64 {
+    const ENCOUNTER_FACE: f64 = 2.5;
+    const HAZARD_FACE: f64 = -2.0;
+
+    /// The best box a face would fill now.
+    fn next_value(&self, view: &View, face: Action) -> f64 {
         let (rules, player) = (view.rules, view.player);
-        let next_value = |face: Action| {
-            rules.face_tracks[face as usize]
-                .iter()
-                .filter_map(|t| player.open_next(rules, *t))
-                .filter(|b| rules.boxes[*b].filled_by(face))
-                .map(|b| self.box_value(rules, player, b))
-                .fold(0.0, f64::max)
-        };
-        match face {
-            Action::Area | Action::Item => next_value(face),
-            Action::Grass | Action::Water => 2.5,
-            Action::Trainer => {
-                let usable = (0..rules.items.len()).any(|i| {
-                    player.items[i]
-                        && rules.use_boxes[i]
-                            .iter()
-                            .any(|b| player.can_fill(rules, *b))
-                });
-                if usable { 4.0 } else { 0.3 }
-            }
-            Action::Hazard => -2.0,
-        }
+        rules.face_tracks[face as usize]
+            .iter()
+            .filter_map(|t| player.open_next(rules, *t))
+            .filter(|b| rules.boxes[*b].filled_by(face))
+            .map(|b| self.box_value(rules, player, b))
+            .fold(0.0, f64::max)
+    }
+
+    /// A Trainer face: worth much when an item held opens a box by its use.
+    fn trainer_value(&self, view: &View) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        let usable = rules.used_items.iter().any(|i| {
+            player.items[*i]
+                && rules.use_boxes[*i]
+                    .iter()
+                    .any(|b| player.can_fill(rules, *b))
+        });
+        if usable { 4.0 } else { 0.3 }
     }
 }
 
@@ -393,48 +397,57 @@ impl Policy for Greedy {
         choices: Choices,
         _: &mut Pcg64Mcg,
     ) -> usize {
-        let (rules, player) = (view.rules, view.player);
-        self.prepare(rules);
+        self.prepare(view.rules);
         if decision == Decision::Reroll {
             return self.reroll(view, choices);
         }
-        let value = |choice: Choice| -> f64 {
-            match (decision, choice) {
-                (_, Choice::Track(t)) => player
-                    .next_box(t as usize)
-                    .map_or(0.0, |b| self.box_value(rules, player, b)),
-                (_, Choice::Box(b)) => self.box_value(rules, player, b as usize),
-                (_, Choice::Use(item)) => rules.use_boxes[item as usize]
-                    .iter()
-                    .filter(|b| player.can_fill(rules, **b))
-                    .map(|b| self.box_value(rules, player, *b))
-                    .fold(0.5, f64::max),
-                (Decision::Card, Choice::Card(i)) => {
-                    let card = &rules.cards[view.drawn[i as usize]];
-                    let new = if player.species[card.species] {
-                        1.0
-                    } else {
-                        6.0
-                    };
-                    new * super::game::catch_chance(rules, card.capture_rate)
-                }
-                (Decision::Throw, Choice::Throw) => {
-                    let spare =
-                        player.balls_left(rules) as f64 / player.turns_left(rules).max(1) as f64;
-                    view.catch_chance * 6.0 + spare.min(2.0) - 0.5
-                }
-                _ => 0.0,
+        match choices {
+            Choices::Listed(list) => best(list.iter().copied(), |c| self.value(view, decision, c)),
+            Choices::Reroll(_) => best(choices.iter(), |c| self.value(view, decision, c)),
+        }
+    }
+}
+
+impl Greedy {
+    /// What a listed choice is worth now.
+    #[inline(always)]
+    fn value(&self, view: &View, decision: Decision, choice: Choice) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        match choice {
+            Choice::Track(t) => player
+                .next_box(t as usize)
+                .map_or(0.0, |b| self.box_value(rules, player, b)),
+            Choice::Box(b) => self.box_value(rules, player, b as usize),
+            Choice::Use(item) => rules.use_boxes[item as usize]
+                .iter()
+                .filter(|b| player.can_fill(rules, **b))
+                .map(|b| self.box_value(rules, player, *b))
+                .fold(0.5, f64::max),
+            Choice::Card(i) if decision == Decision::Card => {
+                let card = &rules.cards[view.drawn[i as usize]];
+                let new = if player.species[card.species] {
+                    1.0
+                } else {
+                    6.0
+                };
+                new * super::game::catch_chance(rules, card.capture_rate)
             }
-        };
-        best(choices, value)
+            Choice::Throw if decision == Decision::Throw => {
+                let spare =
+                    player.balls_left(rules) as f64 / player.turns_left(rules).max(1) as f64;
+                view.catch_chance * 6.0 + spare.min(2.0) - 0.5
+            }
+            _ => 0.0,
+        }
     }
 }
 
 /// The index of the choice worth most (the first, among near ties).
-fn best(choices: Choices, value: impl Fn(Choice) -> f64) -> usize {
+#[inline(always)]
+fn best(choices: impl Iterator<Item = Choice>, value: impl Fn(Choice) -> f64) -> usize {
     let mut best = 0;
     let mut best_value = f64::MIN;
-    for (i, choice) in choices.iter().enumerate() {
+    for (i, choice) in choices.enumerate() {
         let v = value(choice);
         if v > best_value + 1e-9 {
             best = i;
@@ -517,7 +530,7 @@ impl Policy for Expected {
         }
         self.greedy.prepare(view.rules);
         let worth = self.greedy.worths(view);
-        best(choices, |choice| {
+        best(choices.iter(), |choice| {
             let mask = match choice {
                 Choice::Reroll(mask) => mask,
                 _ => 0,

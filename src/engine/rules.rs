@@ -7,24 +7,30 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::backends::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
 use crate::model::{Action, DiceRole, Effect, Habitat, ItemKind, Shape, Style};
 
-#[derive(Debug, Clone)]
+/// A box's or a card's requirement, as the engine checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
-    Item(usize),
-    Species(usize),
-    Area(usize),
-    Box(usize),
+    Item(u32),
+    Species(u32),
+    /// A box filled. An area requirement is its track's first box filled.
+    Box(u32),
     Vp(u32),
+    /// What nothing meets: an area with no boxes.
+    Never,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gain {
-    Item(usize),
+    Item(u32),
     Habitat(Habitat),
-    Species(usize),
+    Species(u32),
 }
 
+/// What fills a box, as the ruleset says; the engine keeps only what it asks at play
+/// ([`BoxRule::face`], [`BoxRule::used_item`], [`BoxRule::bonus_can_fill`]) and the lists
+/// of boxes filled per event.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Cause {
+enum Cause {
     Dice(Action),
     Turn,
     Ball,
@@ -35,23 +41,29 @@ pub enum Cause {
     Bonus,
 }
 
+/// A box as play reads it: small, because a turn reads dozens of boxes. Its id is in
+/// [`Rules::box_ids`].
 #[derive(Debug, Clone)]
 pub struct BoxRule {
-    pub id: String,
-    pub section: usize,
-    pub track: usize,
+    pub section: u32,
+    pub track: u32,
     /// Its place in its track's fill order.
-    pub position: usize,
-    /// The box before it in its track.
-    pub previous: Option<usize>,
-    /// The box after it in its track.
-    pub following: Option<usize>,
-    pub style: Style,
-    pub square: bool,
-    pub cause: Cause,
-    pub needs: Vec<Need>,
-    pub gains: Vec<Gain>,
+    pub position: u32,
     pub vp: u32,
+    /// The box before it in its track.
+    pub previous: Option<u32>,
+    /// The box after it in its track.
+    pub following: Option<u32>,
+    pub needs: Box<[Need]>,
+    pub gains: Box<[Gain]>,
+    /// The face whose showing fills it, when dice fill it.
+    pub face: Option<Action>,
+    /// The item whose use fills it, when using an item does.
+    pub used_item: Option<u32>,
+    pub style: Style,
+    /// Whether a bonus chain can fill it: a square box whose label is not a species or an
+    /// item to obtain.
+    pub bonus_can_fill: bool,
     /// Whether filling it may open a free box (see [`Rules::link_free_boxes`]).
     pub may_open_free: bool,
 }
@@ -60,12 +72,7 @@ impl BoxRule {
     /// Whether a face showing fills it.
     #[inline]
     pub fn filled_by(&self, face: Action) -> bool {
-        matches!(self.cause, Cause::Dice(f) if f == face)
-    }
-
-    /// Bonus chains fill square boxes whose label is not a species or an item to obtain.
-    pub fn bonus_can_fill(&self) -> bool {
-        self.square && !matches!(self.cause, Cause::Collect(_) | Cause::Obtain(_))
+        self.face == Some(face)
     }
 }
 
@@ -84,7 +91,8 @@ pub struct CardRule {
     pub capture_rate: u32,
     pub grass: u32,
     pub water: u32,
-    pub area: Option<usize>,
+    /// The area it is met in: that track's first box filled.
+    pub area: Option<Need>,
     pub item: Option<usize>,
 }
 
@@ -118,6 +126,8 @@ pub struct Rules {
     pub sections: Vec<String>,
     pub tracks: Vec<TrackRule>,
     pub boxes: Vec<BoxRule>,
+    /// Each box's id, by box.
+    pub box_ids: Vec<String>,
     /// Tracks whose boxes a face fills, by `Action as usize`.
     pub face_tracks: [Vec<usize>; 6],
     /// Boxes filled at the start of each turn, in order.
@@ -130,6 +140,8 @@ pub struct Rules {
     pub obtain_boxes: Vec<Vec<usize>>,
     /// Boxes filled by using each item.
     pub use_boxes: Vec<Vec<usize>>,
+    /// The items some box is filled by using, in item order.
+    pub used_items: Vec<usize>,
     pub free_boxes: Vec<usize>,
     /// The items with each effect, by `Effect as usize`.
     pub effect_items: Vec<Vec<usize>>,
@@ -163,14 +175,23 @@ impl Rules {
         let items = index(ruleset.items.iter().map(|i| i.id.as_str()).collect());
         let species = index(ruleset.species.iter().map(|s| s.id.as_str()).collect());
         let guide = &ruleset.field_guide;
-        let tracks_by_id = index(
-            guide
-                .sections
-                .iter()
-                .flat_map(|s| &s.tracks)
-                .map(|t| t.id.as_str())
-                .collect(),
-        );
+        // An area requirement: the area track's first box filled.
+        let mut area_needs = HashMap::new();
+        let mut boxes_before = 0;
+        for track in guide.sections.iter().flat_map(|s| &s.tracks) {
+            let need = match track.boxes.is_empty() {
+                true => Need::Never,
+                false => Need::Box(boxes_before as u32),
+            };
+            area_needs.insert(track.id.as_str(), need);
+            boxes_before += track.boxes.len();
+        }
+        let area = |track: &str| {
+            area_needs
+                .get(track)
+                .copied()
+                .ok_or_else(|| Inconsistent(format!("unknown track `{track}`")))
+        };
         let boxes_by_id = index(
             guide
                 .sections
@@ -254,12 +275,7 @@ impl Rules {
                 capture_rate: card.capture_rate,
                 grass: card.criteria.grass,
                 water: card.criteria.water,
-                area: card
-                    .criteria
-                    .area
-                    .as_deref()
-                    .map(|t| find(&tracks_by_id, "track", t))
-                    .transpose()?,
+                area: card.criteria.area.as_deref().map(area).transpose()?,
                 item: card
                     .criteria
                     .item
@@ -300,12 +316,14 @@ impl Rules {
             sections: guide.sections.iter().map(|s| s.id.clone()).collect(),
             tracks: Vec::new(),
             boxes: Vec::new(),
+            box_ids: Vec::new(),
             face_tracks: Default::default(),
             turn_boxes: Vec::new(),
             ball_boxes: Vec::new(),
             collect_boxes: vec![Vec::new(); ruleset.species.len()],
             obtain_boxes: vec![Vec::new(); ruleset.items.len()],
             use_boxes: vec![Vec::new(); ruleset.items.len()],
+            used_items: Vec::new(),
             free_boxes: Vec::new(),
             effect_items: {
                 let mut by_effect: Vec<Vec<usize>> = Vec::new();
@@ -325,7 +343,7 @@ impl Rules {
         for (s, section) in guide.sections.iter().enumerate() {
             for track in &section.tracks {
                 let t = rules.tracks.len();
-                let mut boxes = Vec::new();
+                let mut boxes: Vec<usize> = Vec::new();
                 for b in &track.boxes {
                     let index = rules.boxes.len();
                     let cause = match &b.fill {
@@ -357,34 +375,34 @@ impl Rules {
                         .map(|r| {
                             Ok(match r {
                                 Requirement::Item { item } => {
-                                    Need::Item(find(&items, "item", item)?)
+                                    Need::Item(find(&items, "item", item)? as u32)
                                 }
                                 Requirement::Species { species: x } => {
-                                    Need::Species(find(&species, "species", x)?)
+                                    Need::Species(find(&species, "species", x)? as u32)
                                 }
-                                Requirement::Area { track } => {
-                                    Need::Area(find(&tracks_by_id, "track", track)?)
-                                }
+                                Requirement::Area { track } => area(track)?,
                                 Requirement::Box { id } => {
-                                    Need::Box(find(&boxes_by_id, "box", id)?)
+                                    Need::Box(find(&boxes_by_id, "box", id)? as u32)
                                 }
                                 Requirement::Vp { at_least } => Need::Vp(*at_least),
                             })
                         })
-                        .collect::<Result<_, Inconsistent>>()?;
+                        .collect::<Result<Vec<_>, Inconsistent>>()?;
                     let gains = b
                         .rewards
                         .iter()
                         .map(|r| {
                             Ok(match r {
-                                Reward::Item { item } => Gain::Item(find(&items, "item", item)?),
+                                Reward::Item { item } => {
+                                    Gain::Item(find(&items, "item", item)? as u32)
+                                }
                                 Reward::Habitat { habitat } => Gain::Habitat(*habitat),
                                 Reward::Species { species: x } => {
-                                    Gain::Species(find(&species, "species", x)?)
+                                    Gain::Species(find(&species, "species", x)? as u32)
                                 }
                             })
                         })
-                        .collect::<Result<_, Inconsistent>>()?;
+                        .collect::<Result<Vec<_>, Inconsistent>>()?;
                     match &cause {
                         Cause::Turn => rules.turn_boxes.push(index),
                         Cause::Ball => rules.ball_boxes.push(index),
@@ -404,27 +422,35 @@ impl Rules {
                         rules.face_tracks[face as usize].push(t);
                     }
                     let rule = BoxRule {
-                        id: b.id.clone(),
-                        section: s,
-                        track: t,
-                        position: boxes.len(),
-                        previous: boxes.last().copied(),
-                        following: None,
-                        style: b.style,
-                        square: b.shape == Shape::Square,
-                        cause,
-                        needs,
-                        gains,
+                        section: s as u32,
+                        track: t as u32,
+                        position: boxes.len() as u32,
                         vp: b.vp,
+                        previous: boxes.last().map(|p| *p as u32),
+                        following: None,
+                        needs: needs.into(),
+                        gains: gains.into(),
+                        face: match cause {
+                            Cause::Dice(face) => Some(face),
+                            _ => None,
+                        },
+                        used_item: match cause {
+                            Cause::Use(item) => Some(item as u32),
+                            _ => None,
+                        },
+                        style: b.style,
+                        bonus_can_fill: b.shape == Shape::Square
+                            && !matches!(cause, Cause::Collect(_) | Cause::Obtain(_)),
                         may_open_free: false,
                     };
                     if let Some(previous) = boxes.last() {
-                        rules.boxes[*previous].following = Some(index);
+                        rules.boxes[*previous].following = Some(index as u32);
                     }
                     rules.boxes.push(rule);
+                    rules.box_ids.push(b.id.clone());
                     boxes.push(index);
                 }
-                if boxes.iter().any(|b| rules.boxes[*b].bonus_can_fill()) {
+                if boxes.iter().any(|b| rules.boxes[*b].bonus_can_fill) {
                     rules.bonus_tracks.push(t);
                 }
                 rules.first_boxes.push(boxes.first().map(|b| *b as u32));
@@ -435,6 +461,9 @@ impl Rules {
                 });
             }
         }
+        rules.used_items = (0..rules.items.len())
+            .filter(|i| !rules.use_boxes[*i].is_empty())
+            .collect();
         rules.link_free_boxes();
         rules.catch_table = super::game::at_least_table(rules.capture.iter().map(Vec::as_slice));
         Ok(rules)
@@ -450,19 +479,15 @@ impl Rules {
         for &f in &self.free_boxes {
             let rule = &self.boxes[f];
             if let Some(previous) = rule.previous {
-                opens[previous] = true;
+                opens[previous as usize] = true;
             }
             for need in &rule.needs {
                 match *need {
-                    Need::Item(i) => self.item_opens_free[i] = true,
-                    Need::Species(s) => self.species_opens_free[s] = true,
-                    Need::Area(t) => {
-                        if let Some(first) = self.tracks[t].boxes.first() {
-                            opens[*first] = true;
-                        }
-                    }
-                    Need::Box(b) => opens[b] = true,
+                    Need::Item(i) => self.item_opens_free[i as usize] = true,
+                    Need::Species(s) => self.species_opens_free[s as usize] = true,
+                    Need::Box(b) => opens[b as usize] = true,
                     Need::Vp(_) => needs_vp = true,
+                    Need::Never => {}
                 }
             }
         }
@@ -472,6 +497,6 @@ impl Rules {
     }
 
     pub fn box_id(&self, b: usize) -> &str {
-        &self.boxes[b].id
+        &self.box_ids[b]
     }
 }
