@@ -229,7 +229,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Plays every game, each player with a policy from `policy`, and sums what they show.
+    /// Plays every game, each player with a policy made by `policy`, and sums what they show.
     fn totals<P: policy::Policy>(&self, policy: impl Fn() -> P + Sync) -> Totals {
         let (rules, players) = (self.rules, self.players);
         (0..self.games)
@@ -274,9 +274,9 @@ pub fn simulate(
         progress,
     };
     let totals = match policy::by_name(policy_name).expect("a known policy") {
-        policy::Builtin::Random(_) => run.totals(|| policy::Random),
-        policy::Builtin::Greedy(_) => run.totals(policy::Greedy::default),
-        policy::Builtin::Expected(_) => run.totals(policy::Expected::default),
+        policy::Builtin::Random(policy) => run.totals(|| policy.clone()),
+        policy::Builtin::Greedy(policy) => run.totals(|| policy.clone()),
+        policy::Builtin::Expected(policy) => run.totals(|| policy.clone()),
     };
     let player_games = (games * players as u64).max(1) as f64;
     let games_f = games.max(1) as f64;

@@ -217,12 +217,68 @@ proptest::proptest! {
             })
             .collect();
         proptest::prop_assert_eq!(masks.len(), legal.len(), "no set offered twice");
-        proptest::prop_assert_eq!(masks.iter().copied().collect::<BTreeSet<u32>>(), legal);
+        proptest::prop_assert_eq!(masks.iter().copied().collect::<BTreeSet<u32>>(), legal.clone());
         for (i, choice) in offered.iter().enumerate() {
             proptest::prop_assert_eq!(rerolls.position(*choice), Some(i));
         }
         proptest::prop_assert_eq!(rerolls.position(Choice::Reroll(!rerollable & 0xff)), None);
+        // A policy may name its dice instead of an index: the engine takes exactly these.
+        proptest::prop_assert!(rerolls.allows(Choice::Stop));
+        for mask in 0u32..256 {
+            proptest::prop_assert_eq!(rerolls.allows(Choice::Reroll(mask)), legal.contains(&mask));
+        }
     }
+}
+
+/// Greedy names the dice it re-rolls directly; they are the dice it picks by index.
+#[test]
+fn greedy_names_the_dice_it_would_pick_by_index() {
+    use engine::policy::View;
+    use engine::{Choice, Choices, Decision, Rerolls};
+    use rand_pcg::Pcg64Mcg;
+
+    struct BothWays {
+        greedy: policy::Greedy,
+        rerolls: u32,
+    }
+    impl Policy for BothWays {
+        fn name(&self) -> &'static str {
+            "both ways"
+        }
+        fn prepare(&mut self, rules: &engine::Rules) {
+            self.greedy.prepare(rules);
+        }
+        fn begin_turn(&mut self) {
+            self.greedy.begin_turn();
+        }
+        fn choose(&mut self, view: &View, d: Decision, c: Choices, rng: &mut Pcg64Mcg) -> usize {
+            self.greedy.choose(view, d, c, rng)
+        }
+        fn choose_reroll(&mut self, view: &View, r: Rerolls, rng: &mut Pcg64Mcg) -> Choice {
+            let named = self.greedy.choose_reroll(view, r, rng);
+            let choices = Choices::Reroll(r);
+            let by_index = choices.get(self.greedy.choose(view, Decision::Reroll, choices, rng));
+            assert_eq!(named, by_index, "faces {:?}", view.faces);
+            self.rerolls += matches!(named, Choice::Reroll(_)) as u32;
+            named
+        }
+    }
+
+    let rules = engine::load(&ruleset_json("content/safari-zone")).unwrap();
+    let mut policies = vec![BothWays {
+        greedy: policy::Greedy::default(),
+        rerolls: 0,
+    }];
+    let mut game = Game::new(&rules, 1, 0);
+    for seed in 0..200 {
+        game.restart(1, seed);
+        game.play(&mut policies);
+    }
+    assert!(
+        policies[0].rerolls > 1000,
+        "{} re-rolls",
+        policies[0].rerolls
+    );
 }
 
 /// Free boxes are filled as soon as they open (GAME-MODEL.md): after every turn, whatever

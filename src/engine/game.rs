@@ -110,6 +110,7 @@ impl Player {
         self.next[track].map(|b| b as usize)
     }
 
+    #[inline(always)]
     fn mark_filled(&mut self, rules: &Rules, b: usize) {
         self.filled[b] = true;
         let next = &mut self.next[rules.boxes[b].track as usize];
@@ -193,7 +194,7 @@ impl Player {
     }
 
     /// Whether a card's criteria hold with the habitats rolled this turn.
-    #[inline]
+    #[inline(always)]
     pub fn meets_card(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
         let card = &rules.cards[card];
         let habitats = (0..=self.bonus_any).any(|to_grass| {
@@ -278,6 +279,25 @@ pub struct Game<'r> {
     /// Rounds played.
     pub rounds: u32,
     choices: Vec<Choice>,
+}
+
+/// What a player's policy sees when it decides: the decision's `context` is the faces showing,
+/// the rolls left, the cards drawn, the card thrown at and the chance a throw catches it.
+#[inline]
+fn view<'a>(
+    rules: &'a Rules,
+    player: &'a Player,
+    context: (&'a [Action], u32, &'a [usize], Option<usize>, f64),
+) -> View<'a> {
+    View {
+        rules,
+        player,
+        faces: context.0,
+        rolls_left: context.1,
+        drawn: context.2,
+        target: context.3,
+        catch_chance: context.4,
+    }
 }
 
 /// P(capture dice total >= rate) for one throw with no die locked, from the rules' table.
@@ -426,6 +446,7 @@ impl<'r> Game<'r> {
     }
 
     /// Asks the policy to pick among listed choices, and takes the list's buffer back.
+    #[inline(always)]
     fn decide<P: Policy>(
         &mut self,
         p: usize,
@@ -451,15 +472,7 @@ impl<'r> Game<'r> {
         if choices.len() == 1 {
             return choices.get(0);
         }
-        let view = View {
-            rules: self.rules,
-            player: &self.players[p],
-            faces: context.0,
-            rolls_left: context.1,
-            drawn: context.2,
-            target: context.3,
-            catch_chance: context.4,
-        };
+        let view = view(self.rules, &self.players[p], context);
         let index = policy.choose(&view, decision, choices, &mut self.rng);
         choices.get(index.min(choices.len() - 1))
     }
@@ -490,8 +503,8 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// What filling a box gives: items, habitats, species. Apart from [`Game::fill`], which
-    /// most boxes leave here: keeping its body small keeps every fill cheap.
+    /// What filling a box gives: items, habitats, species. Apart from [`Game::fill`], as most
+    /// boxes give nothing.
     fn gain<P: Policy>(&mut self, p: usize, b: usize, policy: &mut P) {
         let rules = self.rules;
         for gain in &rules.boxes[b].gains {
@@ -686,14 +699,15 @@ impl<'r> Game<'r> {
                 // The first die showing a hazard.
                 hazard: (bicycle && hazards != 0).then(|| hazards & hazards.wrapping_neg()),
             };
-            let choice = self.pick(
-                p,
-                policy,
-                Decision::Reroll,
-                Choices::Reroll(rerolls),
-                (&faces, rolls_left, &[], None, 0.0),
-            );
-            let Choice::Reroll(mask) = choice else {
+            let choice = if rerolls.len() == 1 {
+                Choice::Stop
+            } else {
+                let context = (&faces[..], rolls_left, &[][..], None, 0.0);
+                let view = view(rules, &self.players[p], context);
+                policy.choose_reroll(&view, rerolls, &mut self.rng)
+            };
+            // A set of dice the roll does not allow stops rolling.
+            let Choice::Reroll(mask) = rerolls.allowing(choice) else {
                 return Some(faces);
             };
             for (i, face) in faces.iter_mut().enumerate() {
@@ -753,10 +767,11 @@ impl<'r> Game<'r> {
             let mut choices = self.take_choices();
             choices.push(Choice::Stop);
             let player = &self.players[p];
-            for (i, item) in rules.items.iter().enumerate() {
-                if !player.items[i] || item.kind != ItemKind::Usable {
+            for &i in &rules.usable_items {
+                if !player.items[i] {
                     continue;
                 }
+                let item = &rules.items[i];
                 let opens_a_box = rules.use_boxes[i]
                     .iter()
                     .any(|b| player.can_fill(rules, *b));

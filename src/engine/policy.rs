@@ -94,17 +94,36 @@ impl Rerolls {
         }
     }
 
+    /// Whether `choice` is one of these: `Stop`, or re-rolling a set of the dice that may be.
+    /// (The Bicycle's die is the only hazard die, so any set of them will do.)
+    pub fn allows(&self, choice: Choice) -> bool {
+        match choice {
+            Choice::Stop => true,
+            Choice::Reroll(mask) => {
+                mask != 0 && mask & !(self.free | self.hazard.unwrap_or(0)) == 0
+            }
+            _ => false,
+        }
+    }
+
+    /// `choice` when it is one of these, `Stop` when not.
+    pub fn allowing(&self, choice: Choice) -> Choice {
+        if self.allows(choice) {
+            choice
+        } else {
+            Choice::Stop
+        }
+    }
+
     pub fn position(&self, choice: Choice) -> Option<usize> {
-        let mask = match choice {
-            Choice::Stop => return Some(0),
-            Choice::Reroll(mask) => mask,
-            _ => return None,
+        if !self.allows(choice) {
+            return None;
+        }
+        let Choice::Reroll(mask) = choice else {
+            return Some(0);
         };
         let hazard = self.hazard.unwrap_or(0);
         let dice = mask & !hazard;
-        if mask == 0 || mask & !(self.free | hazard) != 0 {
-            return None;
-        }
         if dice == 0 {
             return Some(1 + self.subsets() * self.per_subset());
         }
@@ -216,10 +235,20 @@ pub trait Policy: Send {
         choices: Choices,
         rng: &mut Pcg64Mcg,
     ) -> usize;
+    /// Which dice to re-roll: `Stop`, or a `Reroll` of dice `rerolls` allows (the engine
+    /// stops rolling on any other choice). By default the choice [`Policy::choose`] picks;
+    /// a policy that knows the set of dice it wants names it, without the choices being
+    /// counted out.
+    fn choose_reroll(&mut self, view: &View, rerolls: Rerolls, rng: &mut Pcg64Mcg) -> Choice {
+        let choices = Choices::Reroll(rerolls);
+        let index = self.choose(view, Decision::Reroll, choices, rng);
+        choices.get(index.min(choices.len() - 1))
+    }
 }
 
-/// The policies `safari sim` knows. An enum rather than a boxed trait object: the engine is
-/// generic over its policy, so each decision calls its policy directly, not through a vtable.
+/// The built-in policies as one type, for callers that choose a policy at run time (a logged
+/// game, tests). `sim` plays each in its own copy of the engine instead, so that no decision
+/// dispatches on which policy decides.
 #[enum_dispatch(Policy)]
 pub enum Builtin {
     Random,
@@ -240,6 +269,7 @@ pub fn by_name(name: &str) -> Option<Builtin> {
 pub const NAMES: &[&str] = &["random", "greedy", "expected"];
 
 /// Uniform among the legal choices: explores everything the rules allow.
+#[derive(Clone)]
 pub struct Random;
 
 impl Policy for Random {
@@ -253,7 +283,7 @@ impl Policy for Random {
 }
 
 /// The choice worth most right now: victory points and progress toward rewards.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Greedy {
     /// The compilation of the rules `fixed_worth` was worked out for.
     prepared_for: Option<u64>,
@@ -290,6 +320,7 @@ impl Greedy {
     }
 
     /// What filling a box is worth at once, with a little for what it leads to.
+    #[inline(always)]
     fn box_value(&self, rules: &Rules, player: &Player, b: usize) -> f64 {
         let mut value = self.fixed_worth[b];
         for gain in &rules.boxes[b].gains {
@@ -309,20 +340,22 @@ impl Greedy {
         if let Some(worth) = self.turn_worths {
             return worth;
         }
-        // Face by face rather than a loop over a match: straight-line code, no jump table.
+        // Face by face, as straight-line code (a loop over a match cost 1% more instructions
+        // a game). A face added to `Action` fails this match until it is given a worth here.
+        let _every_face_has_a_worth = |face: Action| match face {
+            Action::Area | Action::Item | Action::Trainer => (),
+            Action::Grass | Action::Water | Action::Hazard => (),
+        };
         let mut worth = [0.0; 6];
         worth[Action::Area as usize] = self.next_value(view, Action::Area);
         worth[Action::Item as usize] = self.next_value(view, Action::Item);
-        worth[Action::Grass as usize] = Self::ENCOUNTER_FACE;
-        worth[Action::Water as usize] = Self::ENCOUNTER_FACE;
+        worth[Action::Grass as usize] = 2.5;
+        worth[Action::Water as usize] = 2.5;
         worth[Action::Trainer as usize] = self.trainer_value(view);
-        worth[Action::Hazard as usize] = Self::HAZARD_FACE;
+        worth[Action::Hazard as usize] = -2.0;
         self.turn_worths = Some(worth);
         worth
     }
-
-    const ENCOUNTER_FACE: f64 = 2.5;
-    const HAZARD_FACE: f64 = -2.0;
 
     /// The best box a face would fill now.
     fn next_value(&self, view: &View, face: Action) -> f64 {
@@ -352,10 +385,9 @@ impl Greedy {
     /// Re-rolls every die showing less than a die's average worth, when that gains more than
     /// a little over stopping. Worths add up, so this is the best of all the re-roll choices
     /// without scoring each of them.
-    fn reroll(&mut self, view: &View, choices: Choices) -> usize {
+    fn reroll(&mut self, view: &View, rerollable: u32) -> Choice {
         let worth = self.worths(view);
         let average: f64 = worth.iter().sum::<f64>() / 6.0;
-        let rerollable = choices.rerollable();
         let mut mask = 0;
         let mut gain = 0.0;
         for (i, face) in view.faces.iter().enumerate() {
@@ -365,12 +397,11 @@ impl Greedy {
             mask |= (take as u32) << i;
             gain += if take { better } else { 0.0 };
         }
-        let wanted = if gain > 0.01 + 1e-9 {
+        if gain > 0.01 + 1e-9 {
             Choice::Reroll(mask)
         } else {
             Choice::Stop
-        };
-        choices.position(wanted).unwrap_or(0)
+        }
     }
 }
 
@@ -390,6 +421,11 @@ impl Policy for Greedy {
         self.turn_worths = None;
     }
 
+    fn choose_reroll(&mut self, view: &View, rerolls: Rerolls, _: &mut Pcg64Mcg) -> Choice {
+        self.prepare(view.rules);
+        self.reroll(view, rerolls.free | rerolls.hazard.unwrap_or(0))
+    }
+
     fn choose(
         &mut self,
         view: &View,
@@ -399,7 +435,8 @@ impl Policy for Greedy {
     ) -> usize {
         self.prepare(view.rules);
         if decision == Decision::Reroll {
-            return self.reroll(view, choices);
+            let wanted = self.reroll(view, choices.rerollable());
+            return choices.position(wanted).unwrap_or(0);
         }
         match choices {
             Choices::Listed(list) => best(list.iter().copied(), |c| self.value(view, decision, c)),
@@ -414,9 +451,10 @@ impl Greedy {
     fn value(&self, view: &View, decision: Decision, choice: Choice) -> f64 {
         let (rules, player) = (view.rules, view.player);
         match choice {
-            Choice::Track(t) => player
-                .next_box(t as usize)
-                .map_or(0.0, |b| self.box_value(rules, player, b)),
+            Choice::Track(t) => match player.next_box(t as usize) {
+                Some(b) => self.box_value(rules, player, b),
+                None => 0.0,
+            },
             Choice::Box(b) => self.box_value(rules, player, b as usize),
             Choice::Use(item) => rules.use_boxes[item as usize]
                 .iter()
@@ -459,7 +497,7 @@ fn best(choices: impl Iterator<Item = Choice>, value: impl Fn(Choice) -> f64) ->
 
 /// Greedy, but re-rolls by the exact expected worth of the dice after the re-roll, counting
 /// the chance that hazards end the turn (which greedy ignores).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Expected {
     greedy: Greedy,
 }

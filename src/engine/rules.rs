@@ -142,6 +142,8 @@ pub struct Rules {
     pub use_boxes: Vec<Vec<usize>>,
     /// The items some box is filled by using, in item order.
     pub used_items: Vec<usize>,
+    /// The items a Trainer face spends, in item order.
+    pub usable_items: Vec<usize>,
     pub free_boxes: Vec<usize>,
     /// The items with each effect, by `Effect as usize`.
     pub effect_items: Vec<Vec<usize>>,
@@ -324,6 +326,9 @@ impl Rules {
             obtain_boxes: vec![Vec::new(); ruleset.items.len()],
             use_boxes: vec![Vec::new(); ruleset.items.len()],
             used_items: Vec::new(),
+            usable_items: (0..ruleset.items.len())
+                .filter(|i| ruleset.items[*i].kind == ItemKind::Usable)
+                .collect(),
             free_boxes: Vec::new(),
             effect_items: {
                 let mut by_effect: Vec<Vec<usize>> = Vec::new();
