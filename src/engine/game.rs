@@ -474,7 +474,7 @@ impl<'r> Game<'r> {
         }
         let view = view(self.rules, &self.players[p], context);
         let index = policy.choose(&view, decision, choices, &mut self.rng);
-        choices.get(index.min(choices.len() - 1))
+        choices.answer(index)
     }
 
     /// Fills a box and everything that follows from it.
@@ -707,9 +707,12 @@ impl<'r> Game<'r> {
                 policy.choose_reroll(&view, rerolls, &mut self.rng)
             };
             // A set of dice the roll does not allow stops rolling.
-            let Choice::Reroll(mask) = rerolls.allowing(choice) else {
+            let Choice::Reroll(mask) = choice else {
                 return Some(faces);
             };
+            if !rerolls.allows(choice) {
+                return Some(faces);
+            }
             for (i, face) in faces.iter_mut().enumerate() {
                 if mask & (1 << i) != 0 {
                     *face = self.roll(&rules.expedition[i]);

@@ -94,24 +94,18 @@ impl Rerolls {
         }
     }
 
+    /// Every die that may be re-rolled: the free ones and the Bicycle's.
+    pub fn dice(&self) -> u32 {
+        self.free | self.hazard.unwrap_or(0)
+    }
+
     /// Whether `choice` is one of these: `Stop`, or re-rolling a set of the dice that may be.
     /// (The Bicycle's die is the only hazard die, so any set of them will do.)
     pub fn allows(&self, choice: Choice) -> bool {
         match choice {
             Choice::Stop => true,
-            Choice::Reroll(mask) => {
-                mask != 0 && mask & !(self.free | self.hazard.unwrap_or(0)) == 0
-            }
+            Choice::Reroll(mask) => mask != 0 && mask & !self.dice() == 0,
             _ => false,
-        }
-    }
-
-    /// `choice` when it is one of these, `Stop` when not.
-    pub fn allowing(&self, choice: Choice) -> Choice {
-        if self.allows(choice) {
-            choice
-        } else {
-            Choice::Stop
         }
     }
 
@@ -171,6 +165,11 @@ impl Choices<'_> {
         self.len() == 0
     }
 
+    /// The choice a policy's answer picks; an index past the end picks the last choice.
+    pub fn answer(&self, index: usize) -> Choice {
+        self.get(index.min(self.len() - 1))
+    }
+
     pub fn get(&self, index: usize) -> Choice {
         match self {
             Choices::Listed(list) => list[index],
@@ -199,7 +198,7 @@ impl Choices<'_> {
                 Choice::Reroll(mask) => all | mask,
                 _ => all,
             }),
-            Choices::Reroll(rerolls) => rerolls.free | rerolls.hazard.unwrap_or(0),
+            Choices::Reroll(rerolls) => rerolls.dice(),
         }
     }
 }
@@ -241,8 +240,7 @@ pub trait Policy: Send {
     /// counted out.
     fn choose_reroll(&mut self, view: &View, rerolls: Rerolls, rng: &mut Pcg64Mcg) -> Choice {
         let choices = Choices::Reroll(rerolls);
-        let index = self.choose(view, Decision::Reroll, choices, rng);
-        choices.get(index.min(choices.len() - 1))
+        choices.answer(self.choose(view, Decision::Reroll, choices, rng))
     }
 }
 
@@ -423,7 +421,7 @@ impl Policy for Greedy {
 
     fn choose_reroll(&mut self, view: &View, rerolls: Rerolls, _: &mut Pcg64Mcg) -> Choice {
         self.prepare(view.rules);
-        self.reroll(view, rerolls.free | rerolls.hazard.unwrap_or(0))
+        self.reroll(view, rerolls.dice())
     }
 
     fn choose(
