@@ -1,6 +1,7 @@
 //! Check speed: the default game, and synthetic Field Guides of 1,000 and 10,000 boxes
-//! (tracks of ten boxes, each track opened by an item the track before it grants), to show
-//! the check grows linearly.
+//! (tracks of ten boxes, each track opened by an item the track before it grants, on a paper
+//! large enough to hold them), to show the check grows linearly; and the layout alone, which
+//! the check includes.
 
 use std::path::Path;
 
@@ -59,7 +60,8 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
         guide.push_str("    }\n");
     }
     guide.push_str("}\n");
-    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n"
+    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n\
+                [print]\npaper = { width-mm = 2000, height-mm = 2000 }\n"
         .to_string();
     let species = "[[species]]\nid = \"mon\"\nname = \"Mon\"\n".to_string();
     let dice = "[[set]]\nid = \"e\"\nname = \"E\"\nrole = \"expedition\"\ncount = 5\nsides = 6\nfaces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\", \"hazard\"]\n\n\
@@ -119,5 +121,31 @@ fn synthetic_guides(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, default_game, synthetic_guides);
+/// The Field Guide's layout alone: the default game on A4 (what the check adds to a check),
+/// and the synthetic guides on their large paper.
+fn layout(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    let mut folder = GameFolder::open(&dir).unwrap();
+    let game = safari::check(&mut folder).game.unwrap();
+    c.bench_function("layout default game (A4)", |b| {
+        b.iter(|| safari::layout::field_guide(&game, safari::model::Paper::A4).unwrap())
+    });
+    let mut group = c.benchmark_group("layout synthetic guide");
+    for boxes in [1_000, 10_000] {
+        let mut folder = GameFolder::in_memory();
+        for (name, text) in synthetic(boxes) {
+            folder.add_source(name, text);
+        }
+        let mut diagnostics = safari::diag::Diagnostics::default();
+        let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
+        let paper = game.manifest.paper;
+        group.throughput(Throughput::Elements(boxes as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
+            b.iter(|| safari::layout::field_guide(game, paper).expect("fits its paper"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, default_game, synthetic_guides, layout);
 criterion_main!(benches);

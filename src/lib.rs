@@ -10,6 +10,8 @@ pub mod diag;
 pub mod diff;
 pub mod embedded;
 pub mod engine;
+pub mod fonts;
+pub mod layout;
 pub mod load;
 pub mod model;
 pub mod raster;
@@ -28,8 +30,15 @@ pub struct Checked {
     pub diagnostics: Diagnostics,
 }
 
-/// Loads and checks the game in `folder`: everything `build` does short of writing files.
+/// Loads and checks the game in `folder` on its own paper: everything `build` does short of
+/// writing files.
 pub fn check(folder: &mut GameFolder) -> Checked {
+    check_on(folder, None)
+}
+
+/// Loads and checks the game in `folder`, laying the Field Guide out on `paper` (the
+/// manifest's when `None`).
+pub fn check_on(folder: &mut GameFolder, paper: Option<model::Paper>) -> Checked {
     let mut diagnostics = Diagnostics::default();
     let game = load::load(folder, &mut diagnostics);
     // Rules checks reason about the whole game; on a partly loaded one they would report the
@@ -39,6 +48,11 @@ pub fn check(folder: &mut GameFolder) -> Checked {
         && !game.guide.sections.is_empty()
     {
         diagnostics.extend(rules::check(game));
+        // The sheet's fit is part of the check: a build never fails on a layout this passed.
+        let paper = paper.unwrap_or(game.manifest.paper);
+        if let Err(overflow) = layout::field_guide(game, paper) {
+            diagnostics.push(overflow);
+        }
     }
     diagnostics.sort();
     Checked { game, diagnostics }
@@ -55,7 +69,7 @@ pub struct Built {
 /// Checks the game in `folder` and, when it has no errors, runs the backends `options` ask
 /// for. Template diagnostics join the check's; any error means no outputs at all.
 pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
-    let mut checked = check(folder);
+    let mut checked = check_on(folder, options.print.paper);
     let Some(game) = checked.game.as_ref() else {
         return Built {
             checked,

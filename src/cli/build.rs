@@ -25,9 +25,10 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<Target>,
 
-    /// Paper for the print files, instead of the manifest's `[print] paper`.
-    #[arg(long, value_enum)]
-    paper: Option<PaperArg>,
+    /// Paper for the print files, instead of the manifest's `[print] paper`: a4, letter, a3,
+    /// tabloid, or WIDTHxHEIGHT in millimetres (300x420).
+    #[arg(long, value_parser = Paper::parse)]
+    paper: Option<Paper>,
 
     /// How card pages are laid out.
     #[arg(long, value_enum, default_value_t = DeckLayout::Duplex)]
@@ -57,12 +58,6 @@ pub struct Args {
     tts_dir: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum PaperArg {
-    A4,
-    Letter,
-}
-
 fn parse_offset(text: &str) -> Result<(f64, f64), String> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [x, y] = parts.as_slice() else {
@@ -87,10 +82,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     if !args.only.is_empty() {
         options.targets = args.only.clone();
     }
-    options.print.paper = args.paper.map(|p| match p {
-        PaperArg::A4 => Paper::A4,
-        PaperArg::Letter => Paper::Letter,
-    });
+    options.print.paper = args.paper;
     options.print.layout = args.layout;
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;

@@ -17,6 +17,11 @@ pub struct Args {
     /// How to print diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+
+    /// Check the Field Guide's fit on this paper instead of the manifest's: a4, letter, a3,
+    /// tabloid, or WIDTHxHEIGHT in millimetres (300x420).
+    #[arg(long, value_parser = crate::model::Paper::parse)]
+    paper: Option<crate::model::Paper>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -28,7 +33,7 @@ pub enum Format {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
-    match checked(args.game.as_deref()) {
+    match checked_on(args.game.as_deref(), args.paper) {
         Ok((folder, checked)) => {
             report(&folder, &checked.diagnostics, args.format, ui);
             if checked.diagnostics.has_errors() {
@@ -63,8 +68,16 @@ pub fn open_game(dir: Option<&std::path::Path>) -> Result<GameFolder, u8> {
 
 /// Opens and checks a game folder; prints and returns the exit code when it cannot be read.
 pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Checked), u8> {
+    checked_on(dir, None)
+}
+
+/// The same, laying the Field Guide out on `paper` (the manifest's when `None`).
+pub fn checked_on(
+    dir: Option<&std::path::Path>,
+    paper: Option<crate::model::Paper>,
+) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = open_game(dir)?;
-    let checked = crate::check(&mut folder);
+    let checked = crate::check_on(&mut folder, paper);
     if checked.game.is_none() {
         eprint!(
             "{}",

@@ -81,8 +81,9 @@ pub struct Print {
     /// `{ width-mm = ..., height-mm = ... }`.
     #[schemars(with = "Option<CardSizeValue>")]
     pub card_size: Option<Spanned<toml::Value>>,
-    /// Default paper for print outputs.
-    pub paper: Option<PaperName>,
+    /// Default paper for print outputs: a4, letter, a3, tabloid, or
+    /// `{ width-mm = ..., height-mm = ... }`.
+    pub paper: Option<PaperValue>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -114,6 +115,22 @@ pub struct CustomCardSize {
 pub enum PaperName {
     A4,
     Letter,
+    A3,
+    Tabloid,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
+#[serde(untagged)]
+pub enum PaperValue {
+    Named(PaperName),
+    Custom(CustomPaper),
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CustomPaper {
+    pub width_mm: f64,
+    pub height_mm: f64,
 }
 
 /// Where the other content files are, relative to the game folder (each has a default).

@@ -362,6 +362,8 @@ impl Reader<'_> {
             row: section_id.0 + 1,
             width: 1,
             height: 1,
+            auto: Self::prop(&props, "column").is_none() && Self::prop(&props, "row").is_none(),
+            width_given: Self::prop(&props, "width").is_some(),
         };
         for (key, slot) in [
             ("column", &mut placement.column),

@@ -192,8 +192,29 @@ fn lower_manifest(
         Some(value) => card_size(value, file, diagnostics),
     };
     let paper = match raw.print.paper {
-        None | Some(PaperName::A4) => Paper::A4,
-        Some(PaperName::Letter) => Paper::Letter,
+        None | Some(PaperValue::Named(PaperName::A4)) => Paper::A4,
+        Some(PaperValue::Named(PaperName::Letter)) => Paper::Letter,
+        Some(PaperValue::Named(PaperName::A3)) => Paper::A3,
+        Some(PaperValue::Named(PaperName::Tabloid)) => Paper::Tabloid,
+        Some(PaperValue::Custom(custom)) => {
+            let (lo, hi) = Paper::CUSTOM_RANGE;
+            let side = |n: f64| n.is_finite() && (lo..=hi).contains(&n);
+            if side(custom.width_mm) && side(custom.height_mm) {
+                Paper::Custom {
+                    width: custom.width_mm,
+                    height: custom.height_mm,
+                }
+            } else {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("a custom paper's sides must be between {lo} and {hi} mm"),
+                    )
+                    .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
+                );
+                Paper::A4
+            }
+        }
     };
     if raw.play.hazard_limit == 0 {
         diagnostics.push(

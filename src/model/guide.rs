@@ -43,6 +43,10 @@ pub struct Placement {
     pub row: u32,
     pub width: u32,
     pub height: u32,
+    /// Neither `column` nor `row` was written: the layout places the section itself.
+    pub auto: bool,
+    /// `width` was written; otherwise an automatically placed section's width is chosen too.
+    pub width_given: bool,
 }
 
 #[derive(Debug, Clone)]

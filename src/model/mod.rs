@@ -144,10 +144,55 @@ impl CardSize {
     ];
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Paper {
     A4,
     Letter,
+    A3,
+    Tabloid,
+    /// Width and height in millimetres.
+    Custom {
+        width: f64,
+        height: f64,
+    },
+}
+
+impl Paper {
+    /// The smallest and largest custom paper, in millimetres a side.
+    pub const CUSTOM_RANGE: (f64, f64) = (50.0, 2000.0);
+
+    /// `a4`, `letter`, `a3`, `tabloid`, or `WIDTHxHEIGHT` in millimetres (`300x420`).
+    pub fn parse(text: &str) -> Result<Paper, String> {
+        let lower = text.trim().to_ascii_lowercase();
+        match lower.as_str() {
+            "a4" => return Ok(Paper::A4),
+            "letter" => return Ok(Paper::Letter),
+            "a3" => return Ok(Paper::A3),
+            "tabloid" | "ledger" => return Ok(Paper::Tabloid),
+            _ => {}
+        }
+        let dims = lower.strip_suffix("mm").unwrap_or(&lower);
+        let (w, h) = dims
+            .split_once(['x', '×'])
+            .ok_or_else(|| format!("`{text}` is not a paper: a4, letter, a3, tabloid, or WIDTHxHEIGHT in mm (`300x420`)"))?;
+        let (lo, hi) = Paper::CUSTOM_RANGE;
+        let number = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite() && (lo..=hi).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` is not a paper side between {lo} and {hi} mm",
+                        s.trim()
+                    )
+                })
+        };
+        Ok(Paper::Custom {
+            width: number(w)?,
+            height: number(h)?,
+        })
+    }
 }
 
 #[derive(

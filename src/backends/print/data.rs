@@ -28,6 +28,8 @@ pub struct GameData {
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
     pub sheet: SheetData,
+    /// The Field Guide laid out on the paper: every rectangle the template draws.
+    pub layout: crate::layout::SheetLayout,
     pub deck: DeckData,
     pub dice: Vec<DiceSetData>,
     pub items: Vec<ItemData>,
@@ -35,7 +37,7 @@ pub struct GameData {
     pub has_park_rules: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct SheetData {
     pub title: String,
     pub columns: u32,
@@ -43,7 +45,7 @@ pub struct SheetData {
     pub sections: Vec<SectionData>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct SectionData {
     pub id: String,
     pub title: String,
@@ -52,10 +54,17 @@ pub struct SectionData {
     pub row: u32,
     pub width: u32,
     pub height: u32,
+    /// Neither column nor row was written: the layout chose the place.
+    pub auto: bool,
+    /// Whether `width` was written (else an automatically placed section's width is chosen).
+    pub width_given: bool,
+    /// What fills most of the section's boxes, when it goes without saying: `"turn"`,
+    /// `"ball"` or `"dice:<face>"` (the Park Rules name sections by it).
+    pub fill: Option<String>,
     pub tracks: Vec<TrackData>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct TrackData {
     pub id: String,
     pub title: Option<String>,
@@ -66,7 +75,7 @@ pub struct TrackData {
     pub boxes: Vec<BoxData>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct BoxData {
     pub id: String,
     pub shape: Shape,
@@ -142,18 +151,18 @@ pub struct ItemData {
     pub effect: Effect,
 }
 
-pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
+pub fn game_data(
+    game: &Game,
+    paper: Paper,
+    layout: crate::layout::SheetLayout,
+    has_park_rules: bool,
+) -> GameData {
     let manifest = &game.manifest;
     let paper = PaperSize::of(paper);
     GameData {
         id: manifest.id.clone(),
         name: manifest.name.clone(),
-        versions: manifest
-            .versions
-            .iter()
-            .map(|(part, version)| format!("{part} {version}"))
-            .collect::<Vec<_>>()
-            .join(" · "),
+        versions: versions(game),
         paper,
         players: manifest.players,
         turns: manifest.turns.as_ref().map(|t| t.value),
@@ -161,6 +170,7 @@ pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
         rolls_per_turn: manifest.rolls_per_turn,
         hazard_limit: manifest.hazard_limit,
         sheet: sheet_data(game),
+        layout,
         deck: deck_data(game),
         dice: dice_data(game),
         items: game
@@ -176,7 +186,17 @@ pub fn game_data(game: &Game, paper: Paper, has_park_rules: bool) -> GameData {
     }
 }
 
-fn sheet_data(game: &Game) -> SheetData {
+/// `"field-guide v20240524 · deck v20240517 · …"`.
+pub fn versions(game: &Game) -> String {
+    game.manifest
+        .versions
+        .iter()
+        .map(|(part, version)| format!("{part} {version}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+pub fn sheet_data(game: &Game) -> SheetData {
     let guide = &game.guide;
     let sections: Vec<SectionData> = guide
         .sections
@@ -191,6 +211,14 @@ fn sheet_data(game: &Game) -> SheetData {
                 row: section.placement.row,
                 width: section.placement.width,
                 height: section.placement.height,
+                auto: section.placement.auto,
+                width_given: section.placement.width_given,
+                fill: section_cause.as_ref().map(|cause| match cause {
+                    Cause::Turn => "turn".to_string(),
+                    Cause::Ball => "ball".to_string(),
+                    Cause::Dice(action) => format!("dice:{}", action.name()),
+                    _ => String::new(),
+                }),
                 tracks: section
                     .tracks
                     .iter()

@@ -34,6 +34,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "die-faces.typ",
         include_str!("../../../templates/die-faces.typ"),
     ),
+    (
+        "park-rules-page.typ",
+        include_str!("../../../templates/park-rules-page.typ"),
+    ),
 ];
 
 /// The game's Park Rules, typeset on the back of the Field Guide.

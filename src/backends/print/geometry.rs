@@ -27,18 +27,56 @@ pub struct PaperSize {
 }
 
 impl PaperSize {
+    pub const A4: PaperSize = PaperSize {
+        name: "a4",
+        width: 210.0,
+        height: 297.0,
+    };
+    pub const LETTER: PaperSize = PaperSize {
+        name: "letter",
+        width: 215.9,
+        height: 279.4,
+    };
+    pub const A3: PaperSize = PaperSize {
+        name: "a3",
+        width: 297.0,
+        height: 420.0,
+    };
+    pub const TABLOID: PaperSize = PaperSize {
+        name: "tabloid",
+        width: 279.4,
+        height: 431.8,
+    };
+    /// The named papers, smallest first.
+    pub const STANDARD: &'static [PaperSize] = &[
+        PaperSize::LETTER,
+        PaperSize::A4,
+        PaperSize::TABLOID,
+        PaperSize::A3,
+    ];
+
     pub fn of(paper: Paper) -> PaperSize {
         match paper {
-            Paper::A4 => PaperSize {
-                name: "a4",
-                width: 210.0,
-                height: 297.0,
+            Paper::A4 => PaperSize::A4,
+            Paper::Letter => PaperSize::LETTER,
+            Paper::A3 => PaperSize::A3,
+            Paper::Tabloid => PaperSize::TABLOID,
+            Paper::Custom { width, height } => PaperSize {
+                name: "custom",
+                width,
+                height,
             },
-            Paper::Letter => PaperSize {
-                name: "letter",
-                width: 215.9,
-                height: 279.4,
-            },
+        }
+    }
+
+    /// The paper's name as a person writes it: "A4", "Letter", "250 × 300 mm".
+    pub fn label(&self) -> String {
+        match self.name {
+            "a4" => "A4".to_string(),
+            "a3" => "A3".to_string(),
+            "letter" => "Letter".to_string(),
+            "tabloid" => "Tabloid".to_string(),
+            _ => format!("{} × {} mm", self.width, self.height),
         }
     }
 }

@@ -100,7 +100,10 @@ pub fn print(
     options: &PrintOptions,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let paper = options.paper.unwrap_or(game.manifest.paper);
-    let data = data::game_data(game, paper, files.has_park_rules);
+    // `check` has laid the sheet out on this paper already and reported a misfit; the same
+    // computation here cannot fail where that one passed.
+    let layout = crate::layout::field_guide(game, paper).map_err(|d| vec![d])?;
+    let data = data::game_data(game, paper, layout, files.has_park_rules);
     let game_value = to_value(&data);
     let inputs = |extra: &[(&str, typst::foundations::Value)]| {
         let mut dict = Dict::new();

@@ -11,28 +11,6 @@ use super::files::{TemplateFiles, typst_id};
 use crate::diag::{Code, Diagnostic};
 use crate::world::Origin;
 
-/// The fonts every print file is set in: bundled, so output never depends on the machine.
-const FONTS: &[&[u8]] = &[
-    include_bytes!("../../../fonts/BebasNeue-Bold.otf"),
-    include_bytes!("../../../fonts/BebasNeue-Regular.otf"),
-    include_bytes!("../../../fonts/Cabin-Regular.otf"),
-    include_bytes!("../../../fonts/Cabin-Bold.otf"),
-    include_bytes!("../../../fonts/Cabin-SemiBold.otf"),
-    include_bytes!("../../../fonts/Cabin-Italic.otf"),
-];
-
-/// DejaVu Sans Mono (from typst-assets) is the only fallback, for the signs the two bundled
-/// families lack (♀, ♂, arrows): with all of Typst's faces as fallbacks, those signs were set
-/// in Libertinus Serif, out of keeping with the rest. Picked out once per process.
-static FALLBACK: std::sync::LazyLock<Vec<&'static [u8]>> = std::sync::LazyLock::new(|| {
-    typst_assets::fonts()
-        .filter(|data| {
-            typst::text::Font::iter(typst::foundations::Bytes::new(*data))
-                .any(|font| font.info().family == "DejaVu Sans Mono")
-        })
-        .collect()
-});
-
 pub struct Typesetter<'a> {
     engine: TypstEngine,
     files: &'a TemplateFiles,
@@ -47,7 +25,12 @@ pub struct Typeset {
 impl<'a> Typesetter<'a> {
     pub fn new(files: &'a TemplateFiles) -> Typesetter<'a> {
         let engine = TypstEngine::builder()
-            .fonts(FONTS.iter().chain(FALLBACK.iter()).copied())
+            .fonts(
+                crate::fonts::FILES
+                    .iter()
+                    .chain(crate::fonts::FALLBACK.iter())
+                    .copied(),
+            )
             .add_file_resolver(files.resolver())
             .build();
         Typesetter { engine, files }

@@ -260,8 +260,12 @@ fn layout(game: &Game, diagnostics: &mut Diagnostics) {
         }
     }
     for (i, a) in guide.sections.iter().enumerate() {
-        for b in &guide.sections[..i] {
+        // Sections without a place are placed by the layout, in cells left free.
+        for b in guide.sections[..i].iter().filter(|_| !a.placement.auto) {
             let (pa, pb) = (&a.placement, &b.placement);
+            if pb.auto {
+                continue;
+            }
             let apart = pa.column >= pb.column + pb.width
                 || pb.column >= pa.column + pa.width
                 || pa.row >= pb.row + pb.height

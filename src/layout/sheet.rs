@@ -1,0 +1,760 @@
+//! The page: the title band, the key at the foot, and the sections on the sheet's grid.
+//!
+//! The grid has the sheet's `columns`; a row is as tall as the tallest section that sits in
+//! it alone, and a section spanning rows makes them tall enough together. Sections with a
+//! written place keep it; the others go, one by one, where the sheet ends up shortest. The
+//! first density of [`LEVELS`] at which the sheet fits the page is kept, and the height left
+//! over is shared among the rows, each panel spreading its lines over what it gets.
+
+use std::collections::HashMap;
+
+use super::section::{self, MAX_STRETCH, TooNarrow, text_width};
+use super::{
+    Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
+};
+use crate::backends::print::data::SheetData;
+use crate::backends::print::geometry::PaperSize;
+use crate::fonts::{self, Style as Font};
+use crate::model::{Flow, Style};
+
+const GUTTER: f64 = 2.4;
+const PAD_X: f64 = 2.6;
+const PAD_BOTTOM: f64 = 2.4;
+const HEADER_GAP: f64 = 2.5;
+
+/// Why a sheet cannot fit, at the tightest density, and what would make it fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overflow {
+    /// The paper it was laid out on.
+    pub paper: PaperSize,
+    /// The section at fault (index into the sheet's sections), when one is.
+    pub section: Option<usize>,
+    /// By how many millimetres it is too tall or too wide.
+    pub excess: f64,
+    /// What does not fit, in words.
+    pub what: String,
+    /// Edits that would make it fit, each checked by laying the sheet out again.
+    pub suggestions: Vec<String>,
+}
+
+/// The game's words for the title band and the foot of the page.
+pub struct Titles<'a> {
+    pub name: &'a str,
+    pub versions: &'a str,
+}
+
+/// Lays the sheet out on `paper`, or says why it cannot fit.
+pub fn lay_out(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+) -> Result<SheetLayout, Overflow> {
+    match attempt(sheet, titles, paper) {
+        Ok(layout) => Ok(layout),
+        Err(mut overflow) => {
+            overflow.suggestions = suggestions(sheet, titles, paper, &overflow);
+            Err(overflow)
+        }
+    }
+}
+
+fn attempt(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Result<SheetLayout, Overflow> {
+    // The most generous density at which no tag breaks over two lines; failing that, the most
+    // generous at which the sheet fits at all.
+    let mut fitting = None;
+    let mut last = None;
+    for (index, level) in LEVELS.iter().enumerate() {
+        match at_level(sheet, titles, paper, index, level) {
+            Ok(layout) if broken_tags(&layout) == 0 => return Ok(layout),
+            Ok(layout) => {
+                fitting.get_or_insert(layout);
+            }
+            Err(overflow) => last = Some(overflow),
+        }
+    }
+    match (fitting, last) {
+        (Some(layout), _) => Ok(layout),
+        (None, last) => Err(last.expect("there are levels")),
+    }
+}
+
+/// Where each section sits: column, row, width and height in cells (0-based column and row).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Cell {
+    column: u32,
+    row: u32,
+    width: u32,
+    height: u32,
+}
+
+struct Frame {
+    header: Header,
+    footer: Footer,
+    body: Rect,
+}
+
+fn at_level(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    index: usize,
+    level: &Level,
+) -> Result<SheetLayout, Overflow> {
+    let frame = frame(sheet, titles, paper, level)?;
+    let body = frame.body;
+    let columns = sheet.columns.max(1);
+    let gutter = GUTTER * level.space.max(0.6);
+    let column_w = (body.w - gutter * (columns - 1) as f64) / columns as f64;
+    let span_w = |width: u32| column_w * width as f64 + gutter * (width - 1) as f64;
+    let mut natural = HashMap::new();
+    let mut height_of = |s: usize, width: u32| -> Result<f64, TooNarrow> {
+        natural
+            .entry((s, width))
+            .or_insert_with(|| section_height(sheet, s, span_w(width), level, 0.0))
+            .clone()
+    };
+
+    // Sections with a place keep it; the rest go where the sheet is shortest.
+    let mut cells: Vec<Option<Cell>> = sheet
+        .sections
+        .iter()
+        .map(|s| {
+            (!s.auto).then(|| Cell {
+                column: (s.column - 1).min(columns - 1),
+                row: s.row - 1,
+                width: s.width.clamp(1, columns - (s.column - 1).min(columns - 1)),
+                height: s.height.max(1),
+            })
+        })
+        .collect();
+    // With many sections to place, searching every cell for each would take quadratic time:
+    // past this many, each goes full width below the others.
+    let searching = cells.iter().filter(|c| c.is_none()).count() <= 48;
+    for s in 0..sheet.sections.len() {
+        if cells[s].is_some() {
+            continue;
+        }
+        let section = &sheet.sections[s];
+        if !searching {
+            let width = if section.width_given {
+                section.width.clamp(1, columns)
+            } else {
+                columns
+            };
+            let height = section.height.max(1);
+            let row = cells
+                .iter()
+                .flatten()
+                .map(|c| c.row + c.height)
+                .max()
+                .unwrap_or(0);
+            cells[s] = Some(Cell {
+                column: 0,
+                row,
+                width,
+                height,
+            });
+            continue;
+        }
+        let widths: Vec<u32> = if section.width_given {
+            vec![section.width.clamp(1, columns)]
+        } else {
+            (1..=columns).rev().collect()
+        };
+        let mut best: Option<(f64, u32, Cell)> = None;
+        for &width in &widths {
+            if height_of(s, width).is_err() {
+                continue;
+            }
+            for column in 0..=(columns - width) {
+                let row = first_free_row(&cells, column, width, section.height.max(1));
+                let cell = Cell {
+                    column,
+                    row,
+                    width,
+                    height: section.height.max(1),
+                };
+                cells[s] = Some(cell);
+                let placed: Vec<(usize, Cell)> = cells
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.map(|c| (i, c)))
+                    .collect();
+                let total = rows_for(&placed, &mut height_of, gutter)
+                    .map(|(rows, _)| total_height(&rows, gutter))
+                    .unwrap_or(f64::INFINITY);
+                cells[s] = None;
+                if best.is_none_or(|(t, r, _)| total < t - 0.5 || (total < t + 0.5 && row < r)) {
+                    best = Some((total, row, cell));
+                }
+            }
+        }
+        let cell = best.map(|(_, _, c)| c).unwrap_or(Cell {
+            column: 0,
+            row: first_free_row(&cells, 0, columns, 1),
+            width: columns,
+            height: 1,
+        });
+        cells[s] = Some(cell);
+    }
+    let placed: Vec<(usize, Cell)> = cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.map(|c| (i, c)))
+        .collect();
+    let (mut rows, drivers) = match rows_for(&placed, &mut height_of, gutter) {
+        Ok(rows) => rows,
+        Err((s, narrow)) => {
+            let width = placed
+                .iter()
+                .find(|(i, _)| *i == s)
+                .map_or(1, |(_, c)| c.width);
+            return Err(Overflow {
+                paper,
+                section: Some(s),
+                excess: narrow.needed - (span_w(width) - 2.0 * PAD_X),
+                what: format!(
+                    "section `{}` is {:.1} mm too narrow for {}",
+                    sheet.sections[s].id,
+                    narrow.needed - (span_w(width) - 2.0 * PAD_X),
+                    narrow.what
+                ),
+                suggestions: Vec::new(),
+            });
+        }
+    };
+    let total = total_height(&rows, gutter);
+    if total > body.h + 1e-6 {
+        // The section that sets the tallest row's height is the one to change.
+        let s = drivers
+            .iter()
+            .enumerate()
+            .filter_map(|(r, d)| d.map(|d| (rows[r], d)))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, d)| d);
+        return Err(Overflow {
+            paper,
+            section: s,
+            excess: total - body.h,
+            what: match s {
+                Some(s) => format!(
+                    "the sheet is {:.1} mm taller than the page allows, and section `{}` sets its tallest row",
+                    total - body.h,
+                    sheet.sections[s].id
+                ),
+                None => format!(
+                    "the sheet is {:.1} mm taller than the page allows",
+                    total - body.h
+                ),
+            },
+            suggestions: Vec::new(),
+        });
+    }
+    // The height left over goes to the rows in proportion, so the page is used.
+    let used: f64 = rows.iter().sum();
+    if used > 0.0 {
+        let spare = body.h - total;
+        for r in rows.iter_mut() {
+            *r += spare * *r / used;
+        }
+    }
+    let mut row_y = Vec::with_capacity(rows.len());
+    let mut y = body.y;
+    for (r, h) in rows.iter().enumerate() {
+        row_y.push(y);
+        y += h;
+        if *h > 0.0 && r + 1 < rows.len() {
+            y += gutter;
+        }
+    }
+    let mut sections = Vec::with_capacity(placed.len());
+    for (s, cell) in placed {
+        let x = body.x + cell.column as f64 * (column_w + gutter);
+        let top = row_y[cell.row as usize];
+        let last = (cell.row + cell.height - 1) as usize;
+        let bottom = row_y[last] + rows[last];
+        let rect = Rect::new(x, top, span_w(cell.width), bottom - top);
+        sections.push(place_section(sheet, s, cell, rect, level, &mut height_of));
+    }
+    Ok(SheetLayout {
+        width: paper.width,
+        height: paper.height,
+        level: index,
+        box_size: level.box_size,
+        text_size: level.text,
+        header: frame.header,
+        footer: frame.footer,
+        sections,
+    })
+}
+
+fn total_height(rows: &[f64], gutter: f64) -> f64 {
+    let used = rows.iter().filter(|h| **h > 0.0).count();
+    rows.iter().sum::<f64>() + gutter * used.saturating_sub(1) as f64
+}
+
+fn first_free_row(cells: &[Option<Cell>], column: u32, width: u32, height: u32) -> u32 {
+    let taken = |row: u32| {
+        cells.iter().flatten().any(|c| {
+            c.column < column + width
+                && column < c.column + c.width
+                && c.row < row + height
+                && row < c.row + c.height
+        })
+    };
+    (0..).find(|&row| !taken(row)).unwrap_or(0)
+}
+
+/// Row heights for the placed sections, and which section set each row's height.
+#[allow(clippy::type_complexity)]
+fn rows_for(
+    placed: &[(usize, Cell)],
+    height_of: &mut impl FnMut(usize, u32) -> Result<f64, TooNarrow>,
+    gutter: f64,
+) -> Result<(Vec<f64>, Vec<Option<usize>>), (usize, TooNarrow)> {
+    let count = placed
+        .iter()
+        .map(|(_, c)| c.row + c.height)
+        .max()
+        .unwrap_or(0) as usize;
+    let mut rows = vec![0.0f64; count];
+    let mut drivers = vec![None; count];
+    let mut by_span: Vec<&(usize, Cell)> = placed.iter().collect();
+    by_span.sort_by_key(|(i, c)| (c.height, *i));
+    for (s, cell) in by_span {
+        let need = height_of(*s, cell.width).map_err(|e| (*s, e))?;
+        let first = cell.row as usize;
+        let span = first..first + cell.height as usize;
+        let have: f64 = rows[span.clone()].iter().sum::<f64>() + gutter * (cell.height - 1) as f64;
+        if need > have {
+            let more = (need - have) / cell.height as f64;
+            for r in span {
+                rows[r] += more;
+                drivers[r] = Some(*s);
+            }
+        }
+    }
+    Ok((rows, drivers))
+}
+
+/// The height a section's panel needs at `width`, or why it cannot be that narrow.
+fn section_height(
+    sheet: &SheetData,
+    s: usize,
+    width: f64,
+    level: &Level,
+    stretch: f64,
+) -> Result<f64, TooNarrow> {
+    let section = &sheet.sections[s];
+    let (tab, _) = tab(section, 0.0, 0.0, level);
+    if tab.w > width {
+        return Err(TooNarrow {
+            needed: tab.w + 2.0 * PAD_X,
+            what: "its title".to_string(),
+        });
+    }
+    let content = section::lay_out(section, width - 2.0 * PAD_X, level, stretch)?;
+    Ok(tab.h + level.space * 1.6 + content.height + PAD_BOTTOM)
+}
+
+fn tab(
+    section: &crate::backends::print::data::SectionData,
+    x: f64,
+    y: f64,
+    level: &Level,
+) -> (Rect, Line) {
+    let size = level.heading;
+    let w = text_width(Font::Display, size, &section.title);
+    let h = fonts::line_height(Font::Display, size);
+    // Accents reach the line box's top: the title sits low enough in its tab that they stay
+    // clear of the panel's frame.
+    let rect = Rect::new(x, y, w + 2.0 * 2.4, h + 1.4);
+    let line = Line {
+        rect: Rect::new(x + 2.4, y + 0.9, w, h),
+        text: section.title.clone(),
+        font: Font::Display,
+        size,
+    };
+    (rect, line)
+}
+
+fn place_section(
+    sheet: &SheetData,
+    s: usize,
+    cell: Cell,
+    rect: Rect,
+    level: &Level,
+    height_of: &mut impl FnMut(usize, u32) -> Result<f64, TooNarrow>,
+) -> SectionLayout {
+    let section = &sheet.sections[s];
+    let natural = height_of(s, cell.width).unwrap_or(rect.h);
+    // How much each gap may grow: measured as the height one more millimetre a gap adds.
+    let spare = (rect.h - natural).max(0.0);
+    let content_w = rect.w - 2.0 * PAD_X;
+    let stretch = if spare > 0.1 {
+        let grown = section_height(sheet, s, rect.w, level, 1.0).unwrap_or(natural);
+        let per_mm = grown - natural;
+        if per_mm > 0.0 {
+            (spare / per_mm).min(MAX_STRETCH)
+        } else {
+            0.0
+        }
+    } else {
+        0.0
+    };
+    let (tab, title) = tab(section, rect.x, rect.y, level);
+    let top = rect.y + tab.h + level.space * 1.6;
+    let mut items = section::lay_out(section, content_w, level, stretch)
+        .map(|c| c.items)
+        .unwrap_or_default();
+    for item in &mut items {
+        item.moved(rect.x + PAD_X, top);
+    }
+    let trails = section
+        .tracks
+        .iter()
+        .filter(|t| !t.loose && t.flow == Flow::Column)
+        .count();
+    SectionLayout {
+        id: section.id.clone(),
+        rect,
+        tab,
+        title,
+        tinted: trails > 1,
+        column: cell.column + 1,
+        row: cell.row + 1,
+        width: cell.width,
+        height: cell.height,
+        items,
+    }
+}
+
+/// The title band, the key at the foot and the body between them.
+fn frame(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    level: &Level,
+) -> Result<Frame, Overflow> {
+    let m = PAGE_MARGIN_MM;
+    let inner = paper.width - 2.0 * m;
+    // Trainer and score on the right; the game's name and the sheet's title on the left, the
+    // name as large as fits.
+    let small = 8.0;
+    let small_h = fonts::line_height(Font::Body, small);
+    let trainer_w = text_width(Font::Body, small, "Trainer");
+    let score_w = text_width(Font::Body, small, "Score");
+    let field_w = (inner * 0.2).clamp(20.0, 40.0);
+    let score_box = (14.0, 6.5);
+    let right_w = trainer_w + 1.5 + field_w + 4.0 + score_w + 1.5 + score_box.0;
+    let name = titles.name.to_uppercase();
+    let title = sheet.title.to_uppercase();
+    let mut name_size = 30.0f64;
+    let fits = |size: f64| {
+        text_width(Font::Display, size, &name)
+            + 4.0
+            + text_width(Font::Display, size * 0.6, &title)
+            + 4.0
+            + right_w
+            <= inner
+    };
+    while !fits(name_size) && name_size > 12.0 {
+        name_size -= 1.0;
+    }
+    if !fits(name_size) {
+        let excess = text_width(Font::Display, name_size, &name)
+            + 4.0
+            + text_width(Font::Display, name_size * 0.6, &title)
+            + 4.0
+            + right_w
+            - inner;
+        return Err(Overflow {
+            paper,
+            section: None,
+            excess,
+            what: "the game's name and the sheet's title do not fit across the title band"
+                .to_string(),
+            suggestions: Vec::new(),
+        });
+    }
+    let name_h = fonts::line_height(Font::Display, name_size);
+    let title_size = name_size * 0.6;
+    let title_h = fonts::line_height(Font::Display, title_size);
+    let band = name_h.max(score_box.1);
+    // Display text sits on a shared baseline: the sheet's title is aligned to the name's foot.
+    let name_line = Line {
+        rect: Rect::new(m, m, text_width(Font::Display, name_size, &name), name_h),
+        text: name,
+        font: Font::Display,
+        size: name_size,
+    };
+    let title_line = Line {
+        rect: Rect::new(
+            name_line.rect.right() + 4.0,
+            m + band - title_h - (name_h - title_h) * 0.12,
+            text_width(Font::Display, title_size, &title),
+            title_h,
+        ),
+        text: title,
+        font: Font::Display,
+        size: title_size,
+    };
+    let right = paper.width - m;
+    let score_rect = Rect::new(
+        right - score_box.0,
+        m + band - score_box.1 - 0.6,
+        score_box.0,
+        score_box.1,
+    );
+    let score_line = Line {
+        rect: Rect::new(
+            score_rect.x - 1.5 - score_w,
+            score_rect.bottom() - small_h,
+            score_w,
+            small_h,
+        ),
+        text: "Score".to_string(),
+        font: Font::Body,
+        size: small,
+    };
+    let field = Rect::new(
+        score_line.rect.x - 4.0 - field_w,
+        score_rect.bottom() - 1.0,
+        field_w,
+        0.3,
+    );
+    let trainer_line = Line {
+        rect: Rect::new(
+            field.x - 1.5 - trainer_w,
+            score_rect.bottom() - small_h,
+            trainer_w,
+            small_h,
+        ),
+        text: "Trainer".to_string(),
+        font: Font::Body,
+        size: small,
+    };
+    let rule = Rect::new(m, m + band + 1.2, inner, 0.7);
+    let header = Header {
+        name: name_line,
+        title: title_line,
+        trainer: trainer_line,
+        trainer_field: field,
+        score: score_line,
+        score_box: score_rect,
+        rule,
+    };
+
+    // The foot: the versions on the left, a key to the marks the sheet uses on the right.
+    let foot = 7.0;
+    let foot_h = fonts::line_height(Font::Body, foot);
+    let bottom = paper.height - m;
+    let foot_y = bottom - foot_h;
+    let versions_text = [titles.name, sheet.title.as_str(), titles.versions]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ");
+    let versions = Line {
+        rect: Rect::new(
+            m,
+            foot_y,
+            text_width(Font::Body, foot, &versions_text),
+            foot_h,
+        ),
+        text: versions_text,
+        font: Font::Body,
+        size: foot,
+    };
+    let styles = |style: Style| {
+        sheet
+            .sections
+            .iter()
+            .flat_map(|s| s.tracks.iter())
+            .flat_map(|t| t.boxes.iter())
+            .any(|b| b.style == style)
+    };
+    let tags = |needs: bool| {
+        sheet
+            .sections
+            .iter()
+            .flat_map(|s| s.tracks.iter())
+            .flat_map(|t| t.boxes.iter())
+            .any(|b| {
+                if needs {
+                    !b.needs.is_empty()
+                } else {
+                    !b.gives.is_empty()
+                }
+            })
+    };
+    let mut entries: Vec<(&str, &str)> = Vec::new();
+    if tags(true) {
+        entries.push(("needs", "needs this first"));
+    }
+    if tags(false) {
+        entries.push(("gives", "gives this"));
+    }
+    for (style, sample, words) in [
+        (Style::Bonus, "bonus", "bonus: fill another square box"),
+        (Style::Trigger, "trigger", "trigger: filled by its event"),
+        (Style::Free, "free", "free: fill any time"),
+    ] {
+        if styles(style) {
+            entries.push((sample, words));
+        }
+    }
+    let sample = 3.2;
+    let widths: Vec<f64> = entries
+        .iter()
+        .map(|(_, words)| sample + 1.0 + text_width(Font::Body, foot, words))
+        .collect();
+    let key_w: f64 = widths.iter().sum::<f64>() + 3.5 * entries.len().saturating_sub(1) as f64;
+    // One line when it clears the versions, else a line of its own above them.
+    let (key_y, foot_top) = if versions.rect.right() + 6.0 + key_w <= right {
+        (foot_y, foot_y)
+    } else {
+        (foot_y - foot_h - 1.2, foot_y - foot_h - 1.2)
+    };
+    let mut x = right - key_w;
+    let mut key = Vec::new();
+    for ((sample_name, words), w) in entries.iter().zip(&widths) {
+        let rect = Rect::new(x, key_y + (foot_h - sample) / 2.0, sample, sample);
+        let line = Line {
+            rect: Rect::new(x + sample + 1.0, key_y, w - sample - 1.0, foot_h),
+            text: words.to_string(),
+            font: Font::Body,
+            size: foot,
+        };
+        key.push(KeyEntry {
+            sample: sample_name.to_string(),
+            rect,
+            line,
+        });
+        x += w + 3.5;
+    }
+    if key_w > inner {
+        return Err(Overflow {
+            paper,
+            section: None,
+            excess: key_w - inner,
+            what: "the key at the foot of the page is wider than the page".to_string(),
+            suggestions: Vec::new(),
+        });
+    }
+    let body_top = rule.bottom() + HEADER_GAP * level.space.max(0.6);
+    let body = Rect::new(m, body_top, inner, foot_top - 2.0 - body_top);
+    Ok(Frame {
+        header,
+        footer: Footer { versions, key },
+        body,
+    })
+}
+
+// ---- What would make it fit ----------------------------------------------------------------------
+
+fn suggestions(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    overflow: &Overflow,
+) -> Vec<String> {
+    let fits = |sheet: &SheetData, paper: PaperSize| attempt(sheet, titles, paper).is_ok();
+    let mut out = Vec::new();
+    // Another place for the section at fault, or for another section with a written place:
+    // at each width, the layout's own choice of cell (a dozen tries at most).
+    let mut candidates: Vec<usize> = overflow.section.into_iter().collect();
+    candidates.extend((0..sheet.sections.len()).filter(|s| Some(*s) != overflow.section));
+    let columns = sheet.columns.max(1);
+    let mut tries = 0;
+    'moves: for s in candidates.into_iter().filter(|&s| !sheet.sections[s].auto) {
+        for width in (1..=columns).rev() {
+            tries += 1;
+            if tries > 12 {
+                break 'moves;
+            }
+            let mut moved = sheet.clone();
+            moved.sections[s].auto = true;
+            moved.sections[s].width = width;
+            moved.sections[s].width_given = true;
+            if let Ok(layout) = attempt(&moved, titles, paper)
+                && let Some(p) = layout
+                    .sections
+                    .iter()
+                    .find(|l| l.id == sheet.sections[s].id)
+            {
+                out.push(format!(
+                    "move section `{}` to column {}, row {}, {} column{} wide",
+                    sheet.sections[s].id,
+                    p.column,
+                    p.row,
+                    p.width,
+                    if p.width == 1 { "" } else { "s" }
+                ));
+                break 'moves;
+            }
+        }
+    }
+    // Fewer boxes: the longest track of the section at fault, shortened until the sheet fits.
+    if let Some(s) = overflow.section {
+        let longest = sheet.sections[s]
+            .tracks
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, t)| t.boxes.len())
+            .map(|(i, t)| (i, t.boxes.len(), t.id.clone(), t.loose));
+        if let Some((t, len, id, loose)) = longest
+            && len > 1
+            && !loose
+        {
+            let shortened = |keep: usize| {
+                let mut short = sheet.clone();
+                short.sections[s].tracks[t].boxes.truncate(keep);
+                fits(&short, paper)
+            };
+            if shortened(1) {
+                let (mut lo, mut hi) = (1usize, len - 1);
+                while lo < hi {
+                    let mid = (lo + hi).div_ceil(2);
+                    if shortened(mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                out.push(format!(
+                    "split track `{id}` ({len} boxes) over two sections, or give it at most {lo} boxes"
+                ));
+            }
+        }
+    }
+    for other in PaperSize::STANDARD {
+        if other.name != paper.name
+            && other.width * other.height >= paper.width * paper.height - 1.0
+            && fits(sheet, *other)
+        {
+            out.push(format!(
+                "print on {} ({} × {} mm): `--paper {}` or `paper = \"{}\"` in game.toml",
+                other.label(),
+                other.width,
+                other.height,
+                other.name,
+                other.name
+            ));
+            break;
+        }
+    }
+    if out.is_empty() {
+        out.push("give the sheet fewer boxes, or shorten its titles and labels".to_string());
+    }
+    out
+}
+
+/// Requirement and reward tags set on two lines.
+fn broken_tags(layout: &SheetLayout) -> usize {
+    let one_line = fonts::line_height(Font::Body, layout.text_size) * 1.5;
+    layout
+        .items()
+        .filter(|(_, item)| matches!(item, super::Item::Tag { rect, .. } if rect.h > one_line))
+        .count()
+}
