@@ -1,6 +1,6 @@
 //! Check speed: the default game, and synthetic Field Guides of 1,000 and 10,000 boxes
-//! (tracks of ten boxes, each track opened by an item the track before it grants, on a paper
-//! large enough to hold them), to show the check grows linearly; and the layout alone, which
+//! (tracks of ten boxes, each track opened by an item the track before it grants, ten sections
+//! to a row of the grid, on a paper large enough to hold them), to show the check grows linearly; and the layout alone, which
 //! the check includes.
 
 use std::path::Path;
@@ -24,8 +24,8 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
     let tracks = boxes / 10;
     let mut items = String::new();
     let mut guide = String::from(
-        "sheet columns=1\nsection \"turns\" fill=\"turn\" row=1 {\n    track \"turn-tracker\" { box shape=\"circle\" repeat=20 }\n}\n\
-         section \"balls\" fill=\"ball\" row=2 {\n    track \"balls\" { box shape=\"ball\" repeat=10 }\n}\n",
+        "sheet columns=10\nsection \"turns\" fill=\"turn\" row=1 width=10 {\n    track \"turn-tracker\" { box shape=\"circle\" repeat=20 }\n}\n\
+         section \"balls\" fill=\"ball\" row=2 width=10 {\n    track \"balls\" { box shape=\"ball\" repeat=10 }\n}\n",
     );
     for t in 0..tracks {
         if t % 10 == 0 {
@@ -33,10 +33,12 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
                 guide.push_str("}\n");
             }
             let face = if (t / 10) % 2 == 0 { "area" } else { "item" };
+            // Ten sections to a row of the sheet's grid.
+            let section = t / 10;
             guide.push_str(&format!(
-                "section \"s{}\" row={} fill=\"dice:{face}\" {{\n",
-                t / 10,
-                t / 10 + 3
+                "section \"s{section}\" column={} row={} fill=\"dice:{face}\" {{\n",
+                section % 10 + 1,
+                section / 10 + 3
             ));
         }
         items.push_str(&format!(

@@ -33,12 +33,30 @@ pub struct Checked {
 /// Loads and checks the game in `folder` on its own paper: everything `build` does short of
 /// writing files.
 pub fn check(folder: &mut GameFolder) -> Checked {
-    check_on(folder, None)
+    check_with(folder, &CheckOptions::default())
 }
 
-/// Loads and checks the game in `folder`, laying the Field Guide out on `paper` (the
-/// manifest's when `None`).
-pub fn check_on(folder: &mut GameFolder, paper: Option<model::Paper>) -> Checked {
+/// What a check covers beyond the content itself.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckOptions {
+    /// The paper the Field Guide is laid out on: the manifest's when `None`.
+    pub paper: Option<model::Paper>,
+    /// Whether the Field Guide's fit is checked: always for `check`, and for a `build` that
+    /// prints the sheet (a build of the deck alone does not need the sheet to fit).
+    pub sheet: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            paper: None,
+            sheet: true,
+        }
+    }
+}
+
+/// Loads and checks the game in `folder` as `options` say.
+pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
     let mut diagnostics = Diagnostics::default();
     let game = load::load(folder, &mut diagnostics);
     // Rules checks reason about the whole game; on a partly loaded one they would report the
@@ -49,8 +67,10 @@ pub fn check_on(folder: &mut GameFolder, paper: Option<model::Paper>) -> Checked
     {
         diagnostics.extend(rules::check(game));
         // The sheet's fit is part of the check: a build never fails on a layout this passed.
-        let paper = paper.unwrap_or(game.manifest.paper);
-        if let Err(overflow) = layout::field_guide(game, paper) {
+        let paper = options.paper.unwrap_or(game.manifest.paper);
+        if options.sheet
+            && let Err(overflow) = layout::field_guide(game, paper)
+        {
             diagnostics.push(overflow);
         }
     }
@@ -69,7 +89,17 @@ pub struct Built {
 /// Checks the game in `folder` and, when it has no errors, runs the backends `options` ask
 /// for. Template diagnostics join the check's; any error means no outputs at all.
 pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
-    let mut checked = check_on(folder, options.print.paper);
+    let sheet = options
+        .targets
+        .iter()
+        .any(|t| matches!(t, backends::Target::Sheet | backends::Target::Tts));
+    let mut checked = check_with(
+        folder,
+        &CheckOptions {
+            paper: options.print.paper,
+            sheet,
+        },
+    );
     let Some(game) = checked.game.as_ref() else {
         return Built {
             checked,

@@ -671,6 +671,19 @@ fn run(variant: &Variant) -> Result<Outcome, String> {
     if faults.is_empty() {
         Ok(Outcome::Fits)
     } else {
+        // SAFARI_LAYOUT_DUMP=DIR keeps each failing guide and its PDF, to look at.
+        if let Some(dir) = std::env::var_os("SAFARI_LAYOUT_DUMP") {
+            let dir = std::path::Path::new(&dir);
+            let _ = std::fs::create_dir_all(dir);
+            let stem = variant
+                .name
+                .split(' ')
+                .next()
+                .unwrap_or("guide")
+                .replace('#', "");
+            let _ = std::fs::write(dir.join(format!("{stem}.kdl")), &variant.guide);
+            let _ = std::fs::write(dir.join(format!("{stem}.pdf")), pdf);
+        }
         Err(format!("{}:\n  {}", variant.name, faults.join("\n  ")))
     }
 }

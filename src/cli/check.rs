@@ -77,7 +77,7 @@ pub fn checked_on(
     paper: Option<crate::model::Paper>,
 ) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = open_game(dir)?;
-    let checked = crate::check_on(&mut folder, paper);
+    let checked = crate::check_with(&mut folder, &crate::CheckOptions { paper, sheet: true });
     if checked.game.is_none() {
         eprint!(
             "{}",

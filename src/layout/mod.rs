@@ -197,7 +197,8 @@ pub struct KeyEntry {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Footer {
-    pub versions: Line,
+    /// The game, the sheet and the content versions, on one line or more.
+    pub versions: Vec<Line>,
     pub key: Vec<KeyEntry>,
 }
 
@@ -355,29 +356,29 @@ pub fn field_guide(
 impl Overflow {
     fn diagnostic(&self, game: &crate::model::Game) -> crate::diag::Diagnostic {
         use crate::diag::{Code, Diagnostic};
-        let paper = format!(
-            "{} ({} × {} mm)",
-            self.paper.label(),
-            self.paper.width,
-            self.paper.height
-        );
+        let paper = match self.paper.name {
+            "custom" => self.paper.label(),
+            _ => format!(
+                "{} ({} × {} mm)",
+                self.paper.label(),
+                self.paper.width,
+                self.paper.height
+            ),
+        };
         let mut diagnostic = Diagnostic::error(
             Code::LayoutOverflow,
             format!("the Field Guide does not fit on {paper}: {}", self.what),
         );
         if let Some(section) = self.section.and_then(|s| game.guide.sections.get(s)) {
-            diagnostic = diagnostic.with_primary(
-                section.origin,
+            let label = if self.what.contains("narrow") {
+                format!("{:.1} mm too wide for its columns", self.excess)
+            } else {
                 format!(
-                    "{:.1} mm too {}",
-                    self.excess,
-                    if self.what.contains("narrow") {
-                        "wide"
-                    } else {
-                        "tall"
-                    }
-                ),
-            );
+                    "the tallest section in its row: the sheet is {:.1} mm too tall",
+                    self.excess
+                )
+            };
+            diagnostic = diagnostic.with_primary(section.origin, label);
         }
         diagnostic.with_help(format!(
             "the layout already shrank boxes to {MIN_BOX_MM} mm and text to {MIN_TEXT_PT} pt; to make it fit:\n{}",

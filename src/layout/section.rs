@@ -17,7 +17,7 @@ use crate::model::Flow;
 /// Gap between a tag and its box, and between words and icons, in mm.
 const NEAR: f64 = 1.0;
 /// Inner padding of a tag.
-const TAG_PAD_X: f64 = 0.7;
+const TAG_PAD_X: f64 = 0.55;
 const TAG_PAD_Y: f64 = 0.35;
 /// A VP badge sits at its box's upper right shoulder: this far from the box's side, and
 /// rising this far above its top (mm). It never covers the box a player marks, and costs a
@@ -39,24 +39,27 @@ pub struct TooNarrow {
 pub struct Content {
     pub items: Vec<Item>,
     pub height: f64,
+    /// How many gaps grow with `stretch`: the height gains this many mm per mm of stretch.
+    pub gaps: usize,
 }
 
 thread_local! {
-    static WIDTHS: RefCell<HashMap<(Font, String), f64>> = RefCell::new(HashMap::new());
+    static WIDTHS: RefCell<HashMap<Font, HashMap<String, f64>>> = RefCell::new(HashMap::new());
 }
 
 /// A text's width at `size` points: measured once per face at 1 pt (advances scale with size).
 pub fn text_width(font: Font, size: f64, text: &str) -> f64 {
     WIDTHS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        if let Some(w) = cache.get(&(font, text.to_string())) {
+        let widths = cache.entry(font).or_default();
+        if let Some(w) = widths.get(text) {
             return w * size;
         }
         let w = fonts::width(font, 1.0, text);
-        if cache.len() > 200_000 {
-            cache.clear();
+        if widths.len() > 100_000 {
+            widths.clear();
         }
-        cache.insert((font, text.to_string()), w);
+        widths.insert(text.to_string(), w);
         w * size
     })
 }
@@ -252,8 +255,16 @@ struct Unit<'a> {
 
 impl Unit<'_> {
     /// Room right of the box's edge the badge takes.
+    /// A badge goes on the box's free side: on its left when something follows the box on
+    /// its right and nothing is required on its left, else on its right.
+    fn badge_left(&self) -> bool {
+        self.badge.is_some() && self.needs.is_none() && self.after_w() > 0.0
+    }
     fn badge_right(&self) -> f64 {
-        self.badge.map_or(0.0, |(w, _)| w + BADGE_GAP)
+        match self.badge {
+            Some((w, _)) if !self.badge_left() => w + BADGE_GAP,
+            _ => 0.0,
+        }
     }
     fn badge_top(&self) -> f64 {
         self.badge.map_or(0.0, |_| BADGE_RISE)
@@ -268,8 +279,14 @@ impl Unit<'_> {
             (false, false) => 0.0,
         }
     }
+    /// What the box has on its left, measured from its gutter's right edge: the requirement
+    /// tag, or the badge when it sits there.
     fn needs_w(&self) -> f64 {
-        self.needs.as_ref().map_or(0.0, |t| t.w)
+        match (&self.needs, self.badge) {
+            (Some(tag), _) => tag.w,
+            (None, Some((w, _))) if self.badge_left() => (w + BADGE_GAP - NEAR).max(0.01),
+            _ => 0.0,
+        }
     }
     fn tag_h(&self) -> f64 {
         let n = self.needs.as_ref().map_or(0.0, |t| t.h);
@@ -284,9 +301,14 @@ struct Ctx<'a> {
     badge_h: f64,
     label_h: f64,
     stretch: f64,
+    /// Stretchable gaps laid so far.
+    gaps: std::cell::Cell<usize>,
 }
 
 impl Ctx<'_> {
+    fn stretched(&self, count: usize) {
+        self.gaps.set(self.gaps.get() + count);
+    }
     fn gap(&self, base: f64) -> f64 {
         base * self.level.space
     }
@@ -329,7 +351,12 @@ impl Ctx<'_> {
             style: u.data.style,
         });
         if let Some((w, h)) = u.badge {
-            let badge = Rect::new(rect.right() + BADGE_GAP, rect.y - BADGE_RISE, w, h);
+            let x = if u.badge_left() {
+                rect.x - BADGE_GAP - w
+            } else {
+                rect.right() + BADGE_GAP
+            };
+            let badge = Rect::new(x, rect.y - BADGE_RISE, w, h);
             let mut text = line(
                 Font::Bold,
                 self.level.text,
@@ -384,6 +411,7 @@ pub fn lay_out(
         badge_h: fonts::line_height(Font::Bold, level.text) * 0.92 + 0.3,
         label_h: fonts::line_height(Font::Body, level.text),
         stretch,
+        gaps: std::cell::Cell::new(0),
     };
     let mut items = Vec::new();
     let mut y = 0.0;
@@ -392,6 +420,7 @@ pub fn lay_out(
     let next_block = |y: &mut f64, first: &mut bool| {
         if !*first {
             *y += block_gap;
+            ctx.stretched(1);
         }
         *first = false;
     };
@@ -424,7 +453,11 @@ pub fn lay_out(
         };
         y += height;
     }
-    Ok(Content { items, height: y })
+    Ok(Content {
+        items,
+        height: y,
+        gaps: ctx.gaps.get(),
+    })
 }
 
 fn clip(text: &str) -> String {
@@ -507,72 +540,60 @@ fn trails(
     items: &mut Vec<Item>,
 ) -> Result<f64, TooNarrow> {
     let n = tracks.len();
-    let column_gap = ctx.gap(2.4);
+    let column_gap = ctx.gap(2.4).max(1.5);
     let tw = (width - column_gap * (n - 1) as f64) / n as f64;
     let mut units: Vec<Vec<Unit>> = tracks
         .iter()
         .map(|t| t.boxes.iter().map(|b| ctx.unit(b, true)).collect())
         .collect();
-    let all = || units.iter().flatten();
-    let box_w = all().map(|u| u.box_w).fold(ctx.level.box_size, f64::max);
-    let badge_r = all().map(|u| u.badge_right()).fold(0.0, f64::max);
-    let needs1 = all().map(Unit::needs_w).fold(0.0, f64::max);
-    let after1 = all().map(Unit::after_w).fold(0.0, f64::max);
-    let need = |n: f64, a: f64| (if n > 0.0 { n + NEAR } else { 0.0 }) + box_w + badge_r + NEAR + a;
-    if need(needs1, after1) > tw {
-        // Too wide on one line: requirement tags, then reward tags, then both take two lines.
-        let needs2 = all()
-            .map(|u| {
-                ctx.tags
-                    .two_lines(Side::Needs, &u.data.needs)
-                    .map_or(0.0, |t| t.w)
-            })
-            .fold(0.0, f64::max);
-        let gives_of = |u: &Unit, two: bool| {
-            let tag = if two {
-                ctx.tags.two_lines(Side::Gives, &u.data.gives)
-            } else {
-                ctx.tags.one_line(Side::Gives, &u.data.gives)
-            };
-            let g = tag.map_or(0.0, |t| t.w);
-            match (g > 0.0, u.label_w > 0.0) {
-                (true, true) => g + NEAR + u.label_w,
-                (true, false) => g,
-                (false, _) => u.label_w,
-            }
-        };
-        let after2 = all().map(|u| gives_of(u, true)).fold(0.0, f64::max);
-        let (two_needs, two_gives) = [(true, false), (false, true), (true, true)]
-            .into_iter()
-            .find(|&(n, g)| {
-                need(
-                    if n { needs2 } else { needs1 },
-                    if g { after2 } else { after1 },
-                ) <= tw
-            })
-            .unwrap_or((true, true));
-        // Only the tags wider than their side's room break.
-        let needs_room = if two_needs { needs2 } else { needs1 };
-        let after_room = if two_gives { after2 } else { after1 };
-        let needs_room = needs_room.max(tw - need(0.0, after_room) - NEAR);
-        let after_room = after_room.max(tw - need(needs_room, 0.0));
+    let box_w = units
+        .iter()
+        .flatten()
+        .map(|u| u.box_w)
+        .fold(ctx.level.box_size, f64::max);
+    // A row is [what it needs | box | badge and what it gives]: the left parts share one
+    // gutter, and the widest right part sets the rest.
+    let right = |u: &Unit| {
+        let after = u.after_w();
+        u.badge_right() + if after > 0.0 { NEAR + after } else { 0.0 }
+    };
+    let widths = |units: &[Vec<Unit>]| {
+        let all = || units.iter().flatten();
+        (
+            all().map(Unit::needs_w).fold(0.0, f64::max),
+            all().map(right).fold(0.0, f64::max),
+        )
+    };
+    let need =
+        |(left, rest): (f64, f64)| (if left > 0.0 { left + NEAR } else { 0.0 }) + box_w + rest;
+    // Too wide on one line: requirement tags, then reward tags, then both take two lines,
+    // each only where it is wider than its side's room.
+    for (two_needs, two_gives) in [(true, false), (false, true), (true, true)] {
+        if need(widths(&units)) <= tw {
+            break;
+        }
+        let (left, rest) = widths(&units);
+        let other_left = if two_needs { 0.0 } else { left };
+        let other_rest = if two_gives { 0.0 } else { rest };
+        let left_room = tw - need((0.0, other_rest)) - NEAR;
+        let rest_room = tw - need((other_left, 0.0));
         for u in units.iter_mut().flatten() {
             let b = u.data;
-            if u.needs_w() > needs_room + 1e-6 {
+            if two_needs && u.needs.is_some() && u.needs_w() > left_room {
                 u.needs = ctx.tags.two_lines(Side::Needs, &b.needs);
             }
-            if u.after_w() > after_room + 1e-6 {
+            if two_gives && u.gives.is_some() && right(u) > rest_room {
                 u.gives = ctx.tags.two_lines(Side::Gives, &b.gives);
             }
         }
     }
-    let all = || units.iter().flatten();
-    let needs_w = all().map(Unit::needs_w).fold(0.0, f64::max);
-    let after_w = all().map(Unit::after_w).fold(0.0, f64::max);
-    let needed = need(needs_w, after_w);
+    let (needs_w, _) = widths(&units);
+    let needed = need(widths(&units));
     if needed > tw + 1e-6 {
-        let widest = all()
-            .max_by(|a, b| (a.needs_w() + a.after_w()).total_cmp(&(b.needs_w() + b.after_w())))
+        let widest = units
+            .iter()
+            .flatten()
+            .max_by(|a, b| (a.needs_w() + right(a)).total_cmp(&(b.needs_w() + right(b))))
             .map(|u| u.data.id.clone())
             .unwrap_or_default();
         return Err(TooNarrow {
@@ -599,7 +620,7 @@ fn trails(
     }
     let title_lines = titles.iter().map(Vec::len).max().unwrap_or(0);
     let title_block = if title_lines > 0 {
-        title_h * title_lines as f64 + ctx.gap(1.2)
+        title_h * title_lines as f64 + ctx.gap(1.2).max(1.0)
     } else {
         0.0
     };
@@ -648,6 +669,7 @@ fn trails(
         }
     }
     let rows_h: f64 = row_h.iter().sum::<f64>() + row_gap * rows.saturating_sub(1) as f64;
+    ctx.stretched(rows.saturating_sub(1));
     Ok(title_block + rows_h)
 }
 
@@ -671,21 +693,27 @@ fn table_blocks(
     let weights: Vec<usize> = tracks.iter().map(|t| t.boxes.len() + 1).collect();
     let most = tracks.len().min(6);
     let line = ctx.level.box_size + ctx.gap(1.4);
-    let mut best: Option<(f64, f64, Vec<Item>)> = None;
+    let base = ctx.gaps.get();
+    let mut best: Option<(f64, f64, Vec<Item>, usize)> = None;
     let mut first_error = None;
     for k in 1..=most {
         let bw = (width - block_gap * (k - 1) as f64) / k as f64;
         let parts = split_balanced(&weights, k);
         let mut block_items = Vec::new();
         let mut height = 0.0f64;
+        let mut gaps = 0;
         let mut wraps = 0;
         let mut failed = None;
         for (b, range) in parts.iter().enumerate() {
             let x = b as f64 * (bw + block_gap);
             let mut these = Vec::new();
+            ctx.gaps.set(base);
             match table(ctx, &tracks[range.clone()], bw, &mut these) {
                 Ok((h, w)) => {
-                    height = height.max(h);
+                    if h > height {
+                        height = h;
+                        gaps = ctx.gaps.get() - base;
+                    }
                     wraps += w;
                     for mut item in these {
                         item.moved(x, top);
@@ -706,12 +734,19 @@ fn table_blocks(
             break;
         }
         let score = height + wraps as f64 * 2.0 * line;
-        if best.as_ref().is_none_or(|(s, _, _)| score < *s - 0.5) {
-            best = Some((score, height, block_items));
+        match &best {
+            Some((s, ..)) if score >= *s - 0.5 => {
+                // More tables side by side only narrow each: once that stops paying, stop.
+                if k > 2 {
+                    break;
+                }
+            }
+            _ => best = Some((score, height, block_items, gaps)),
         }
     }
     match best {
-        Some((_, height, block_items)) => {
+        Some((_, height, block_items, gaps)) => {
+            ctx.gaps.set(base + gaps);
             items.extend(block_items);
             Ok(height)
         }
@@ -765,7 +800,7 @@ fn table(
         .filter_map(|r| r.track.title.as_deref())
         .map(|t| text_width(Font::Display, title_size, t))
         .fold(0.0, f64::max);
-    let arrow_slot = ctx.gap(2.6).max(1.8);
+    let arrow_slot = ctx.gap(2.6).max(2.2);
     let longest = rows.iter().map(|r| r.units.len()).max().unwrap_or(0);
     let titles_left = widest_title > 0.0 && widest_title <= width * 0.34;
     let title_col = if titles_left {
@@ -810,22 +845,27 @@ fn table(
             let mut line = 0;
             for (i, u) in r.units.iter().enumerate() {
                 let w = own(u);
-                if w > width - indent + 1e-6 && w > width - title_col + 1e-6 {
-                    return Err(TooNarrow {
-                        needed: title_col.max(indent) + w,
-                        what: format!("box `{}` with its tags and label", u.data.id),
-                    });
-                }
+                let too_narrow = |from: f64| TooNarrow {
+                    needed: from + w,
+                    what: format!("box `{}` with its tags and label", u.data.id),
+                };
                 let start = if i == 0 { x } else { x + arrow_slot };
                 let (start, this_line) = if i > 0 && start + w > width + 1e-6 {
+                    // A continued line starts after the arrow slot: the box must fit there.
+                    if indent + w > width + 1e-6 {
+                        return Err(too_narrow(indent));
+                    }
                     wraps += 1;
                     (indent, line + 1)
                 } else {
+                    if start + w > width + 1e-6 {
+                        return Err(too_narrow(start));
+                    }
                     (start, line)
                 };
                 line = this_line;
                 let needs_right = start + u.needs_w();
-                let box_x = needs_right + if u.needs.is_some() { NEAR } else { 0.0 };
+                let box_x = needs_right + if u.needs_w() > 0.0 { NEAR } else { 0.0 };
                 place.push((line, needs_right, box_x));
                 x = start + w;
             }
@@ -841,18 +881,27 @@ fn table(
         if !titles_left && let Some(title) = &r.track.title {
             if !first_line {
                 y += line_gap;
+                ctx.stretched(1);
             }
             first_line = false;
-            items.push(Item::Title {
-                line: line(Font::Display, title_size, title, 0.0, y),
-            });
-            y += title_h + ctx.gap(0.6);
+            let lines = wrap(Font::Display, title_size, title, width).map_err(|w| TooNarrow {
+                needed: w,
+                what: format!("the title of track `{}`", r.track.id),
+            })?;
+            for l in lines {
+                items.push(Item::Title {
+                    line: line(Font::Display, title_size, &l, 0.0, y),
+                });
+                y += title_h;
+            }
+            y += ctx.gap(0.6).max(0.8);
         }
         let lines = place.last().map_or(0, |p| p.0 + 1);
         for l in 0..lines {
             let on_line: Vec<usize> = (0..r.units.len()).filter(|&i| place[i].0 == l).collect();
             if (l > 0 || titles_left || r.track.title.is_none()) && !first_line {
                 y += line_gap;
+                ctx.stretched(1);
             }
             first_line = false;
             let mut above = 0.0f64;
@@ -924,10 +973,17 @@ fn counter(
     let group_gap = gap + ctx.gap(1.8);
     let mut y = top;
     if let Some(title) = &track.title {
-        items.push(Item::Title {
-            line: line(Font::Display, ctx.level.title, title, 0.0, y),
-        });
-        y += fonts::line_height(Font::Display, ctx.level.title) + ctx.gap(0.6);
+        let lines = wrap(Font::Display, ctx.level.title, title, width).map_err(|w| TooNarrow {
+            needed: w,
+            what: format!("the title of track `{}`", track.id),
+        })?;
+        for l in lines {
+            items.push(Item::Title {
+                line: line(Font::Display, ctx.level.title, &l, 0.0, y),
+            });
+            y += fonts::line_height(Font::Display, ctx.level.title);
+        }
+        y += ctx.gap(0.6).max(0.8);
     }
     if bw > width {
         return Err(TooNarrow {
@@ -945,9 +1001,12 @@ fn counter(
     while per_line < n && line_w(per_line + 1) <= width + 1e-6 {
         per_line += 1;
     }
-    // Whole groups of five on each line, when a line holds more than one group.
+    // Whole groups of five on each line, when a line holds more than one group, and the
+    // lines as even as that allows (30 balls as 10 + 10 + 10, not 25 + 5).
     if per_line < n && per_line > 5 {
         per_line -= per_line % 5;
+        let lines = n.div_ceil(per_line);
+        per_line = n.div_ceil(lines).div_ceil(5) * 5;
     }
     let line_gap = ctx.gap(1.3).max(0.8);
     for (l, chunk) in track.boxes.chunks(per_line).enumerate() {
@@ -995,7 +1054,16 @@ fn loose(
             .max(u.needs_w())
             .max(u.gives.as_ref().map_or(0.0, |t| t.w))
     };
-    let widest = units.iter().map(&text_w).fold(0.0, f64::max);
+    // One long name does not set every column's width: past a cap (three-quarters of the
+    // names fit, with room to spare) a name wraps in its entry.
+    let mut widths: Vec<f64> = units.iter().map(&text_w).collect();
+    widths.sort_by(f64::total_cmp);
+    let typical = widths.get(widths.len() * 3 / 4).copied().unwrap_or(0.0);
+    let widest = widths
+        .last()
+        .copied()
+        .unwrap_or(0.0)
+        .min((typical * 1.4).max(25.0));
     let column_gap = ctx.gap(2.4);
     let entry_w = lead + widest;
     let columns = (((width + column_gap) / (entry_w + column_gap)).floor() as usize)
@@ -1087,5 +1155,6 @@ fn loose(
             ty += tag.h;
         }
     }
+    ctx.stretched(rows.saturating_sub(1));
     Ok(rows as f64 * entry_h + rows.saturating_sub(1) as f64 * row_gap)
 }

@@ -12,7 +12,7 @@ use super::section::{self, MAX_STRETCH, TooNarrow, text_width};
 use super::{
     Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
 };
-use crate::backends::print::data::SheetData;
+use crate::backends::print::data::{SheetData, one_line};
 use crate::backends::print::geometry::PaperSize;
 use crate::fonts::{self, Style as Font};
 use crate::model::{Flow, Style};
@@ -59,23 +59,37 @@ pub fn lay_out(
 }
 
 fn attempt(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Result<SheetLayout, Overflow> {
-    // The most generous density at which no tag breaks over two lines; failing that, the most
-    // generous at which the sheet fits at all.
-    let mut fitting = None;
-    let mut last = None;
-    for (index, level) in LEVELS.iter().enumerate() {
-        match at_level(sheet, titles, paper, index, level) {
-            Ok(layout) if broken_tags(&layout) == 0 => return Ok(layout),
-            Ok(layout) => {
-                fitting.get_or_insert(layout);
-            }
-            Err(overflow) => last = Some(overflow),
+    // The most generous density at which the sheet fits with no tag broken over two lines;
+    // failing that, the most generous at which it fits at all. Tighter densities fit at least
+    // as well, so both are found by bisection, from the tightest.
+    let mut tried: Vec<Option<Result<SheetLayout, Overflow>>> = vec![None; LEVELS.len()];
+    let mut at = |i: usize| -> Result<SheetLayout, Overflow> {
+        tried[i]
+            .get_or_insert_with(|| at_level(sheet, titles, paper, i, &LEVELS[i]))
+            .clone()
+    };
+    // Most sheets fit at the first try.
+    if let Ok(layout) = at(0)
+        && broken_tags(&layout) == 0
+    {
+        return Ok(layout);
+    }
+    let tightest = LEVELS.len() - 1;
+    let whole = broken_tags(&at(tightest)?) == 0;
+    let good = |r: &Result<SheetLayout, Overflow>| match r {
+        Ok(layout) => !whole || broken_tags(layout) == 0,
+        Err(_) => false,
+    };
+    let (mut lo, mut hi) = (0, tightest);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if good(&at(mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
     }
-    match (fitting, last) {
-        (Some(layout), _) => Ok(layout),
-        (None, last) => Err(last.expect("there are levels")),
-    }
+    at(lo)
 }
 
 /// Where each section sits: column, row, width and height in cells (0-based column and row).
@@ -106,11 +120,11 @@ fn at_level(
     let gutter = GUTTER * level.space.max(0.6);
     let column_w = (body.w - gutter * (columns - 1) as f64) / columns as f64;
     let span_w = |width: u32| column_w * width as f64 + gutter * (width - 1) as f64;
-    let mut natural = HashMap::new();
-    let mut height_of = |s: usize, width: u32| -> Result<f64, TooNarrow> {
+    let mut natural: HashMap<(usize, u32), Result<(f64, usize), TooNarrow>> = HashMap::new();
+    let mut measured = |s: usize, width: u32| -> Result<(f64, usize), TooNarrow> {
         natural
             .entry((s, width))
-            .or_insert_with(|| section_height(sheet, s, span_w(width), level, 0.0))
+            .or_insert_with(|| section_height(sheet, s, span_w(width), level))
             .clone()
     };
 
@@ -156,14 +170,15 @@ fn at_level(
             });
             continue;
         }
+        // Narrow first: at equal height, sections sit side by side rather than in a stack.
         let widths: Vec<u32> = if section.width_given {
             vec![section.width.clamp(1, columns)]
         } else {
-            (1..=columns).rev().collect()
+            (1..=columns).collect()
         };
         let mut best: Option<(f64, u32, Cell)> = None;
         for &width in &widths {
-            if height_of(s, width).is_err() {
+            if measured(s, width).map(|(h, _)| h).is_err() {
                 continue;
             }
             for column in 0..=(columns - width) {
@@ -180,7 +195,7 @@ fn at_level(
                     .enumerate()
                     .filter_map(|(i, c)| c.map(|c| (i, c)))
                     .collect();
-                let total = rows_for(&placed, &mut height_of, gutter)
+                let total = rows_for(&placed, &mut |s, w| measured(s, w).map(|(h, _)| h), gutter)
                     .map(|(rows, _)| total_height(&rows, gutter))
                     .unwrap_or(f64::INFINITY);
                 cells[s] = None;
@@ -202,27 +217,28 @@ fn at_level(
         .enumerate()
         .filter_map(|(i, c)| c.map(|c| (i, c)))
         .collect();
-    let (mut rows, drivers) = match rows_for(&placed, &mut height_of, gutter) {
-        Ok(rows) => rows,
-        Err((s, narrow)) => {
-            let width = placed
-                .iter()
-                .find(|(i, _)| *i == s)
-                .map_or(1, |(_, c)| c.width);
-            return Err(Overflow {
-                paper,
-                section: Some(s),
-                excess: narrow.needed - (span_w(width) - 2.0 * PAD_X),
-                what: format!(
-                    "section `{}` is {:.1} mm too narrow for {}",
-                    sheet.sections[s].id,
-                    narrow.needed - (span_w(width) - 2.0 * PAD_X),
-                    narrow.what
-                ),
-                suggestions: Vec::new(),
-            });
-        }
-    };
+    let (mut rows, drivers) =
+        match rows_for(&placed, &mut |s, w| measured(s, w).map(|(h, _)| h), gutter) {
+            Ok(rows) => rows,
+            Err((s, narrow)) => {
+                let width = placed
+                    .iter()
+                    .find(|(i, _)| *i == s)
+                    .map_or(1, |(_, c)| c.width);
+                return Err(Overflow {
+                    paper,
+                    section: Some(s),
+                    excess: narrow.needed - (span_w(width) - 2.0 * PAD_X),
+                    what: format!(
+                        "section `{}` is {:.1} mm too narrow for {}",
+                        sheet.sections[s].id,
+                        narrow.needed - (span_w(width) - 2.0 * PAD_X),
+                        narrow.what
+                    ),
+                    suggestions: Vec::new(),
+                });
+            }
+        };
     let total = total_height(&rows, gutter);
     if total > body.h + 1e-6 {
         // The section that sets the tallest row's height is the one to change.
@@ -271,10 +287,17 @@ fn at_level(
     for (s, cell) in placed {
         let x = body.x + cell.column as f64 * (column_w + gutter);
         let top = row_y[cell.row as usize];
-        let last = (cell.row + cell.height - 1) as usize;
+        // The section ends with the last row of its span that holds anything: an empty row
+        // has no height and no gutter of its own.
+        let first = cell.row as usize;
+        let last = (first..(cell.row + cell.height) as usize)
+            .rev()
+            .find(|&r| rows[r] > 0.0)
+            .unwrap_or(first);
         let bottom = row_y[last] + rows[last];
         let rect = Rect::new(x, top, span_w(cell.width), bottom - top);
-        sections.push(place_section(sheet, s, cell, rect, level, &mut height_of));
+        let measured = measured(s, cell.width).unwrap_or((rect.h, 0));
+        sections.push(place_section(sheet, s, cell, rect, level, measured));
     }
     Ok(SheetLayout {
         width: paper.width,
@@ -337,14 +360,14 @@ fn rows_for(
     Ok((rows, drivers))
 }
 
-/// The height a section's panel needs at `width`, or why it cannot be that narrow.
+/// The height a section's panel needs at `width`, and how many of its gaps may grow; or why
+/// it cannot be that narrow.
 fn section_height(
     sheet: &SheetData,
     s: usize,
     width: f64,
     level: &Level,
-    stretch: f64,
-) -> Result<f64, TooNarrow> {
+) -> Result<(f64, usize), TooNarrow> {
     let section = &sheet.sections[s];
     let (tab, _) = tab(section, 0.0, 0.0, level);
     if tab.w > width {
@@ -353,8 +376,11 @@ fn section_height(
             what: "its title".to_string(),
         });
     }
-    let content = section::lay_out(section, width - 2.0 * PAD_X, level, stretch)?;
-    Ok(tab.h + level.space * 1.6 + content.height + PAD_BOTTOM)
+    let content = section::lay_out(section, width - 2.0 * PAD_X, level, 0.0)?;
+    Ok((
+        tab.h + level.space * 1.6 + content.height + PAD_BOTTOM,
+        content.gaps,
+    ))
 }
 
 fn tab(
@@ -384,28 +410,52 @@ fn place_section(
     cell: Cell,
     rect: Rect,
     level: &Level,
-    height_of: &mut impl FnMut(usize, u32) -> Result<f64, TooNarrow>,
+    measured: (f64, usize),
 ) -> SectionLayout {
     let section = &sheet.sections[s];
-    let natural = height_of(s, cell.width).unwrap_or(rect.h);
-    // How much each gap may grow: measured as the height one more millimetre a gap adds.
-    let spare = (rect.h - natural).max(0.0);
+    // The spare height is spread over the gaps between lines, each growing by at most
+    // MAX_STRETCH; the rest stays at the panel's foot.
+    let (natural, gaps) = measured;
     let content_w = rect.w - 2.0 * PAD_X;
-    let stretch = if spare > 0.1 {
-        let grown = section_height(sheet, s, rect.w, level, 1.0).unwrap_or(natural);
-        let per_mm = grown - natural;
-        if per_mm > 0.0 {
-            (spare / per_mm).min(MAX_STRETCH)
-        } else {
-            0.0
-        }
+    let stretch = if gaps > 0 && rect.h - natural > 0.1 {
+        ((rect.h - natural) / gaps as f64).min(MAX_STRETCH)
     } else {
         0.0
     };
     let (tab, title) = tab(section, rect.x, rect.y, level);
     let top = rect.y + tab.h + level.space * 1.6;
-    let mut items = section::lay_out(section, content_w, level, stretch)
-        .map(|c| c.items)
+    // Spreading the lines may change how row tracks split into side-by-side tables, and so
+    // which gaps grow: never let that take the content past the panel's foot.
+    let room = rect.bottom() - PAD_BOTTOM - top;
+    let mut stretch = stretch;
+    let mut chosen = None;
+    for _ in 0..4 {
+        match section::lay_out(section, content_w, level, stretch) {
+            Ok(content) if content.height <= room + 1e-6 || stretch == 0.0 => {
+                chosen = Some(content.items);
+                break;
+            }
+            Ok(content) => {
+                let over = content.height - room;
+                let grown = content.height - (natural - (rect.h - room));
+                stretch = if grown > over {
+                    stretch * (1.0 - over / grown) * 0.98
+                } else {
+                    0.0
+                };
+                if stretch < 0.05 {
+                    stretch = 0.0;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    let mut items = chosen
+        .or_else(|| {
+            section::lay_out(section, content_w, level, 0.0)
+                .ok()
+                .map(|c| c.items)
+        })
         .unwrap_or_default();
     for item in &mut items {
         item.moved(rect.x + PAD_X, top);
@@ -447,7 +497,7 @@ fn frame(
     let field_w = (inner * 0.2).clamp(20.0, 40.0);
     let score_box = (14.0, 6.5);
     let right_w = trainer_w + 1.5 + field_w + 4.0 + score_w + 1.5 + score_box.0;
-    let name = titles.name.to_uppercase();
+    let name = one_line(titles.name).to_uppercase();
     let title = sheet.title.to_uppercase();
     let mut name_size = 30.0f64;
     let fits = |size: f64| {
@@ -483,7 +533,12 @@ fn frame(
     let band = name_h.max(score_box.1);
     // Display text sits on a shared baseline: the sheet's title is aligned to the name's foot.
     let name_line = Line {
-        rect: Rect::new(m, m, text_width(Font::Display, name_size, &name), name_h),
+        rect: Rect::new(
+            m,
+            m + band - name_h,
+            text_width(Font::Display, name_size, &name),
+            name_h,
+        ),
         text: name,
         font: Font::Display,
         size: name_size,
@@ -555,17 +610,46 @@ fn frame(
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join(" · ");
-    let versions = Line {
-        rect: Rect::new(
-            m,
-            foot_y,
-            text_width(Font::Body, foot, &versions_text),
-            foot_h,
-        ),
-        text: versions_text,
-        font: Font::Body,
-        size: foot,
-    };
+    // The versions wrap over as many lines as they need, the last on the page's foot line;
+    // a word wider than the page is cut short rather than set into the margin.
+    let space_w = text_width(Font::Body, foot, " ");
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in one_line(&versions_text).split(' ') {
+        let mut word = word.to_string();
+        while text_width(Font::Body, foot, &word) > inner && word.chars().count() > 1 {
+            word.pop();
+        }
+        let with =
+            text_width(Font::Body, foot, &current) + space_w + text_width(Font::Body, foot, &word);
+        if current.is_empty() {
+            current = word;
+        } else if with <= inner {
+            current.push(' ');
+            current.push_str(&word);
+        } else {
+            lines.push(std::mem::replace(&mut current, word));
+        }
+    }
+    lines.push(current);
+    let count = lines.len();
+    let versions: Vec<Line> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| Line {
+            rect: Rect::new(
+                m,
+                foot_y - (count - 1 - i) as f64 * foot_h,
+                text_width(Font::Body, foot, &text),
+                foot_h,
+            ),
+            text,
+            font: Font::Body,
+            size: foot,
+        })
+        .collect();
+    let versions_top = foot_y - (count - 1) as f64 * foot_h;
+    let last_right = versions.last().map_or(m, |l| l.rect.right());
     let styles = |style: Style| {
         sheet
             .sections
@@ -611,10 +695,10 @@ fn frame(
         .collect();
     let key_w: f64 = widths.iter().sum::<f64>() + 3.5 * entries.len().saturating_sub(1) as f64;
     // One line when it clears the versions, else a line of its own above them.
-    let (key_y, foot_top) = if versions.rect.right() + 6.0 + key_w <= right {
-        (foot_y, foot_y)
+    let (key_y, foot_top) = if last_right + 6.0 + key_w <= right {
+        (foot_y, versions_top)
     } else {
-        (foot_y - foot_h - 1.2, foot_y - foot_h - 1.2)
+        (versions_top - foot_h - 1.2, versions_top - foot_h - 1.2)
     };
     let mut x = right - key_w;
     let mut key = Vec::new();
@@ -677,19 +761,26 @@ fn suggestions(
             moved.sections[s].auto = true;
             moved.sections[s].width = width;
             moved.sections[s].width_given = true;
-            if let Ok(layout) = attempt(&moved, titles, paper)
-                && let Some(p) = layout
+            // The place the layout found, written as the designer would write it, must fit too.
+            let found = attempt(&moved, titles, paper).ok().and_then(|layout| {
+                layout
                     .sections
                     .iter()
                     .find(|l| l.id == sheet.sections[s].id)
-            {
+                    .map(|p| (p.column, p.row, p.width))
+            });
+            let written = found.filter(|&(column, row, width)| {
+                let mut placed = sheet.clone();
+                let section = &mut placed.sections[s];
+                (section.column, section.row, section.width) = (column, row, width);
+                section.width_given = true;
+                fits(&placed, paper)
+            });
+            if let Some((column, row, width)) = written {
                 out.push(format!(
-                    "move section `{}` to column {}, row {}, {} column{} wide",
+                    "move section `{}` to column {column}, row {row}, {width} column{} wide",
                     sheet.sections[s].id,
-                    p.column,
-                    p.row,
-                    p.width,
-                    if p.width == 1 { "" } else { "s" }
+                    if width == 1 { "" } else { "s" }
                 ));
                 break 'moves;
             }
@@ -728,11 +819,24 @@ fn suggestions(
             }
         }
     }
-    for other in PaperSize::STANDARD {
-        if other.name != paper.name
-            && other.width * other.height >= paper.width * paper.height - 1.0
-            && fits(sheet, *other)
-        {
+    // The next paper of the same family first (A-series after A4, US sizes after Letter).
+    let order: &[PaperSize] = if matches!(paper.name, "letter" | "tabloid") {
+        &[
+            PaperSize::LETTER,
+            PaperSize::TABLOID,
+            PaperSize::A4,
+            PaperSize::A3,
+        ]
+    } else {
+        &[
+            PaperSize::A4,
+            PaperSize::A3,
+            PaperSize::LETTER,
+            PaperSize::TABLOID,
+        ]
+    };
+    for other in order {
+        if other.name != paper.name && fits(sheet, *other) {
             out.push(format!(
                 "print on {} ({} × {} mm): `--paper {}` or `paper = \"{}\"` in game.toml",
                 other.label(),

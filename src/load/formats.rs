@@ -119,11 +119,13 @@ pub enum PaperName {
     Tabloid,
 }
 
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
+#[derive(Debug, Deserialize, JsonSchema, Clone)]
 #[serde(untagged)]
 pub enum PaperValue {
     Named(PaperName),
     Custom(CustomPaper),
+    /// `"300x420"`: width by height in millimetres.
+    Sides(String),
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]

@@ -191,11 +191,21 @@ fn lower_manifest(
         None => CardSize::NAMED[0],
         Some(value) => card_size(value, file, diagnostics),
     };
-    let paper = match raw.print.paper {
+    let paper = match &raw.print.paper {
         None | Some(PaperValue::Named(PaperName::A4)) => Paper::A4,
         Some(PaperValue::Named(PaperName::Letter)) => Paper::Letter,
         Some(PaperValue::Named(PaperName::A3)) => Paper::A3,
         Some(PaperValue::Named(PaperName::Tabloid)) => Paper::Tabloid,
+        Some(PaperValue::Sides(sides)) => match Paper::parse(sides) {
+            Ok(paper) => paper,
+            Err(message) => {
+                diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, message)
+                        .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
+                );
+                Paper::A4
+            }
+        },
         Some(PaperValue::Custom(custom)) => {
             let (lo, hi) = Paper::CUSTOM_RANGE;
             let side = |n: f64| n.is_finite() && (lo..=hi).contains(&n);

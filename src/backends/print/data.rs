@@ -186,6 +186,12 @@ pub fn game_data(
     }
 }
 
+/// Words as one line: a sheet's text is set where the layout measured it, so a line break
+/// or tab written in the content becomes a space.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// `"field-guide v20240524 · deck v20240517 · …"`.
 pub fn versions(game: &Game) -> String {
     game.manifest
@@ -205,8 +211,8 @@ pub fn sheet_data(game: &Game) -> SheetData {
             let section_cause = common_cause(game, &section.tracks);
             SectionData {
                 id: section.id.clone(),
-                title: section.title.clone(),
-                texts: section.texts.clone(),
+                title: one_line(&section.title),
+                texts: section.texts.iter().map(|t| one_line(t)).collect(),
                 column: section.placement.column,
                 row: section.placement.row,
                 width: section.placement.width,
@@ -226,7 +232,7 @@ pub fn sheet_data(game: &Game) -> SheetData {
                         let track = guide.track(track_id);
                         TrackData {
                             id: track.id.clone(),
-                            title: track.title.clone(),
+                            title: track.title.as_deref().map(one_line),
                             flow: track.flow,
                             loose: track.loose,
                             boxes: track
@@ -253,7 +259,7 @@ pub fn sheet_data(game: &Game) -> SheetData {
         .max()
         .unwrap_or(0);
     SheetData {
-        title: guide.title.clone(),
+        title: one_line(&guide.title),
         columns: guide.columns,
         rows,
         sections,
@@ -297,7 +303,7 @@ fn box_data(game: &Game, b: &BoxDef, section_cause: Option<&Cause>, loose: bool)
         }
     }
     needs.extend(b.requires.iter().map(|r| requirement_words(game, &r.value)));
-    let gives = b
+    let gives: Vec<String> = b
         .rewards
         .iter()
         .map(|r| reward_words(game, &r.value))
@@ -307,9 +313,9 @@ fn box_data(game: &Game, b: &BoxDef, section_cause: Option<&Cause>, loose: bool)
         shape: b.shape,
         style: b.style,
         vp: b.vp,
-        needs,
-        gives,
-        label,
+        needs: needs.iter().map(|w| one_line(w)).collect(),
+        gives: gives.iter().map(|w: &String| one_line(w)).collect(),
+        label: label.as_deref().map(one_line),
     }
 }
 
