@@ -616,8 +616,10 @@ fn errors(diagnostics: &[Diagnostic]) -> Vec<(String, String)> {
 }
 
 fn sheet_only() -> BuildOptions {
-    let mut options = BuildOptions::default();
-    options.targets = vec![Target::Sheet];
+    let mut options = BuildOptions {
+        targets: vec![Target::Sheet],
+        ..BuildOptions::default()
+    };
     options.print.page_previews = false;
     options
 }

@@ -691,6 +691,14 @@ fn table_blocks(
 ) -> Result<f64, TooNarrow> {
     let block_gap = ctx.gap(4.0);
     let weights: Vec<usize> = tracks.iter().map(|t| t.boxes.len() + 1).collect();
+    // Measured once, laid out for each way of splitting them.
+    let rows: Vec<TableTrack> = tracks
+        .iter()
+        .map(|t| TableTrack {
+            track: t,
+            units: t.boxes.iter().map(|b| ctx.unit(b, true)).collect(),
+        })
+        .collect();
     let most = tracks.len().min(6);
     let line = ctx.level.box_size + ctx.gap(1.4);
     let base = ctx.gaps.get();
@@ -708,7 +716,7 @@ fn table_blocks(
             let x = b as f64 * (bw + block_gap);
             let mut these = Vec::new();
             ctx.gaps.set(base);
-            match table(ctx, &tracks[range.clone()], bw, &mut these) {
+            match table(ctx, &rows[range.clone()], bw, &mut these) {
                 Ok((h, w)) => {
                     if h > height {
                         height = h;
@@ -782,17 +790,10 @@ fn split_balanced(weights: &[usize], k: usize) -> Vec<std::ops::Range<usize>> {
 /// continued line starting with an arrow. Returns the height and the number of wraps.
 fn table(
     ctx: &Ctx,
-    tracks: &[&TrackData],
+    rows: &[TableTrack],
     width: f64,
     items: &mut Vec<Item>,
 ) -> Result<(f64, usize), TooNarrow> {
-    let rows: Vec<TableTrack> = tracks
-        .iter()
-        .map(|t| TableTrack {
-            track: t,
-            units: t.boxes.iter().map(|b| ctx.unit(b, true)).collect(),
-        })
-        .collect();
     let title_size = ctx.level.title;
     let title_h = fonts::line_height(Font::Display, title_size);
     let widest_title = rows
@@ -811,7 +812,7 @@ fn table(
 
     // Aligned: column j holds the j-th box of every track.
     let mut cols = vec![(0.0f64, 0.0f64, 0.0f64, 0.0f64); longest];
-    for r in &rows {
+    for r in rows {
         for (i, u) in r.units.iter().enumerate() {
             let col = &mut cols[i];
             col.0 = col.0.max(u.needs_w());
@@ -830,7 +831,7 @@ fn table(
     let indent = title_col + arrow_slot;
     let mut wraps = 0;
     let mut places: Vec<Vec<(usize, f64, f64)>> = Vec::with_capacity(rows.len());
-    for r in &rows {
+    for r in rows {
         let mut place = Vec::with_capacity(r.units.len());
         if aligned {
             let mut x = title_col;
