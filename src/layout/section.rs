@@ -1046,7 +1046,8 @@ fn loose(
     let text = ctx.level.text;
     let label_h = ctx.label_h;
     let units: Vec<Unit> = boxes.iter().map(|b| ctx.unit(b, false)).collect();
-    let label_of = |u: &Unit| u.data.label.clone().unwrap_or_else(|| u.data.id.clone());
+    // A box without a name shows none: its id is for the content, not for players.
+    let label_of = |u: &Unit| u.data.label.clone().unwrap_or_default();
     let box_w = units.iter().map(|u| u.box_w).fold(size, f64::max);
     let badge_r = units.iter().map(Unit::badge_right).fold(0.0, f64::max);
     let lead = box_w + badge_r + NEAR;

@@ -786,6 +786,20 @@ fn suggestions(
             }
         }
     }
+    // Every section placed by the layout.
+    if sheet.sections.iter().any(|s| !s.auto) {
+        let mut free = sheet.clone();
+        for section in &mut free.sections {
+            section.auto = true;
+            section.width_given = false;
+        }
+        if fits(&free, paper) {
+            out.push(
+                "let the layout place every section: remove `column`, `row` and `width` from the sections"
+                    .to_string(),
+            );
+        }
+    }
     // Fewer boxes: the longest track of the section at fault, shortened until the sheet fits.
     if let Some(s) = overflow.section {
         let longest = sheet.sections[s]
