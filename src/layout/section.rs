@@ -250,6 +250,9 @@ struct Unit<'a> {
     gives: Option<Tag>,
     /// The label's width (on one line), beside the gives tag.
     label_w: f64,
+    /// The label's lines: one, unless it was wrapped to fit a narrow trail.
+    label_lines: Vec<String>,
+    label_size: f64,
     badge: Option<(f64, f64)>,
 }
 
@@ -291,7 +294,12 @@ impl Unit<'_> {
     fn tag_h(&self) -> f64 {
         let n = self.needs.as_ref().map_or(0.0, |t| t.h);
         let g = self.gives.as_ref().map_or(0.0, |t| t.h);
-        n.max(g)
+        let label = if self.label_lines.len() > 1 {
+            self.label_lines.len() as f64 * fonts::line_height(Font::Body, 1.0) * self.label_size
+        } else {
+            0.0
+        };
+        n.max(g).max(label)
     }
 }
 
@@ -328,6 +336,11 @@ impl Ctx<'_> {
                 (Some(l), true) => text_width(Font::Body, self.level.text, l),
                 _ => 0.0,
             },
+            label_lines: match (&b.label, label) {
+                (Some(l), true) => vec![l.clone()],
+                _ => Vec::new(),
+            },
+            label_size: self.level.text,
             badge: self.badge(b.vp),
         }
     }
@@ -377,16 +390,10 @@ impl Ctx<'_> {
             items.push(self.tags.draw(tag, after, centre - tag.h / 2.0));
             after += tag.w + NEAR;
         }
-        if u.label_w > 0.0
-            && let Some(label) = &u.data.label
-        {
-            let l = line(
-                Font::Body,
-                self.level.text,
-                label,
-                after,
-                centre - self.label_h / 2.0,
-            );
+        let lines = u.label_lines.len() as f64;
+        for (i, text) in u.label_lines.iter().enumerate() {
+            let top = centre - self.label_h * lines / 2.0 + self.label_h * i as f64;
+            let l = line(Font::Body, self.level.text, text, after, top);
             items.push(Item::Label { line: l });
         }
     }
@@ -584,6 +591,27 @@ fn trails(
             }
             if two_gives && u.gives.is_some() && right(u) > rest_room {
                 u.gives = ctx.tags.two_lines(Side::Gives, &b.gives);
+            }
+        }
+    }
+    if need(widths(&units)) > tw {
+        // Still too wide: names beside the boxes (a summit, a landmark) wrap over lines.
+        let (left, _) = widths(&units);
+        for u in units.iter_mut().flatten() {
+            if u.label_lines.is_empty() {
+                continue;
+            }
+            let gives = u.gives.as_ref().map_or(0.0, |t| t.w + NEAR);
+            let room = tw - need((left, 0.0)) - u.badge_right() - NEAR - gives;
+            if u.label_w > room
+                && let Some(label) = &u.data.label
+                && let Ok(lines) = wrap(Font::Body, ctx.level.text, label, room)
+            {
+                u.label_w = lines
+                    .iter()
+                    .map(|l| text_width(Font::Body, ctx.level.text, l))
+                    .fold(0.0, f64::max);
+                u.label_lines = lines;
             }
         }
     }
