@@ -718,7 +718,8 @@ fn table_blocks(
     items: &mut Vec<Item>,
 ) -> Result<f64, TooNarrow> {
     let block_gap = ctx.gap(4.0);
-    let weights: Vec<usize> = tracks.iter().map(|t| t.boxes.len() + 1).collect();
+    // Balanced by lines: a short track is one line, a long one about one per six boxes.
+    let weights: Vec<usize> = tracks.iter().map(|t| 1 + t.boxes.len() / 6).collect();
     // Measured once, laid out for each way of splitting them.
     let rows: Vec<TableTrack> = tracks
         .iter()
