@@ -28,6 +28,9 @@ use world::GameFolder;
 pub struct Checked {
     pub game: Option<Game>,
     pub diagnostics: Diagnostics,
+    /// The Field Guide laid out on the checked paper, when the check covered the sheet and it
+    /// fits: what the print backend draws, so the layout is computed once per build.
+    pub layout: Option<layout::SheetLayout>,
 }
 
 /// Loads and checks the game in `folder` on its own paper: everything `build` does short of
@@ -59,6 +62,7 @@ impl Default for CheckOptions {
 pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
     let mut diagnostics = Diagnostics::default();
     let game = load::load(folder, &mut diagnostics);
+    let mut sheet = None;
     // Rules checks reason about the whole game; on a partly loaded one they would report the
     // holes loading left (a skipped card, a missing file) as faults of their own.
     if let Some(game) = &game
@@ -68,14 +72,19 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
         diagnostics.extend(rules::check(game));
         // The sheet's fit is part of the check: a build never fails on a layout this passed.
         let paper = options.paper.unwrap_or(game.manifest.paper);
-        if options.sheet
-            && let Err(overflow) = layout::field_guide(game, paper)
-        {
-            diagnostics.push(overflow);
+        if options.sheet {
+            match layout::field_guide(game, paper) {
+                Ok(laid_out) => sheet = Some(laid_out),
+                Err(overflow) => diagnostics.push(overflow),
+            }
         }
     }
     diagnostics.sort();
-    Checked { game, diagnostics }
+    Checked {
+        game,
+        diagnostics,
+        layout: sheet,
+    }
 }
 
 /// The result of a build: what `check` gives, and the files when there were no errors.
@@ -125,7 +134,11 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
             };
         }
     };
-    let context = backends::Context { game, folder };
+    let context = backends::Context {
+        game,
+        folder,
+        layout: checked.layout.as_ref(),
+    };
     let mut timings = Vec::new();
     let outputs = match backends::run_all(&context, &templates, options) {
         Ok(built) => {

@@ -70,7 +70,6 @@ struct Glyph {
 struct Path {
     bounds: Bounds,
     stroked: bool,
-    filled_white: bool,
 }
 
 struct Page {
@@ -90,23 +89,15 @@ fn read_page(pdf_bytes: &[u8], index: usize) -> Page {
 
     struct Collect {
         glyphs: Vec<(Rect, f64, String, f64)>,
-        paths: Vec<(Rect, bool, bool)>,
+        paths: Vec<(Rect, bool)>,
     }
     impl<'a> Device<'a> for Collect {
         fn set_soft_mask(&mut self, _: Option<SoftMask<'a>>) {}
         fn set_blend_mode(&mut self, _: BlendMode) {}
-        fn draw_path(&mut self, path: &BezPath, t: Affine, paint: &Paint<'a>, mode: &PathDrawMode) {
+        fn draw_path(&mut self, path: &BezPath, t: Affine, _: &Paint<'a>, mode: &PathDrawMode) {
             let bbox = (t * path.clone()).bounding_box();
-            let stroked = matches!(mode, PathDrawMode::Stroke(_));
-            let white = match paint {
-                Paint::Color(c) => {
-                    let rgba = c.to_rgba();
-                    let [r, g, b, _] = rgba.to_rgba8();
-                    r > 250 && g > 250 && b > 250
-                }
-                _ => false,
-            };
-            self.paths.push((bbox, stroked, white));
+            self.paths
+                .push((bbox, matches!(mode, PathDrawMode::Stroke(_))));
         }
         fn push_clip_path(&mut self, _: &ClipPath) {}
         fn push_transparency_group(&mut self, _: f32, _: Option<SoftMask<'a>>, _: BlendMode) {}
@@ -181,10 +172,9 @@ fn read_page(pdf_bytes: &[u8], index: usize) -> Page {
         paths: collect
             .paths
             .iter()
-            .map(|(r, stroked, white)| Path {
+            .map(|(r, stroked)| Path {
                 bounds: mm(r),
                 stroked: *stroked,
-                filled_white: *white,
             })
             .collect(),
         height_mm: h / MM,
@@ -270,7 +260,6 @@ fn faults(pdf: &[u8]) -> Vec<String> {
     let frames = frames(&page);
     let foot = page.height_mm - 16.0;
     let mut faults = Vec::new();
-    let _ = page.paths.iter().filter(|p| p.filled_white).count();
     for r in &runs {
         if r.size < 7.0 - 0.05 {
             faults.push(format!("text {:?} set at {:.2} pt", r.text, r.size));

@@ -21,6 +21,7 @@ fn ruleset_bytes(dir: &Path) -> Option<Vec<u8>> {
     let output = backends::ruleset::output(&Context {
         game: &game,
         folder: &folder,
+        layout: None,
     });
     Some(output.bytes)
 }

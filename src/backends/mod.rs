@@ -26,6 +26,8 @@ pub struct Output {
 pub struct Context<'a> {
     pub game: &'a Game,
     pub folder: &'a GameFolder,
+    /// The Field Guide as the check laid it out, when the build prints the sheet.
+    pub layout: Option<&'a crate::layout::SheetLayout>,
 }
 
 /// What a build makes (`build --only`).
@@ -108,7 +110,7 @@ pub fn run_all(
             tts_sources: tts,
             ..options.print.clone()
         };
-        let printed = print::print(context.game, templates, &print_options)?;
+        let printed = print::print(context.game, context.layout, templates, &print_options)?;
         outputs.extend(printed.outputs);
         warnings.extend(printed.warnings);
         timings = printed.timings;

@@ -46,13 +46,6 @@ impl Rect {
     pub fn moved(&self, dx: f64, dy: f64) -> Rect {
         Rect::new(self.x + dx, self.y + dy, self.w, self.h)
     }
-    /// Whether the two overlap by more than `tolerance` mm both ways.
-    pub fn overlaps(&self, other: &Rect, tolerance: f64) -> bool {
-        self.x + tolerance < other.right()
-            && other.x + tolerance < self.right()
-            && self.y + tolerance < other.bottom()
-            && other.y + tolerance < self.bottom()
-    }
     pub fn contains(&self, other: &Rect, tolerance: f64) -> bool {
         other.x >= self.x - tolerance
             && other.y >= self.y - tolerance

@@ -64,7 +64,8 @@ pub fn text_width(font: Font, size: f64, text: &str) -> f64 {
     })
 }
 
-fn line(font: Font, size: f64, text: &str, x: f64, y: f64) -> Line {
+/// One line of `text`, its line box's top-left corner at (x, y), measured.
+pub(super) fn line(font: Font, size: f64, text: &str, x: f64, y: f64) -> Line {
     Line {
         rect: Rect::new(
             x,
@@ -79,7 +80,7 @@ fn line(font: Font, size: f64, text: &str, x: f64, y: f64) -> Line {
 }
 
 /// Words broken into lines no wider than `width`; a word wider than the width is an error.
-fn wrap(font: Font, size: f64, text: &str, width: f64) -> Result<Vec<String>, f64> {
+pub(super) fn wrap(font: Font, size: f64, text: &str, width: f64) -> Result<Vec<String>, f64> {
     let space = text_width(font, size, " ");
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -254,6 +255,8 @@ struct Unit<'a> {
     label_lines: Vec<String>,
     label_size: f64,
     badge: Option<(f64, f64)>,
+    /// In a track, the tags and label sit beside the box; a loose box has them under its name.
+    beside: bool,
 }
 
 impl Unit<'_> {
@@ -261,7 +264,7 @@ impl Unit<'_> {
     /// A badge goes on the box's free side: on its left when something follows the box on
     /// its right and nothing is required on its left, else on its right.
     fn badge_left(&self) -> bool {
-        self.badge.is_some() && self.needs.is_none() && self.after_w() > 0.0
+        self.beside && self.badge.is_some() && self.needs.is_none() && self.after_w() > 0.0
     }
     fn badge_right(&self) -> f64 {
         match self.badge {
@@ -326,22 +329,25 @@ impl Ctx<'_> {
             (w.max(self.badge_h), self.badge_h)
         })
     }
-    fn unit<'a>(&self, b: &'a BoxData, label: bool) -> Unit<'a> {
+    /// A box measured as a track draws it (`beside`: label and tags beside the box) or as a
+    /// loose box does (they go under its name, drawn by `loose`).
+    fn unit<'a>(&self, b: &'a BoxData, beside: bool) -> Unit<'a> {
         Unit {
             data: b,
             box_w: shape_extent(b.shape, self.level.box_size),
             needs: self.tags.one_line(Side::Needs, &b.needs),
             gives: self.tags.one_line(Side::Gives, &b.gives),
-            label_w: match (&b.label, label) {
+            label_w: match (&b.label, beside) {
                 (Some(l), true) => text_width(Font::Body, self.level.text, l),
                 _ => 0.0,
             },
-            label_lines: match (&b.label, label) {
+            label_lines: match (&b.label, beside) {
                 (Some(l), true) => vec![l.clone()],
                 _ => Vec::new(),
             },
             label_size: self.level.text,
             badge: self.badge(b.vp),
+            beside,
         }
     }
     /// The box, its badge, and its tags, with the box's top-left at (x, y).
@@ -363,28 +369,7 @@ impl Ctx<'_> {
             shape: u.data.shape,
             style: u.data.style,
         });
-        if let Some((w, h)) = u.badge {
-            let x = if u.badge_left() {
-                rect.x - BADGE_GAP - w
-            } else {
-                rect.right() + BADGE_GAP
-            };
-            let badge = Rect::new(x, rect.y - BADGE_RISE, w, h);
-            let mut text = line(
-                Font::Bold,
-                self.level.text,
-                &u.data.vp.to_string(),
-                0.0,
-                0.0,
-            );
-            text.rect.x = badge.x + (badge.w - text.rect.w) / 2.0;
-            text.rect.y = badge.y + (badge.h - text.rect.h) / 2.0;
-            items.push(Item::Badge {
-                rect: badge,
-                line: text,
-                vp: u.data.vp,
-            });
-        }
+        items.extend(self.badge_item(u, rect));
         let mut after = rect.right() + u.badge_right() + NEAR;
         if let Some(tag) = &u.gives {
             items.push(self.tags.draw(tag, after, centre - tag.h / 2.0));
@@ -396,6 +381,30 @@ impl Ctx<'_> {
             let l = line(Font::Body, self.level.text, text, after, top);
             items.push(Item::Label { line: l });
         }
+    }
+    /// The unit's VP badge, on its box's free side, for the box drawn at `rect`.
+    fn badge_item(&self, u: &Unit, rect: Rect) -> Option<Item> {
+        let (w, h) = u.badge?;
+        let x = if u.badge_left() {
+            rect.x - BADGE_GAP - w
+        } else {
+            rect.right() + BADGE_GAP
+        };
+        let badge = Rect::new(x, rect.y - BADGE_RISE, w, h);
+        let mut text = line(
+            Font::Bold,
+            self.level.text,
+            &u.data.vp.to_string(),
+            0.0,
+            0.0,
+        );
+        text.rect.x = badge.x + (badge.w - text.rect.w) / 2.0;
+        text.rect.y = badge.y + (badge.h - text.rect.h) / 2.0;
+        Some(Item::Badge {
+            rect: badge,
+            line: text,
+            vp: u.data.vp,
+        })
     }
     fn arrow(&self, right: f64, centre: f64) -> Item {
         let w = (1.6 * self.level.space).clamp(1.2, 2.0);
@@ -1149,29 +1158,19 @@ fn loose(
         let box_top = y + badge_top.max((h - size) / 2.0);
         let centre = box_top + size / 2.0;
         let text_top = (centre - h / 2.0).max(y);
+        let rect = Rect::new(
+            x + (box_w - u.box_w) / 2.0,
+            box_top + (size - u.box_w) / 2.0,
+            u.box_w,
+            u.box_w,
+        );
         items.push(Item::Box {
-            rect: Rect::new(
-                x + (box_w - u.box_w) / 2.0,
-                box_top + (size - u.box_w) / 2.0,
-                u.box_w,
-                u.box_w,
-            ),
+            rect,
             id: u.data.id.clone(),
             shape: u.data.shape,
             style: u.data.style,
         });
-        if let Some((w, bh)) = u.badge {
-            let bx = x + (box_w - u.box_w) / 2.0 + u.box_w + BADGE_GAP;
-            let badge = Rect::new(bx, box_top + (size - u.box_w) / 2.0 - BADGE_RISE, w, bh);
-            let mut t = line(Font::Bold, text, &u.data.vp.to_string(), 0.0, 0.0);
-            t.rect.x = badge.x + (badge.w - t.rect.w) / 2.0;
-            t.rect.y = badge.y + (badge.h - t.rect.h) / 2.0;
-            items.push(Item::Badge {
-                rect: badge,
-                line: t,
-                vp: u.data.vp,
-            });
-        }
+        items.extend(ctx.badge_item(u, rect));
         let tx = x + lead;
         let mut ty = text_top;
         for l in lines {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::section::{self, MAX_STRETCH, TooNarrow, text_width};
+use super::section::{self, MAX_STRETCH, TooNarrow, line, text_width, wrap};
 use super::{
     Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
 };
@@ -395,13 +395,10 @@ fn tab(
     // Accents reach the line box's top: the title sits low enough in its tab that they stay
     // clear of the panel's frame.
     let rect = Rect::new(x, y, w + 2.0 * 2.4, h + 1.4);
-    let line = Line {
-        rect: Rect::new(x + 2.4, y + 0.9, w, h),
-        text: section.title.clone(),
-        font: Font::Display,
-        size,
-    };
-    (rect, line)
+    (
+        rect,
+        line(Font::Display, size, &section.title, x + 2.4, y + 0.9),
+    )
 }
 
 fn place_section(
@@ -532,28 +529,14 @@ fn frame(
     let title_h = fonts::line_height(Font::Display, title_size);
     let band = name_h.max(score_box.1);
     // Display text sits on a shared baseline: the sheet's title is aligned to the name's foot.
-    let name_line = Line {
-        rect: Rect::new(
-            m,
-            m + band - name_h,
-            text_width(Font::Display, name_size, &name),
-            name_h,
-        ),
-        text: name,
-        font: Font::Display,
-        size: name_size,
-    };
-    let title_line = Line {
-        rect: Rect::new(
-            name_line.rect.right() + 4.0,
-            m + band - title_h - (name_h - title_h) * 0.12,
-            text_width(Font::Display, title_size, &title),
-            title_h,
-        ),
-        text: title,
-        font: Font::Display,
-        size: title_size,
-    };
+    let name_line = line(Font::Display, name_size, &name, m, m + band - name_h);
+    let title_line = line(
+        Font::Display,
+        title_size,
+        &title,
+        name_line.rect.right() + 4.0,
+        m + band - title_h - (name_h - title_h) * 0.12,
+    );
     let right = paper.width - m;
     let score_rect = Rect::new(
         right - score_box.0,
@@ -561,34 +544,26 @@ fn frame(
         score_box.0,
         score_box.1,
     );
-    let score_line = Line {
-        rect: Rect::new(
-            score_rect.x - 1.5 - score_w,
-            score_rect.bottom() - small_h,
-            score_w,
-            small_h,
-        ),
-        text: "Score".to_string(),
-        font: Font::Body,
-        size: small,
-    };
+    let score_line = line(
+        Font::Body,
+        small,
+        "Score",
+        score_rect.x - 1.5 - score_w,
+        score_rect.bottom() - small_h,
+    );
     let field = Rect::new(
         score_line.rect.x - 4.0 - field_w,
         score_rect.bottom() - 1.0,
         field_w,
         0.3,
     );
-    let trainer_line = Line {
-        rect: Rect::new(
-            field.x - 1.5 - trainer_w,
-            score_rect.bottom() - small_h,
-            trainer_w,
-            small_h,
-        ),
-        text: "Trainer".to_string(),
-        font: Font::Body,
-        size: small,
-    };
+    let trainer_line = line(
+        Font::Body,
+        small,
+        "Trainer",
+        field.x - 1.5 - trainer_w,
+        score_rect.bottom() - small_h,
+    );
     let rule = Rect::new(m, m + band + 1.2, inner, 0.7);
     let header = Header {
         name: name_line,
@@ -612,65 +587,49 @@ fn frame(
         .join(" · ");
     // The versions wrap over as many lines as they need, the last on the page's foot line;
     // a word wider than the page is cut short rather than set into the margin.
-    let space_w = text_width(Font::Body, foot, " ");
-    let mut lines: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for word in one_line(&versions_text).split(' ') {
-        let mut word = word.to_string();
-        while text_width(Font::Body, foot, &word) > inner && word.chars().count() > 1 {
-            word.pop();
-        }
-        let with =
-            text_width(Font::Body, foot, &current) + space_w + text_width(Font::Body, foot, &word);
-        if current.is_empty() {
-            current = word;
-        } else if with <= inner {
-            current.push(' ');
-            current.push_str(&word);
-        } else {
-            lines.push(std::mem::replace(&mut current, word));
-        }
-    }
-    lines.push(current);
-    let count = lines.len();
+    let clipped: Vec<String> = versions_text
+        .split_whitespace()
+        .map(|word| {
+            let mut word = word.to_string();
+            while text_width(Font::Body, foot, &word) > inner && word.chars().count() > 1 {
+                word.pop();
+            }
+            word
+        })
+        .collect();
+    let lines = wrap(Font::Body, foot, &clipped.join(" "), inner).unwrap_or_default();
+    let count = lines.len().max(1);
     let versions: Vec<Line> = lines
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(i, text)| Line {
-            rect: Rect::new(
+        .map(|(i, text)| {
+            line(
+                Font::Body,
+                foot,
+                text,
                 m,
                 foot_y - (count - 1 - i) as f64 * foot_h,
-                text_width(Font::Body, foot, &text),
-                foot_h,
-            ),
-            text,
-            font: Font::Body,
-            size: foot,
+            )
         })
         .collect();
     let versions_top = foot_y - (count - 1) as f64 * foot_h;
     let last_right = versions.last().map_or(m, |l| l.rect.right());
-    let styles = |style: Style| {
+    let boxes = || {
         sheet
             .sections
             .iter()
             .flat_map(|s| s.tracks.iter())
             .flat_map(|t| t.boxes.iter())
-            .any(|b| b.style == style)
     };
+    let styles = |style: Style| boxes().any(|b| b.style == style);
     let tags = |needs: bool| {
-        sheet
-            .sections
-            .iter()
-            .flat_map(|s| s.tracks.iter())
-            .flat_map(|t| t.boxes.iter())
-            .any(|b| {
-                if needs {
-                    !b.needs.is_empty()
-                } else {
-                    !b.gives.is_empty()
-                }
-            })
+        boxes().any(|b| {
+            if needs {
+                !b.needs.is_empty()
+            } else {
+                !b.gives.is_empty()
+            }
+        })
     };
     let mut entries: Vec<(&str, &str)> = Vec::new();
     if tags(true) {
@@ -704,16 +663,10 @@ fn frame(
     let mut key = Vec::new();
     for ((sample_name, words), w) in entries.iter().zip(&widths) {
         let rect = Rect::new(x, key_y + (foot_h - sample) / 2.0, sample, sample);
-        let line = Line {
-            rect: Rect::new(x + sample + 1.0, key_y, w - sample - 1.0, foot_h),
-            text: words.to_string(),
-            font: Font::Body,
-            size: foot,
-        };
         key.push(KeyEntry {
             sample: sample_name.to_string(),
             rect,
-            line,
+            line: line(Font::Body, foot, words, x + sample + 1.0, key_y),
         });
         x += w + 3.5;
     }

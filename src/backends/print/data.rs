@@ -16,7 +16,7 @@ use crate::model::{
 use super::geometry::PaperSize;
 
 #[derive(Debug, Serialize)]
-pub struct GameData {
+pub struct GameData<'a> {
     pub id: String,
     pub name: String,
     /// `"field-guide v20240524 · deck v20240517 · …"`, for the sheet's footer.
@@ -28,8 +28,9 @@ pub struct GameData {
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
     pub sheet: SheetData,
-    /// The Field Guide laid out on the paper: every rectangle the template draws.
-    pub layout: crate::layout::SheetLayout,
+    /// The Field Guide laid out on the paper: every rectangle field-guide.typ draws (none
+    /// when the build does not print the sheet).
+    pub layout: Option<&'a crate::layout::SheetLayout>,
     pub deck: DeckData,
     pub dice: Vec<DiceSetData>,
     pub items: Vec<ItemData>,
@@ -151,12 +152,12 @@ pub struct ItemData {
     pub effect: Effect,
 }
 
-pub fn game_data(
+pub fn game_data<'a>(
     game: &Game,
     paper: Paper,
-    layout: crate::layout::SheetLayout,
+    layout: Option<&'a crate::layout::SheetLayout>,
     has_park_rules: bool,
-) -> GameData {
+) -> GameData<'a> {
     let manifest = &game.manifest;
     let paper = PaperSize::of(paper);
     GameData {
@@ -219,11 +220,11 @@ pub fn sheet_data(game: &Game) -> SheetData {
                 height: section.placement.height,
                 auto: section.placement.auto,
                 width_given: section.placement.width_given,
-                fill: section_cause.as_ref().map(|cause| match cause {
-                    Cause::Turn => "turn".to_string(),
-                    Cause::Ball => "ball".to_string(),
-                    Cause::Dice(action) => format!("dice:{}", action.name()),
-                    _ => String::new(),
+                fill: section_cause.as_ref().and_then(|cause| match cause {
+                    Cause::Turn => Some("turn".to_string()),
+                    Cause::Ball => Some("ball".to_string()),
+                    Cause::Dice(action) => Some(format!("dice:{}", action.name())),
+                    _ => None,
                 }),
                 tracks: section
                     .tracks

@@ -17,6 +17,7 @@ use typst_layout::PagedDocument;
 
 use super::Output;
 use crate::diag::{Code, Diagnostic};
+use crate::layout::SheetLayout;
 use crate::model::{Game, Paper};
 use files::TemplateFiles;
 use geometry::{DeckLayout, PaperSize};
@@ -94,15 +95,15 @@ struct Job {
     keep: bool,
 }
 
+/// Typesets what `options` ask for. `layout` is the Field Guide as `check` laid it out on
+/// the same paper; it is needed when the sheet (or the export's sheet tiles) is made.
 pub fn print(
     game: &Game,
+    layout: Option<&SheetLayout>,
     files: &TemplateFiles,
     options: &PrintOptions,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let paper = options.paper.unwrap_or(game.manifest.paper);
-    // `check` has laid the sheet out on this paper already and reported a misfit; the same
-    // computation here cannot fail where that one passed.
-    let layout = crate::layout::field_guide(game, paper).map_err(|d| vec![d])?;
     let data = data::game_data(game, paper, layout, files.has_park_rules);
     let game_value = to_value(&data);
     let inputs = |extra: &[(&str, typst::foundations::Value)]| {
