@@ -1,7 +1,8 @@
 //! The stable diagnostic codes and their long explanations (`safari explain CODE`).
 //!
 //! Codes are grouped by hundreds: 00 files, 01 syntax and values, 02 names, 03 structure,
-//! 04 reachability, 05 cards, 06 play budget. A code is never reused for another meaning.
+//! 04 reachability, 05 cards, 06 play budget, 07 typesetting, 08 outputs. A code is never reused
+//! for another meaning.
 
 use std::fmt;
 
@@ -49,6 +50,9 @@ codes! {
     OutsideGame = "SZ0004", "a path leads outside the game folder",
         "Every file a game uses must live inside its folder, so that a game folder can be shared, built anywhere, and never reads the rest of the disk. Absolute paths, `..` and symbolic links that point outside are refused.",
         "# game.toml\n[files]\ndeck = \"../other-game/deck.toml\"";
+    LimitExceeded = "SZ0005", "content is larger than safari accepts",
+        "So that no game folder can make a check or a build run out of memory or time, content has limits: the size of each file, the number of entries (cards, species, items, boxes), the length of a piece of text, how deeply KDL blocks nest, and each number of things (copies, players, repeats). The limits are far above what a printed game holds; docs/content.md lists them. Content past a limit is refused with this code, at the value or file at fault.",
+        "// field-guide.kdl: a track of a million boxes\ntrack \"long\" { box repeat=1000000 }";
     KdlSyntax = "SZ0101", "the KDL file is not well-formed",
         "The Field Guide layout is KDL 2.0. The parser could not read the file; the label shows where. Common causes: an unclosed `{` or string, `#true`/`#false` written without `#` (KDL 2), a property without a value.",
         "section \"areas\" {\n    track \"area-1\" {\n        box vp=\n}";
@@ -58,6 +62,9 @@ codes! {
     InvalidValue = "SZ0103", "a value has the wrong type, is out of range, or a key is missing or unknown",
         "The file is well-formed but a value does not fit what the game expects: a number where text is needed, a negative count, a key that is required but absent, or a key the format does not know (often a typo). docs/content.md lists every key with its type, and the JSON Schemas in schema/ let an editor check while you type.",
         "[[card]]\nspecies = \"nidoran-m\"\ncapture-rate = \"eleven\"";
+    BadId = "SZ0105", "an id is not lower-case words joined by dashes",
+        "Ids name things in diagnostics, in other files, in the ruleset and in output file names, so they are restricted to lower-case ASCII letters and digits in words joined by single dashes (`super-rod`, `area-1`, `safari-zone`), at most 64 characters. Quote marks, spaces, slashes, dots and capitals are refused. In KDL, strings take double quotes: `box \"guest-chansey\"`, not `box 'guest-chansey'`.",
+        "# game.toml\nid = \"../escaped\"";
     UnknownNode = "SZ0104", "a KDL node or property the Field Guide format does not know",
         "The Field Guide format has a fixed set of nodes (sheet, section, track, box, text) and properties for each. A node or property with another name is a typo or belongs to another format; it is reported rather than ignored so that nothing you write is silently dropped.",
         "section \"bag\" {\n    trak \"rods\" { box }\n}";
@@ -121,9 +128,15 @@ codes! {
     TemplateWarning = "SZ0702", "Typst warned while typesetting a print file",
         "Typst typeset the file but warned about something in a template or the Park Rules, such as a font family it does not have (only the bundled fonts are available, so the output is the same on every machine) or a layout it had to give up on. The outputs are written; check them.",
         "// park-rules.typ\n#set text(font: \"Comic Sans MS\")";
+    TypesetLimit = "SZ0704", "typesetting ran past its time or memory bound",
+        "Templates and the Park Rules are Typst programs, and a program can loop for hours or fill memory (`#for i in range(100000000) []`, a huge `#lorem`). Typesetting therefore runs apart from safari, bounded in time and memory; a document that goes past either bound is stopped and reported with this code, and nothing is written. Look for a loop, a huge repetition or an enormous size in the template or park-rules.typ. The bounds are set by `--typeset-timeout` and `--typeset-memory`.",
+        "// park-rules.typ\n#for i in range(100000000) [ #i ]";
     NoParkRules = "SZ0703", "the game has no Park Rules for the back of the sheet",
         "The back of the Field Guide is the Park Rules, written by the designer as Typst markup in `park-rules.typ` in the game folder. Without it the back is a reference page generated from the content (dice faces, items, the deck list), which is no substitute for the rules. Write park-rules.typ (see `safari init` for a starting point).",
         "# a game folder with game.toml and the content files, and no park-rules.typ";
+    OutputUnwritable = "SZ0801", "the outputs could not be written",
+        "A build writes its files into a staging folder beside `out/<game>/` and, only when every file is written, swaps it in place of the old folder: either every output is replaced or none is. This code reports a fault of the file system on the way (no space left, no permission, a read-only folder, a name the file system refuses); the previous outputs are left as they were. The message names the path and the operating system's reason.",
+        "$ chmod a-w out && safari build";
 }
 
 impl Code {
@@ -140,6 +153,7 @@ impl Code {
                 | Code::TomlSyntax
                 | Code::InvalidValue
                 | Code::UnknownNode
+                | Code::LimitExceeded
         )
     }
 }
