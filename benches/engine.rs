@@ -18,7 +18,10 @@ fn rules() -> engine::Rules {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
     let mut folder = GameFolder::open(&dir).unwrap();
     let game = safari::check(&mut folder).game.unwrap();
-    engine::load(&serde_json::to_vec(&ruleset::build(&game, "sha256:bench")).unwrap()).unwrap()
+    engine::load(
+        &serde_json::to_vec(&ruleset::build(&game, &ruleset::content_hash(&folder))).unwrap(),
+    )
+    .unwrap()
 }
 
 /// Plays `games` one-player games from consecutive seeds in one restarted game, as `sim`

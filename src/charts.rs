@@ -50,16 +50,25 @@ pub struct Series<'a> {
     pub values: &'a [u32],
 }
 
-/// A histogram of integer values (share of values per bin), one colour per series.
+/// Bars a histogram draws at most: wider bins beyond, whatever the values' range.
+const MAX_BINS: u32 = 60;
+
+/// A histogram of integer values (share of values per bin), one colour per series. Bins are
+/// `bin` wide, or wider (1, 2 or 5 times a power of ten) when the values span more than
+/// [`MAX_BINS`] of them.
 pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> String {
     fonts();
-    let bin = bin.max(1);
     let max = series
         .iter()
         .flat_map(|s| s.values)
         .copied()
         .max()
         .unwrap_or(0);
+    let wide_enough = (max / MAX_BINS).saturating_add(1);
+    let bin = std::iter::successors(Some(1u32), |n| n.checked_mul(10))
+        .flat_map(|n| [n, n.saturating_mul(2), n.saturating_mul(5)])
+        .find(|width| *width >= bin.max(1) && *width >= wide_enough)
+        .unwrap_or(u32::MAX);
     let bins = (max / bin + 1) as usize;
     let shares: Vec<Vec<f64>> = series
         .iter()
@@ -82,7 +91,7 @@ pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> Str
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(64)
-            .build_cartesian_2d(0f64..(bins as u32 * bin) as f64, 0f64..top)
+            .build_cartesian_2d(0f64..bins as f64 * bin as f64, 0f64..top)
             .expect("a valid chart");
         let _ = chart
             .configure_mesh()

@@ -14,6 +14,7 @@ pub mod fonts;
 pub mod layout;
 pub mod load;
 pub mod model;
+pub mod output;
 pub mod raster;
 pub mod rules;
 pub mod sim;
@@ -157,18 +158,4 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
         outputs,
         timings,
     }
-}
-
-/// Writes a file by writing a temporary file beside it and renaming it over the target, so a
-/// reader never sees half a file and a failed write leaves the previous one.
-pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&temporary, bytes)?;
-    std::fs::rename(&temporary, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
 }

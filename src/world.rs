@@ -9,6 +9,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::diag::{Code, Diagnostic};
+use crate::load::limits::{MAX_ASSET_BYTES, MAX_FILE_BYTES};
 
 /// Index of a file in a [`GameFolder`]'s source table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,16 +52,31 @@ pub struct Source {
     /// Path relative to the game folder, with `/` separators: what diagnostics print.
     pub name: String,
     pub text: String,
+    /// Where each line starts, found once when first asked: a report may locate thousands
+    /// of labels in one file.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
+        }
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..floor_char_boundary(&self.text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let line = starts.partition_point(|start| *start <= offset);
+        let line_start = starts[line - 1];
+        let column = self.text[line_start..offset].chars().count() + 1;
         (line, column)
     }
 }
@@ -137,10 +153,7 @@ impl GameFolder {
     /// Adds a source that did not come from disk (generated or embedded content).
     pub fn add_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = FileId(self.sources.len() as u32);
-        self.sources.push(Source {
-            name: name.into(),
-            text: text.into(),
-        });
+        self.sources.push(Source::new(name, text));
         id
     }
 
@@ -162,11 +175,13 @@ impl GameFolder {
             .map(|(id, _)| id)
     }
 
-    /// Whether a file exists inside the game folder (in memory or on disk).
+    /// Whether the game folder has something at `relative` (in memory or on disk), even
+    /// something [`GameFolder::read`] refuses, such as a link leading outside: a file that is
+    /// there but refused is reported as refused, never taken for missing.
     pub fn exists(&self, relative: &str) -> bool {
         self.find(relative).is_some()
             || (!self.root.as_os_str().is_empty()
-                && self.resolve(relative).is_ok_and(|path| path.is_file()))
+                && std::fs::symlink_metadata(self.root.join(relative)).is_ok())
     }
 
     /// Reads a file of the game folder. `referenced_at` is where the path was named (a manifest
@@ -190,22 +205,7 @@ impl GameFolder {
             )));
         }
         let path = self.resolve(relative).map_err(at)?;
-        if path.is_dir() {
-            return Err(at(Diagnostic::error(
-                Code::FileUnreadable,
-                format!("`{relative}` is a folder, not a file"),
-            )));
-        }
-        let bytes = std::fs::read(&path).map_err(|err| {
-            let what = match err.kind() {
-                std::io::ErrorKind::NotFound => "does not exist".to_string(),
-                _ => format!("cannot be read: {err}"),
-            };
-            at(Diagnostic::error(
-                Code::FileUnreadable,
-                format!("file `{relative}` {what}"),
-            ))
-        })?;
+        let bytes = read_regular_file(&path, relative, MAX_FILE_BYTES).map_err(at)?;
         self.add_bytes(relative, bytes)
     }
 
@@ -259,13 +259,56 @@ impl FolderReader {
             ));
         }
         let path = confined(&self.root, relative)?;
-        std::fs::read(&path).map_err(|err| {
-            Diagnostic::error(
-                Code::FileUnreadable,
-                format!("file `{relative}` cannot be read: {err}"),
-            )
-        })
+        read_regular_file(&path, relative, MAX_ASSET_BYTES)
     }
+}
+
+/// Reads a regular file of at most `limit` bytes. Anything else is refused before it is
+/// opened: a folder, a FIFO or a device (opening one can block for ever), or a file past the
+/// limit (which could exhaust memory).
+pub fn read_regular_file(path: &Path, relative: &str, limit: u64) -> Result<Vec<u8>, Diagnostic> {
+    use std::io::Read;
+    let unreadable =
+        |what: String| Diagnostic::error(Code::FileUnreadable, format!("file `{relative}` {what}"));
+    let metadata = std::fs::metadata(path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound => unreadable("does not exist".to_string()),
+        _ => unreadable(format!("cannot be read: {err}")),
+    })?;
+    if metadata.is_dir() {
+        return Err(Diagnostic::error(
+            Code::FileUnreadable,
+            format!("`{relative}` is a folder, not a file"),
+        ));
+    }
+    if !metadata.is_file() {
+        return Err(unreadable(
+            "is not a regular file (a pipe, a socket or a device)".to_string(),
+        ));
+    }
+    let too_big = || {
+        Diagnostic::error(
+            Code::LimitExceeded,
+            format!(
+                "file `{relative}` is larger than {}, the most a game file may be",
+                crate::load::limits::bytes(limit)
+            ),
+        )
+        .with_help("a file this size is not game content: check that it is the right file")
+    };
+    if metadata.len() > limit {
+        return Err(too_big());
+    }
+    let file =
+        std::fs::File::open(path).map_err(|err| unreadable(format!("cannot be read: {err}")))?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // The file may have grown since it was measured.
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| unreadable(format!("cannot be read: {err}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Maps a path relative to the game folder onto disk, refusing to leave the folder.

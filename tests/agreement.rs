@@ -68,7 +68,8 @@ fn the_engine_never_fills_a_box_the_checker_calls_unreachable() {
             .into_iter()
             .map(|b| game.guide.get(b).id.clone())
             .collect();
-        let bytes = serde_json::to_vec(&ruleset::build(&game, "sha256:test")).unwrap();
+        let bytes =
+            serde_json::to_vec(&ruleset::build(&game, &ruleset::content_hash(&folder))).unwrap();
         let rules = engine::load(&bytes).unwrap();
         let filled = filled_in_play(&rules, 300);
         let both: Vec<&String> = filled.intersection(&unreachable).collect();

@@ -13,7 +13,11 @@ fn ruleset_json(game: &str) -> Vec<u8> {
     let mut folder = GameFolder::open(&dir).unwrap();
     let checked = safari::check(&mut folder);
     assert!(!checked.diagnostics.has_errors());
-    serde_json::to_vec(&ruleset::build(&checked.game.unwrap(), "sha256:test")).unwrap()
+    serde_json::to_vec(&ruleset::build(
+        &checked.game.unwrap(),
+        &ruleset::content_hash(&folder),
+    ))
+    .unwrap()
 }
 
 fn play(

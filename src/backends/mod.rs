@@ -46,6 +46,30 @@ pub enum Target {
 }
 
 impl Target {
+    /// Whether the file at `path` (inside a game's output folder) is made by this target: a
+    /// build of the target replaces every such file, a build without it keeps them.
+    pub fn owns(self, path: &str) -> bool {
+        let page_preview = |name: &str| {
+            path.strip_prefix("preview/")
+                .and_then(|rest| rest.strip_prefix(name))
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|rest| rest.strip_suffix(".png"))
+                .is_some_and(|page| !page.is_empty() && page.bytes().all(|b| b.is_ascii_digit()))
+        };
+        match self {
+            Target::Sheet => path == "field-guide.pdf" || page_preview("field-guide"),
+            Target::Deck => {
+                path == "encounter-deck.pdf"
+                    || path == "encounter-deck-cards.pdf"
+                    || page_preview("encounter-deck")
+                    || path.starts_with("preview/cards/")
+            }
+            Target::Dice => path == "dice.pdf" || page_preview("dice"),
+            Target::Ruleset => path == "ruleset.json",
+            Target::Tts => path.starts_with("tts/"),
+        }
+    }
+
     pub const ALL: [Target; 5] = [
         Target::Sheet,
         Target::Deck,

@@ -1,6 +1,6 @@
 //! `safari build`: check a game, then run the backends and write their files into
-//! `out/<game>/`. Nothing is written when the check or a template finds errors; each file is
-//! written atomically, so a failed build leaves the previous outputs whole.
+//! `out/<game>/`. Nothing is written when the check or a template finds errors, and the
+//! output folder is replaced whole or not at all (`output::OutputRoot::replace`).
 
 use std::path::{Path, PathBuf};
 
@@ -120,7 +120,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         eprintln!("build stopped: fix the errors above; nothing was written");
         return exit::ERRORS;
     };
-    let target = args.out.join(&game.manifest.id);
+    let root = crate::output::OutputRoot::new(&args.out);
     if args.install {
         let name = crate::backends::tts::save_name(&game.manifest.name);
         if !outputs.iter().any(|o| o.path.starts_with("tts/")) {
@@ -133,86 +133,36 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    match write_all(&target, &outputs).and_then(|()| remove_stale_previews(&target, &outputs)) {
-        Ok(()) => {
+    match root.replace(&game.manifest.id, &outputs, &options.targets) {
+        Ok(target) => {
             let written = outputs.iter().filter(|o| !o.path.contains('/')).count();
             for output in outputs.iter().filter(|o| !o.path.contains('/')) {
                 ui.info(format!("wrote {}", target.join(&output.path).display()));
             }
-            let previews = outputs.len() - written;
+            let previews = outputs
+                .iter()
+                .filter(|o| o.path.starts_with("preview/"))
+                .count();
             if previews > 0 {
                 ui.info(format!(
                     "wrote {previews} preview image(s) into {}",
                     target.join("preview").display()
                 ));
             }
+            let tts = outputs.len() - written - previews;
+            if tts > 0 {
+                ui.info(format!(
+                    "wrote the Tabletop Simulator export ({tts} files) into {}",
+                    target.join("tts").display()
+                ));
+            }
             exit::OK
         }
-        Err(err) => {
-            eprintln!("error: cannot write into {}: {err}", target.display());
+        Err(diagnostic) => {
+            report(&folder, &diagnostic.into(), Format::Human, ui);
             exit::FAILURE
         }
     }
-}
-
-/// Writes every output under `target`, atomically; a file whose bytes are already on disk is
-/// left alone, so a PDF viewer or a browser watching it does not reload for nothing.
-pub fn write_all(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
-    for output in outputs {
-        let path = target.join(&output.path);
-        if std::fs::read(&path).is_ok_and(|bytes| bytes == output.bytes) {
-            continue;
-        }
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        crate::write_atomically(&path, &output.bytes)?;
-    }
-    Ok(())
-}
-
-/// Removes preview images a previous build left that this one did not make again (a deck
-/// that lost a page, a card design renamed), for the documents this build made.
-pub fn remove_stale_previews(target: &Path, outputs: &[Output]) -> std::io::Result<()> {
-    let made: std::collections::HashSet<&str> = outputs.iter().map(|o| o.path.as_str()).collect();
-    // A preview's family: its path without the page number ("preview/dice-"), or its folder.
-    let family = |path: &str| -> Option<String> {
-        let rest = path.strip_prefix("preview/")?;
-        Some(match rest.rsplit_once('/') {
-            Some((folder, _)) => format!("preview/{folder}/"),
-            None => format!(
-                "preview/{}",
-                rest.trim_end_matches(".png")
-                    .trim_end_matches(|c: char| c.is_ascii_digit())
-            ),
-        })
-    };
-    let families: std::collections::HashSet<String> =
-        outputs.iter().filter_map(|o| family(&o.path)).collect();
-    let mut stack = vec![target.join("preview")];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let Ok(relative) = path.strip_prefix(target) else {
-                continue;
-            };
-            let relative = relative.to_string_lossy().replace('\\', "/");
-            let stale = relative.ends_with(".png")
-                && !made.contains(relative.as_str())
-                && family(&relative).is_some_and(|f| families.contains(&f));
-            if stale {
-                std::fs::remove_file(&path)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Tabletop Simulator's data folder on this system.
@@ -251,8 +201,7 @@ fn install(
     let json_path = format!("tts/{name}.json");
     for output in outputs {
         let write = |path: PathBuf, bytes: &[u8]| {
-            crate::write_atomically(&path, bytes)
-                .map_err(|err| format!("cannot write {}: {err}", path.display()))
+            crate::output::write_atomically(&path, bytes).map_err(|d| d.message)
         };
         if let Some(file) = output.path.strip_prefix("tts/images/") {
             write(images.join(file), &output.bytes)?;

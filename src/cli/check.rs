@@ -99,7 +99,7 @@ pub fn report(folder: &GameFolder, diagnostics: &Diagnostics, format: Format, ui
         .cloned()
         .collect();
     match format {
-        Format::Json => print!("{}", render_json(&list, folder)),
+        Format::Json => super::print_out(render_json(&list, folder)),
         Format::Human => {
             eprint!("{}", render_human(&list, folder, ui.render));
             if !ui.quiet || !list.is_empty() {

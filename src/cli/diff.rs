@@ -121,11 +121,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         balance,
     };
     match args.format {
-        Format::Json => println!(
-            "{}",
+        Format::Json => super::print_out(format!(
+            "{}\n",
             serde_json::to_string_pretty(&result).expect("diffs serialise")
-        ),
-        Format::Human => print!("{}", diff::render(&result)),
+        )),
+        Format::Human => super::print_out(diff::render(&result)),
     }
     exit::OK
 }

@@ -12,14 +12,16 @@ pub struct Args {
 pub fn run(args: Args) -> u8 {
     match args.code {
         None => {
-            for code in Code::ALL {
-                println!("{code}  {}", code.title());
-            }
+            let list: String = Code::ALL
+                .iter()
+                .map(|code| format!("{code}  {}\n", code.title()))
+                .collect();
+            super::print_out(list);
             exit::OK
         }
         Some(text) => match text.parse::<Code>() {
             Ok(code) => {
-                print!("{}", explanation(code));
+                super::print_out(explanation(code));
                 exit::OK
             }
             Err(()) => {

@@ -47,8 +47,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
     for (name, text) in files.chain(schemas) {
         let text = text.replace("#:schema ../../schema/", "#:schema schema/");
-        if let Err(err) = crate::write_atomically(&dir.join(&name), text.as_bytes()) {
-            eprintln!("error: cannot write {}: {err}", dir.join(&name).display());
+        if let Err(err) = crate::output::write_atomically(&dir.join(&name), text.as_bytes()) {
+            eprintln!("error: {}", err.message);
             return exit::FAILURE;
         }
     }

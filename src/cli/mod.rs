@@ -117,6 +117,19 @@ enum Command {
     Completions(completions::Args),
 }
 
+/// Writes a command's result to standard output. When the reader has gone away (`| head`),
+/// the command ends quietly, as Unix tools do, rather than with a panic.
+pub fn print_out(text: impl std::fmt::Display) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(err) = write!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        if err.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {err}");
+        }
+        std::process::exit(exit::FAILURE.into());
+    }
+}
+
 /// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
 pub mod exit {
     pub const OK: u8 = 0;

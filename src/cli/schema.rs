@@ -19,8 +19,8 @@ pub fn run(args: Args) -> u8 {
     }
     for (name, text) in crate::load::formats::schemas() {
         let path = args.dir.join(name);
-        if let Err(err) = crate::write_atomically(&path, text.as_bytes()) {
-            eprintln!("error: cannot write {}: {err}", path.display());
+        if let Err(err) = crate::output::write_atomically(&path, text.as_bytes()) {
+            eprintln!("error: {}", err.message);
             return exit::FAILURE;
         }
         println!("wrote {}", path.display());

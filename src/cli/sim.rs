@@ -15,13 +15,15 @@ pub struct Args {
     #[arg(value_name = "GAME_DIR | RULESET")]
     input: Option<PathBuf>,
 
-    /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play, per policy (at most 1,000,000).
+    #[arg(long, default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=crate::load::limits::MAX_GAMES))]
     games: u64,
 
-    /// Players per game.
-    #[arg(long, default_value_t = 1)]
-    players: usize,
+    /// Players per game, within the game's own range of players.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=crate::load::limits::MAX_PLAYERS as i64))]
+    players: u32,
 
     /// Policies to compare, by name (random, greedy, expected), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
@@ -50,19 +52,24 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    if args.players == 0 {
-        eprintln!("error: --players must be at least 1");
-        return exit::FAILURE;
-    }
     let rules = match load(args.input.as_deref(), ui) {
         Ok(rules) => rules,
         Err(code) => return code,
     };
+    let (fewest, most) = rules.players;
+    if !(fewest..=most).contains(&args.players) {
+        eprintln!(
+            "error: {} is played by {fewest} to {most} players, not {}",
+            rules.name, args.players
+        );
+        return exit::FAILURE;
+    }
+    let players = args.players as usize;
     if let Some(path) = &args.log {
-        let mut policies: Vec<policy::Builtin> = (0..args.players)
+        let mut policies: Vec<policy::Builtin> = (0..players)
             .map(|_| policy::by_name(&args.policy[0]).expect("checked"))
             .collect();
-        let mut game = engine::Game::new(&rules, args.players, sim::game_seed(args.seed, 0));
+        let mut game = engine::Game::new(&rules, players, sim::game_seed(args.seed, 0));
         game.log = Some(Vec::new());
         game.play(&mut policies);
         let lines: String = game
@@ -71,8 +78,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             .iter()
             .map(|e| serde_json::to_string(e).expect("events serialise") + "\n")
             .collect();
-        if let Err(err) = crate::write_atomically(path, lines.as_bytes()) {
-            eprintln!("error: cannot write {}: {err}", path.display());
+        if let Err(err) = crate::output::write_atomically(path, lines.as_bytes()) {
+            eprintln!("error: {}", err.message);
             return exit::FAILURE;
         }
     }
@@ -90,36 +97,35 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         .policy
         .iter()
         .map(|name| {
-            sim::simulate(&rules, name, args.games, args.players, args.seed, &|n| {
+            sim::simulate(&rules, name, args.games, players, args.seed, &|n| {
                 bar.inc(n)
             })
         })
         .collect();
     bar.finish_and_clear();
-    print!("{}", sim::render(&reports));
-    let dir = args.out.join(&rules.id).join("sim");
-    let mut files = vec![(
-        "report.json".to_string(),
-        serde_json::to_vec_pretty(&reports).expect("reports serialise"),
-    )];
+    super::print_out(sim::render(&reports));
+    let mut files = vec![crate::backends::Output {
+        path: "report.json".to_string(),
+        bytes: serde_json::to_vec_pretty(&reports).expect("reports serialise"),
+    }];
     match sim::charts(&reports) {
-        Ok(charts) => files.extend(charts),
+        Ok(charts) => files.extend(
+            charts
+                .into_iter()
+                .map(|(path, bytes)| crate::backends::Output { path, bytes }),
+        ),
         Err(err) => {
             eprintln!("error: cannot draw the charts: {err}");
             return exit::FAILURE;
         }
     }
-    if let Err(err) = std::fs::create_dir_all(&dir) {
-        eprintln!("error: cannot create {}: {err}", dir.display());
-        return exit::FAILURE;
-    }
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        if let Err(err) = crate::write_atomically(&path, &bytes) {
-            eprintln!("error: cannot write {}: {err}", path.display());
+    let dir = match crate::output::OutputRoot::new(&args.out).update(&rules.id, "sim", &files) {
+        Ok(dir) => dir,
+        Err(diagnostic) => {
+            eprintln!("error: {}", diagnostic.message);
             return exit::FAILURE;
         }
-    }
+    };
     ui.info(format!(
         "wrote {}/ (report.json, charts as SVG and PNG)",
         dir.display()
@@ -130,8 +136,13 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 /// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.
 fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
     let bytes = if let Some(input) = input.filter(|i| i.is_file()) {
-        std::fs::read(input).map_err(|err| {
-            eprintln!("error: cannot read {}: {err}", input.display());
+        crate::world::read_regular_file(
+            input,
+            &input.display().to_string(),
+            crate::load::limits::MAX_RULESET_BYTES,
+        )
+        .map_err(|diagnostic| {
+            eprintln!("error: {}", diagnostic.message);
             exit::FAILURE
         })?
     } else {

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use notify_debouncer_mini::notify::RecursiveMode;
 use notify_debouncer_mini::{DebouncedEvent, new_debouncer};
 
-use super::build::{self, write_all};
 use super::check::{Format, open_game, report};
 use super::{Ui, exit};
 use crate::backends::{BuildOptions, Target};
@@ -262,13 +261,20 @@ fn build_and_write(
     }
     match (built.checked.game, built.outputs) {
         (Some(game), Some(outputs)) => {
-            let target = out.join(&game.manifest.id);
-            match write_all(&target, &outputs)
-                .and_then(|()| build::remove_stale_previews(&target, &outputs))
-            {
+            let root = crate::output::OutputRoot::new(out);
+            let id = &game.manifest.id;
+            // The quick pass makes no page previews: only a full pass says which are stale.
+            let full = options.print.page_previews;
+            match root.update(id, "", &outputs).and_then(|_| {
+                if full {
+                    root.remove_stale(id, &outputs, &options.targets)
+                } else {
+                    Ok(())
+                }
+            }) {
                 Ok(()) => Some(options.targets.clone()),
-                Err(err) => {
-                    eprintln!("error: cannot write into {}: {err}", target.display());
+                Err(diagnostic) => {
+                    report(&folder, &diagnostic.into(), Format::Human, ui);
                     None
                 }
             }

@@ -110,6 +110,12 @@ impl Diagnostic {
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics(Vec<Diagnostic>);
 
+impl From<Diagnostic> for Diagnostics {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Diagnostics(vec![diagnostic])
+    }
+}
+
 impl Diagnostics {
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.0.push(diagnostic);

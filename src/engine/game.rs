@@ -279,6 +279,23 @@ pub struct Game<'r> {
     /// Rounds played.
     pub rounds: u32,
     choices: Vec<Choice>,
+    /// The consequences of a fill still to play out (see [`Game::cascade`]).
+    steps: Vec<Step>,
+}
+
+/// One consequence waiting in a cascade of fills.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Fill(u32),
+    /// A box an event names, filled only if the steps before left it open.
+    FillIfOpen(u32),
+    /// The `k`th gain of a box filled.
+    Gain(u32, u32),
+    Collect(u32),
+    /// A bonus chain from a bonus box of this section.
+    Bonus(u32),
+    /// Every open free box, one by one.
+    Free,
 }
 
 /// What a player's policy sees when it decides: the decision's `context` is the faces showing,
@@ -355,6 +372,7 @@ impl<'r> Game<'r> {
             log: None,
             rounds: 0,
             choices: Vec::new(),
+            steps: Vec::new(),
         };
         game.restart(players, seed);
         game
@@ -479,6 +497,53 @@ impl<'r> Game<'r> {
 
     /// Fills a box and everything that follows from it.
     fn fill<P: Policy>(&mut self, p: usize, b: usize, policy: &mut P) {
+        self.cascade(p, Step::Fill(b as u32), policy);
+    }
+
+    /// The collection process.
+    fn collect<P: Policy>(&mut self, p: usize, s: usize, policy: &mut P) {
+        self.cascade(p, Step::Collect(s as u32), policy);
+    }
+
+    /// Runs `first` and every step it leads to, depth first, in the order the rules give.
+    /// The steps wait on a stack rather than the call stack: a chain of consequences is as
+    /// long as the content makes it (a track of free boxes, an evolution line), and content
+    /// must never be able to overflow the call stack.
+    fn cascade<P: Policy>(&mut self, p: usize, first: Step, policy: &mut P) {
+        let base = self.steps.len();
+        self.steps.push(first);
+        while self.steps.len() > base {
+            let step = self
+                .steps
+                .pop()
+                .expect("the stack holds this cascade's steps");
+            match step {
+                Step::Fill(b) => self.fill_step(p, b as usize),
+                Step::FillIfOpen(b) => {
+                    if self.players[p].can_fill(self.rules, b as usize) {
+                        self.fill_step(p, b as usize);
+                    }
+                }
+                Step::Gain(b, k) => self.gain_step(p, b as usize, k as usize),
+                Step::Collect(s) => self.collect_step(p, s as usize),
+                Step::Bonus(section) => self.bonus_chain(p, section as usize, policy),
+                Step::Free => {
+                    if self.players[p].free_pending {
+                        match self.players[p].first_open(self.rules, BoxList::Free) {
+                            Some(b) => {
+                                self.steps.push(Step::Free);
+                                self.steps.push(Step::Fill(b as u32));
+                            }
+                            None => self.players[p].free_pending = false,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills a box, and queues what follows: its gains, a bonus chain, free boxes.
+    fn fill_step(&mut self, p: usize, b: usize) {
         let rules = self.rules;
         let rule = &rules.boxes[b];
         {
@@ -492,48 +557,44 @@ impl<'r> Game<'r> {
             r#box: rules.box_ids[b].clone(),
             vp: rule.vp,
         });
-        if !rule.gains.is_empty() {
-            self.gain(p, b, policy);
-        }
+        // Pushed last to first: the gains happen first, then the chain, then free boxes.
+        self.steps.push(Step::Free);
         if rule.style == Style::Bonus {
-            self.bonus_chain(p, rule.section as usize, policy);
+            self.steps.push(Step::Bonus(rule.section));
         }
-        if self.players[p].free_pending {
-            self.fill_free(p, policy);
+        for k in (0..rule.gains.len()).rev() {
+            self.steps.push(Step::Gain(b as u32, k as u32));
         }
     }
 
-    /// What filling a box gives: items, habitats, species. Apart from [`Game::fill`], as most
-    /// boxes give nothing.
-    fn gain<P: Policy>(&mut self, p: usize, b: usize, policy: &mut P) {
+    /// One thing filling a box gives: an item, a habitat, a species.
+    fn gain_step(&mut self, p: usize, b: usize, k: usize) {
         let rules = self.rules;
-        for gain in &rules.boxes[b].gains {
-            match *gain {
-                Gain::Item(i) => {
-                    let i = i as usize;
-                    if !self.players[p].items[i] {
-                        self.players[p].items[i] = true;
-                        self.players[p].free_pending |= rules.item_opens_free[i];
-                        self.event_boxes(p, &rules.obtain_boxes[i], policy);
-                    }
+        match rules.boxes[b].gains[k] {
+            Gain::Item(i) => {
+                let i = i as usize;
+                if !self.players[p].items[i] {
+                    self.players[p].items[i] = true;
+                    self.players[p].free_pending |= rules.item_opens_free[i];
+                    self.event_boxes(p, &rules.obtain_boxes[i]);
                 }
-                Gain::Habitat(h) => {
-                    let player = &mut self.players[p];
-                    match h {
-                        Habitat::Grass => player.bonus_grass += 1,
-                        Habitat::Water => player.bonus_water += 1,
-                        Habitat::Any => player.bonus_any += 1,
-                    }
-                }
-                Gain::Species(s) => self.collect(p, s as usize, policy),
             }
+            Gain::Habitat(h) => {
+                let player = &mut self.players[p];
+                match h {
+                    Habitat::Grass => player.bonus_grass += 1,
+                    Habitat::Water => player.bonus_water += 1,
+                    Habitat::Any => player.bonus_any += 1,
+                }
+            }
+            Gain::Species(s) => self.steps.push(Step::Collect(s)),
         }
     }
 
-    /// The boxes an event fills: in each section, the first open box it names and the first
-    /// open trigger box (the Pokédex box, the next Evolutions box, a guest box; one trigger
-    /// box per section). Boxes opened by these fills wait for the next event.
-    fn event_boxes<P: Policy>(&mut self, p: usize, boxes: &[usize], policy: &mut P) {
+    /// Queues the boxes an event fills: in each section, the first open box it names and the
+    /// first open trigger box (the Pokédex box, the next Evolutions box, a guest box; one
+    /// trigger box per section). Boxes opened by these fills wait for the next event.
+    fn event_boxes(&mut self, p: usize, boxes: &[usize]) {
         let rules = self.rules;
         let mut open: SmallVec<[u32; 16]> = SmallVec::new();
         // (section, is trigger) pairs already served by this event.
@@ -549,15 +610,14 @@ impl<'r> Game<'r> {
                 open.push(b as u32);
             }
         }
-        for b in open {
-            if self.players[p].can_fill(rules, b as usize) {
-                self.fill(p, b as usize, policy);
-            }
-        }
+        // Each is filled in turn if the fills before it left it open.
+        self.steps
+            .extend(open.into_iter().rev().map(Step::FillIfOpen));
     }
 
-    /// The collection process.
-    fn collect<P: Policy>(&mut self, p: usize, s: usize, policy: &mut P) {
+    /// The collection process: the species is collected, the boxes collecting it fills are
+    /// filled, then the free boxes having it may open.
+    fn collect_step(&mut self, p: usize, s: usize) {
         let player = &mut self.players[p];
         if !player.species[s] {
             player.species[s] = true;
@@ -569,10 +629,8 @@ impl<'r> Game<'r> {
             player: p,
             species: rules.species[s].clone(),
         });
-        let rules = self.rules;
-        self.event_boxes(p, &rules.collect_boxes[s], policy);
-        // Having the species may open free boxes that wait on it.
-        self.fill_free(p, policy);
+        self.steps.push(Step::Free);
+        self.event_boxes(p, &rules.collect_boxes[s]);
     }
 
     fn bonus_chain<P: Policy>(&mut self, p: usize, from_section: usize, policy: &mut P) {
@@ -606,17 +664,7 @@ impl<'r> Game<'r> {
             choices,
             (&[], 0, &[], None, 0.0),
         ) {
-            self.fill(p, b as usize, policy);
-        }
-    }
-
-    /// Fills every open free box. It looks only when something may have opened one.
-    fn fill_free<P: Policy>(&mut self, p: usize, policy: &mut P) {
-        while self.players[p].free_pending {
-            match self.players[p].first_open(self.rules, BoxList::Free) {
-                Some(b) => self.fill(p, b, policy),
-                None => self.players[p].free_pending = false,
-            }
+            self.steps.push(Step::Fill(b));
         }
     }
 

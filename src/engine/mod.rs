@@ -7,6 +7,7 @@
 pub mod game;
 pub mod policy;
 pub mod rules;
+mod validate;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};
 pub use policy::{Choice, Choices, Decision, Policy, Rerolls};
@@ -45,20 +46,23 @@ pub fn load(bytes: &[u8]) -> Result<Rules, LoadError> {
             message: format!("this is not a safari ruleset (`format` should be \"{FORMAT}\")"),
         });
     }
-    let version = value.get("format_version").and_then(|v| v.as_u64());
-    if version != Some(FORMAT_VERSION as u64) {
+    let version = value.get("format_version");
+    if version.and_then(|v| v.as_u64()) != Some(u64::from(FORMAT_VERSION)) {
+        let found = match version {
+            None => "it is missing".to_string(),
+            Some(v) if v.is_u64() => format!("this file has version {v}"),
+            Some(v) => format!("it must be a whole number, not {v}"),
+        };
         return Err(LoadError {
             path: "format_version".to_string(),
-            message: format!(
-                "format version {} is not one this build reads (it reads version {FORMAT_VERSION})",
-                version.map_or("(missing)".to_string(), |v| v.to_string())
-            ),
+            message: format!("this build reads ruleset format version {FORMAT_VERSION}: {found}"),
         });
     }
     let ruleset: Ruleset = serde_path_to_error::deserialize(value).map_err(|e| LoadError {
         path: e.path().to_string(),
         message: e.inner().to_string(),
     })?;
+    validate::validate(&ruleset)?;
     Rules::compile(&ruleset).map_err(|e| LoadError {
         path: String::new(),
         message: e.0,

@@ -14,8 +14,10 @@ use toml::Spanned;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ManifestFile {
-    /// Stable id of the game, lower-case with dashes (used for the output folder).
-    pub id: String,
+    /// Stable id of the game: lower-case words joined by dashes, at most 64 characters (it
+    /// names the output folder).
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
     /// The game's name as printed.
     pub name: String,
     /// Which rules module gives the content its meaning.

@@ -6,6 +6,7 @@
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
+use super::limits::{MAX_BOXES, MAX_VP};
 use super::names::Names;
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
@@ -43,6 +44,7 @@ pub fn load(
         sections: Names::new("section"),
         tracks: Names::new("track"),
         boxes: Names::new("box"),
+        boxes_over_limit: false,
     };
     match KdlDocument::parse_v2(text) {
         Ok(document) => reader.document(&document),
@@ -99,6 +101,8 @@ struct Reader<'a> {
     sections: Names<SectionId>,
     tracks: Names<TrackId>,
     boxes: Names<BoxId>,
+    /// Whether boxes past [`MAX_BOXES`] were met (and reported) already.
+    boxes_over_limit: bool,
 }
 
 /// Properties inherited from a section by its tracks and from a track by its boxes.
@@ -578,7 +582,7 @@ impl Reader<'_> {
             .named(&props, "style", Style::NAMES)
             .unwrap_or(Style::Plain);
         let vp = Self::prop(&props, "vp")
-            .and_then(|e| self.number(e, "vp", 0, 10_000))
+            .and_then(|e| self.number(e, "vp", 0, MAX_VP as i128))
             .unwrap_or(0);
         let label = Self::prop(&props, "label").and_then(|e| self.string(e, "label"));
         let own_fill = Self::prop(&props, "fill");
@@ -613,6 +617,20 @@ impl Reader<'_> {
             );
         }
         for _ in 0..repeat {
+            if self.guide.boxes.len() >= MAX_BOXES {
+                if !self.boxes_over_limit {
+                    self.boxes_over_limit = true;
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            Code::LimitExceeded,
+                            format!("the Field Guide has more than {MAX_BOXES} boxes"),
+                        )
+                        .with_primary(origin, "the sheet passes the limit here")
+                        .with_help("boxes past the limit are not read"),
+                    );
+                }
+                break;
+            }
             let box_id = BoxId(self.guide.boxes.len() as u32);
             let index = self.guide.tracks[track.index()].boxes.len();
             let id = match (&explicit_id, repeat) {

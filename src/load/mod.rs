@@ -6,8 +6,13 @@
 
 pub mod formats;
 mod guide;
+mod ids;
+pub mod limits;
 mod names;
 mod toml_read;
+
+pub use ids::{MAX_ID_LENGTH, check_id};
+pub use limits::{MAX_CAPTURE_DICE, MAX_COPIES, MAX_EXPEDITION_DICE, MAX_FACE_VALUE, MAX_SIDES};
 
 use formats::*;
 use names::Names;
@@ -17,17 +22,6 @@ use crate::model::*;
 use crate::world::{FileId, GameFolder, Origin};
 
 pub const MANIFEST: &str = "game.toml";
-
-/// Expedition dice in one set (a re-roll chooses among 2^dice subsets).
-pub const MAX_EXPEDITION_DICE: u32 = 12;
-/// Capture dice in one set.
-pub const MAX_CAPTURE_DICE: u32 = 20;
-/// Faces of one die.
-pub const MAX_SIDES: u32 = 100;
-/// The highest number on a capture die face.
-pub const MAX_FACE_VALUE: u32 = 100;
-/// Copies of one card.
-pub const MAX_COPIES: u32 = 1000;
 
 /// Whether loading kept everything the content says: no file was missing or malformed and no
 /// entry was dropped. Unknown and duplicate names do not count: the model marks them and the
@@ -115,7 +109,18 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
     };
     let start = diagnostics.len();
     let (guide, mut guide_names) = match read(&files.field_guide, diagnostics) {
-        Some((file, text)) => guide::load(file, &text, &scope, diagnostics),
+        Some((file, text)) => match limits::kdl_nesting_past(&text, limits::MAX_KDL_DEPTH) {
+            None => guide::load(file, &text, &scope, diagnostics),
+            Some(at) => {
+                diagnostics.push(limits::too_deep(file, at));
+                (
+                    FieldGuide::default(),
+                    guide::GuideNames {
+                        tracks: Names::new("track"),
+                    },
+                )
+            }
+        },
         None => (
             FieldGuide::default(),
             guide::GuideNames {
@@ -175,6 +180,60 @@ fn lower_manifest(
             origin,
         };
     };
+    if let Err(reason) = check_id(raw.id.get_ref()) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::BadId,
+                format!("the game id `{}` is not a valid id: {reason}", raw.id.get_ref()),
+            )
+            .with_primary(Origin::new(file, raw.id.span()), "this id")
+            .with_help(
+                "the id names the game's output folder (out/<id>/): use lower-case words joined by dashes, e.g. `id = \"my-safari\"`",
+            ),
+        );
+    }
+    let too_many = |what: &str, limit: u32, at: std::ops::Range<usize>| {
+        Diagnostic::error(Code::LimitExceeded, format!("`{what}` is at most {limit}"))
+            .with_primary(Origin::new(file, at), "too many")
+    };
+    if raw.players.max > limits::MAX_PLAYERS {
+        diagnostics.push(too_many(
+            "players.max",
+            limits::MAX_PLAYERS,
+            find_key(text, "max"),
+        ));
+    }
+    for (value, what) in [
+        (&raw.play.turns, "turns"),
+        (&raw.play.safari_balls, "safari-balls"),
+    ] {
+        if *value.get_ref() > limits::MAX_COUNT {
+            diagnostics.push(too_many(what, limits::MAX_COUNT, value.span()));
+        }
+    }
+    for (value, what) in [
+        (raw.play.rolls_per_turn, "rolls-per-turn"),
+        (raw.play.hazard_limit, "hazard-limit"),
+    ] {
+        if value > limits::MAX_COUNT {
+            diagnostics.push(too_many(what, limits::MAX_COUNT, find_key(text, what)));
+        }
+    }
+    if raw.name.chars().count() > limits::MAX_GAME_NAME_CHARS {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!(
+                    "the game's name is longer than {} characters",
+                    limits::MAX_GAME_NAME_CHARS
+                ),
+            )
+            .with_primary(Origin::new(file, find_key(text, "name")), "this name")
+            .with_help(
+                "the name heads the sheet and names the Tabletop Simulator files: keep it short",
+            ),
+        );
+    }
     if raw.players.min > raw.players.max || raw.players.min == 0 {
         diagnostics.push(
             Diagnostic::error(
@@ -250,7 +309,7 @@ fn lower_manifest(
         );
     }
     Manifest {
-        id: raw.id.clone(),
+        id: raw.id.get_ref().clone(),
         name: raw.name.clone(),
         rules: raw.rules.clone(),
         versions: raw
@@ -638,6 +697,7 @@ fn load_deck(
             .map(|s| Located::new(*s.get_ref(), Origin::new(file, s.span())));
     }
     let mut names: Names<CardId> = Names::new("card");
+    let (mut physical, mut deck_too_big) = (0u32, false);
     for (entry, origin) in entries {
         let card_id = CardId(deck.cards.len() as u32);
         let id = match &entry.id {
@@ -665,16 +725,28 @@ fn load_deck(
             Some(h) => parse_habitats(h, file, diagnostics),
             None => (0, 0),
         };
-        let copies = entry.copies.as_ref().map_or(Located::new(1, origin), |c| {
+        let mut copies = entry.copies.as_ref().map_or(Located::new(1, origin), |c| {
             Located::new(*c.get_ref(), Origin::new(file, c.span()))
         });
         if copies.value > MAX_COPIES {
             diagnostics.push(
                 Diagnostic::error(
-                    Code::InvalidValue,
+                    Code::LimitExceeded,
                     format!("a card has at most {MAX_COPIES} copies"),
                 )
                 .with_primary(copies.origin, "too many"),
+            );
+            copies.value = MAX_COPIES;
+        }
+        physical += copies.value;
+        if physical > limits::MAX_DECK_SIZE && !deck_too_big {
+            deck_too_big = true;
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!("the deck holds more than {} cards", limits::MAX_DECK_SIZE),
+                )
+                .with_primary(copies.origin, "the deck passes the limit here"),
             );
         }
         deck.cards.push(Card {

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 
+use super::limits::{MAX_ENTRIES, MAX_TEXT_CHARS};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::world::{FileId, Origin};
 
@@ -46,6 +47,41 @@ fn first_line(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_string()
 }
 
+/// The longest string in a value (keys included): its length in characters and its span.
+fn longest_text(value: &Spanned<DeValue>) -> Option<(usize, std::ops::Range<usize>)> {
+    // (length in characters, span); iterative, as values nest as deep as the file says.
+    let mut longest: Option<(usize, std::ops::Range<usize>)> = None;
+    let mut consider = |chars: usize, span: std::ops::Range<usize>| {
+        if longest.as_ref().is_none_or(|(n, _)| chars > *n) {
+            longest = Some((chars, span));
+        }
+    };
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value.get_ref() {
+            DeValue::String(text) => consider(text.chars().count(), value.span()),
+            DeValue::Array(items) => stack.extend(items.iter()),
+            DeValue::Table(table) => {
+                for (key, item) in table.iter() {
+                    consider(key.get_ref().chars().count(), key.span());
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    longest
+}
+
+fn text_too_long(file: FileId, span: std::ops::Range<usize>) -> Diagnostic {
+    Diagnostic::error(
+        Code::LimitExceeded,
+        format!("a text longer than {MAX_TEXT_CHARS} characters"),
+    )
+    .with_primary(Origin::new(file, span.start..span.start + 1), "this text starts here")
+    .with_help("shorten it: a text on a card or the sheet is at most a paragraph; the entry holding it is not read")
+}
+
 /// Parses a TOML file into `T`, deserialising each entry of the array `many` separately.
 /// Returns the top-level value (without `many`), when it deserialised, and the entries that
 /// did: a typo in a top-level key does not lose the entries.
@@ -78,15 +114,22 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
         .and_then(|key| inner.remove(&key));
     let header: Option<T> = {
         let value = Spanned::new(span, DeValue::Table(inner));
-        match T::deserialize(ValueDeserializer::from(value)) {
-            Ok(header) => Some(header),
-            Err(error) => {
-                // A syntax error usually explains a missing key: don't report both.
-                if !had_syntax_errors {
-                    diagnostics.push(value_error(file, &error, whole));
-                }
+        let long = longest_text(&value).filter(|(n, _)| *n > MAX_TEXT_CHARS);
+        match long {
+            Some((_, long)) => {
+                diagnostics.push(text_too_long(file, long));
                 None
             }
+            None => match T::deserialize(ValueDeserializer::from(value)) {
+                Ok(header) => Some(header),
+                Err(error) => {
+                    // A syntax error usually explains a missing key: don't report both.
+                    if !had_syntax_errors {
+                        diagnostics.push(value_error(file, &error, whole));
+                    }
+                    None
+                }
+            },
         }
     };
     let mut parsed = Vec::new();
@@ -94,9 +137,32 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
         let entries_span = entries.span();
         match entries.into_inner() {
             DeValue::Array(array) => {
-                for entry in array {
+                if array.len() > MAX_ENTRIES {
+                    let first_dropped = array[MAX_ENTRIES].span();
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::LimitExceeded,
+                            format!(
+                                "{} `[[{many}]]` entries: a file holds at most {MAX_ENTRIES}",
+                                array.len()
+                            ),
+                        )
+                        .with_primary(
+                            Origin::new(file, first_dropped),
+                            "the first one past the limit",
+                        )
+                        .with_help("entries past the limit are not read"),
+                    );
+                }
+                for entry in array.into_iter().take(MAX_ENTRIES) {
                     let span = entry.span();
                     let origin = Origin::new(file, span.clone());
+                    if let Some((_, long)) =
+                        longest_text(&entry).filter(|(n, _)| *n > MAX_TEXT_CHARS)
+                    {
+                        diagnostics.push(text_too_long(file, long));
+                        continue;
+                    }
                     match E::deserialize(ValueDeserializer::from(entry)) {
                         Ok(value) => parsed.push((value, origin)),
                         // The syntax error already explains this entry.

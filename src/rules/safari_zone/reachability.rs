@@ -5,6 +5,7 @@
 //! unknown name, a die face no die has, a loop) are not reported again through every box that
 //! depends on them: one fault, one report.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use petgraph::algo::tarjan_scc;
@@ -23,6 +24,7 @@ pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
         game,
         analysis,
         in_loop: members,
+        known: RefCell::new(HashMap::new()),
     };
     let mut subjects: Vec<Subject> = heads(game, analysis)
         .into_iter()
@@ -35,12 +37,16 @@ pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
     );
     // One report per root cause, listing everything it blocks.
     let mut by_root: Vec<(NodeId, Vec<Subject>)> = Vec::new();
+    let mut root_index: HashMap<NodeId, usize> = HashMap::new();
     let mut by_loop: HashMap<usize, Vec<Subject>> = HashMap::new();
     for subject in subjects {
         match subject.root {
-            Ending::Root(node) => match by_root.iter_mut().find(|(n, _)| *n == node) {
-                Some((_, list)) => list.push(subject),
-                None => by_root.push((node, vec![subject])),
+            Ending::Root(node) => match root_index.get(&node) {
+                Some(&i) => by_root[i].1.push(subject),
+                None => {
+                    root_index.insert(node, by_root.len());
+                    by_root.push((node, vec![subject]));
+                }
             },
             Ending::Loop(index) => by_loop.entry(index).or_default().push(subject),
             Ending::Reported => {}
@@ -228,9 +234,13 @@ struct Subject {
     verb: &'static str,
     origin: crate::world::Origin,
     steps: Vec<Step>,
+    /// Whether the steps end at the root itself, rather than at a fact an earlier subject's
+    /// chain passed through (whose report already shows the way on to the root).
+    to_root: bool,
     root: Ending,
 }
 
+#[derive(Debug, Clone, Copy)]
 enum Ending {
     Root(NodeId),
     Loop(usize),
@@ -242,6 +252,10 @@ struct Reporter<'a> {
     game: &'a Game,
     analysis: &'a Analysis,
     in_loop: &'a HashMap<NodeId, usize>,
+    /// Facts a walk has passed through: the step it took from each (none at the root) and
+    /// where the walk ended. A later walk stops at the first of them, so every fact is walked
+    /// through once and a report stays linear in the size of the sheet.
+    known: RefCell<HashMap<NodeId, (Option<Step>, Ending)>>,
 }
 
 /// Links of a chain shown in one label; longer chains are shortened in the middle.
@@ -256,15 +270,38 @@ impl Reporter<'_> {
     /// Depth first through the blockers, most telling first, never through a node twice:
     /// the first node that blocks by itself is the root. A blocker that leads only back into
     /// the path is left for the next one.
-    fn walk(&self, start: NodeId) -> (Vec<Step>, Ending) {
+    /// Returns the steps (tidied), whether they reach the root, and the ending.
+    fn walk(&self, start: NodeId) -> (Vec<Step>, bool, Ending) {
         let graph = self.graph();
         let reach = &self.analysis.reach;
+        let mut known = self.known.borrow_mut();
         let mut steps: Vec<Step> = Vec::new();
         let mut seen = HashSet::from([start]);
         let mut stack = vec![(start, 0usize)];
+        let finish = |known: &mut HashMap<NodeId, (Option<Step>, Ending)>,
+                      steps: Vec<Step>,
+                      end: Option<NodeId>,
+                      to_root: bool,
+                      ending: Ending| {
+            for step in &steps {
+                known.insert(step.from, (Some(*step), ending));
+            }
+            if let Some(end) = end {
+                known.entry(end).or_insert((None, ending));
+            }
+            (tidy(graph, &steps), to_root, ending)
+        };
         while let Some(&(at, tried)) = stack.last() {
+            if let Some(&(step, ending)) = known.get(&at) {
+                if steps.is_empty() {
+                    // Walked through already: name the fact it waits for, not the whole way.
+                    steps.extend(step);
+                    return (tidy(graph, &steps), false, ending);
+                }
+                return finish(&mut known, steps, None, false, ending);
+            }
             if let Some(index) = self.in_loop.get(&at) {
-                return (tidy(graph, &steps), Ending::Loop(*index));
+                return finish(&mut known, steps, None, true, Ending::Loop(*index));
             }
             let node = graph.node(at);
             let options = blockers(graph, reach, at);
@@ -278,7 +315,7 @@ impl Reporter<'_> {
                 } else {
                     Ending::Root(at)
                 };
-                return (tidy(graph, &steps), ending);
+                return finish(&mut known, steps, Some(at), true, ending);
             }
             match options
                 .iter()
@@ -298,7 +335,7 @@ impl Reporter<'_> {
                 }
             }
         }
-        (Vec::new(), Ending::Reported)
+        (Vec::new(), true, Ending::Reported)
     }
 
     fn box_subject(&self, head: BoxId) -> Subject {
@@ -310,13 +347,14 @@ impl Reporter<'_> {
             n => format!("`{}` and the {n} boxes after it", def.id),
         };
         let node = self.graph().box_node[head.index()];
-        let (steps, root) = self.walk(node);
+        let (steps, to_root, root) = self.walk(node);
         Subject {
             node,
             what,
             verb: "filled",
             origin: def.origin,
             steps,
+            to_root,
             root,
         }
     }
@@ -324,13 +362,14 @@ impl Reporter<'_> {
     fn card_subject(&self, c: CardId) -> Subject {
         let card = self.game.card(c);
         let node = self.graph().catch_node[c.index()];
-        let (steps, root) = self.walk(node);
+        let (steps, to_root, root) = self.walk(node);
         Subject {
             node,
             what: format!("card `{}`", card.id),
             verb: "caught",
             origin: card.origin,
             steps,
+            to_root,
             root,
         }
     }
@@ -345,10 +384,14 @@ impl Reporter<'_> {
         )
     }
 
-    /// The chain of a subject, as one sentence (without its last link, which the report's
-    /// primary label shows).
+    /// The chain of a subject, as one sentence: up to the root (without the last link, which
+    /// the report's primary label shows), or up to a fact another label already explains.
     fn chain(&self, subject: &Subject) -> Option<String> {
-        let links = &subject.steps[..subject.steps.len().saturating_sub(1)];
+        let shown = match subject.to_root {
+            true => subject.steps.len().saturating_sub(1),
+            false => subject.steps.len(),
+        };
+        let links = &subject.steps[..shown];
         if links.is_empty() {
             return None;
         }

@@ -1,0 +1,134 @@
+//! What a ruleset must be before the engine plays it.
+//!
+//! A ruleset.json may come from anywhere (an older build, another tool, a hand edit), and
+//! the engine's indices and loops trust what compiles. So a ruleset is held to what the
+//! checker guarantees of every ruleset `build` writes: ids that are unique and, for the game,
+//! safe as a folder name; counts within the content limits; dice to roll. Each fault names
+//! its place in the JSON.
+
+use std::collections::HashSet;
+
+use super::LoadError;
+use crate::backends::ruleset::Ruleset;
+use crate::load::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
+use crate::model::DiceRole;
+
+pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
+    let fault = |path: &str, message: String| LoadError {
+        path: path.to_string(),
+        message,
+    };
+    crate::load::check_id(&ruleset.game.id).map_err(|reason| {
+        fault(
+            "game.id",
+            format!("`{}` is not a valid id: {reason}", ruleset.game.id),
+        )
+    })?;
+    let hash = ruleset.content_hash.strip_prefix("sha256:");
+    if !hash
+        .is_some_and(|h| h.len() == 64 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    {
+        return Err(fault(
+            "content_hash",
+            "must be `sha256:` and 64 lower-case hexadecimal digits".to_string(),
+        ));
+    }
+    let p = &ruleset.parameters;
+    if p.players_min == 0 || p.players_min > p.players_max || p.players_max > MAX_PLAYERS {
+        return Err(fault(
+            "parameters",
+            format!(
+                "players must be a range within 1 to {MAX_PLAYERS}, not {} to {}",
+                p.players_min, p.players_max
+            ),
+        ));
+    }
+    for (value, name) in [
+        (p.turns, "turns"),
+        (p.safari_balls, "safari_balls"),
+        (p.rolls_per_turn, "rolls_per_turn"),
+        (p.hazard_limit, "hazard_limit"),
+    ] {
+        if !(1..=MAX_COUNT).contains(&value) {
+            return Err(fault(
+                &format!("parameters.{name}"),
+                format!("must be from 1 to {MAX_COUNT}, not {value}"),
+            ));
+        }
+    }
+    for (role, name) in [
+        (DiceRole::Expedition, "expedition"),
+        (DiceRole::Capture, "capture"),
+    ] {
+        let dice = ruleset
+            .dice
+            .iter()
+            .filter(|set| set.role == role)
+            .map(|set| set.dice.len())
+            .sum::<usize>();
+        if dice == 0 {
+            return Err(fault("dice", format!("there is no {name} die")));
+        }
+    }
+    let guide = &ruleset.field_guide;
+    let tracks = guide.sections.iter().flat_map(|s| &s.tracks);
+    let boxes = || tracks.clone().flat_map(|t| &t.boxes);
+    let lists: [(&str, Vec<&str>); 7] = [
+        ("dice", ruleset.dice.iter().map(|d| d.id.as_str()).collect()),
+        (
+            "deck.cards",
+            ruleset.deck.cards.iter().map(|c| c.id.as_str()).collect(),
+        ),
+        (
+            "species",
+            ruleset.species.iter().map(|s| s.id.as_str()).collect(),
+        ),
+        (
+            "items",
+            ruleset.items.iter().map(|i| i.id.as_str()).collect(),
+        ),
+        (
+            "field_guide.sections",
+            guide.sections.iter().map(|s| s.id.as_str()).collect(),
+        ),
+        (
+            "field_guide tracks",
+            tracks.clone().map(|t| t.id.as_str()).collect(),
+        ),
+        (
+            "field_guide boxes",
+            boxes().map(|b| b.id.as_str()).collect(),
+        ),
+    ];
+    for (path, ids) in &lists {
+        let most = if path.ends_with("boxes") {
+            MAX_BOXES
+        } else {
+            MAX_ENTRIES
+        };
+        if ids.len() > most {
+            return Err(fault(
+                path,
+                format!("{} entries: at most {most}", ids.len()),
+            ));
+        }
+        let mut seen = HashSet::new();
+        if let Some(twice) = ids.iter().find(|id| !seen.insert(**id)) {
+            return Err(fault(path, format!("the id `{twice}` is used twice")));
+        }
+    }
+    if let Some(b) = boxes().find(|b| b.vp > MAX_VP) {
+        return Err(fault(
+            "field_guide",
+            format!("box `{}` gives {} VP: at most {MAX_VP}", b.id, b.vp),
+        ));
+    }
+    let copies: u64 = ruleset.deck.cards.iter().map(|c| u64::from(c.copies)).sum();
+    if copies > u64::from(MAX_DECK_SIZE) {
+        return Err(fault(
+            "deck",
+            format!("{copies} cards: at most {MAX_DECK_SIZE}"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! The one seam through which outputs are written.
+//!
+//! Content is untrusted: a game's id names its output folder, and its design ids and name end
+//! up in file names. So every write of a build, a rebuild or a simulation goes through
+//! [`OutputRoot`], which refuses a game id or an output path that could leave the output root
+//! (`..`, absolute paths, separators in an id, hidden names), never follows a symbolic link it
+//! finds there, and turns every file-system fault into an SZ0801 diagnostic naming the path.
+//!
+//! A build replaces `<root>/<game>/` whole or not at all: the new folder is staged beside the
+//! old one (this build's files, plus the files of outputs it did not make, such as `sim/` or
+//! the targets left out by `--only`), and swapped in with two renames only once every file is
+//! written. A fault before the swap leaves the old folder untouched; the swap itself puts the
+//! old folder back if the second rename fails.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::backends::{Output, Target};
+use crate::diag::{Code, Diagnostic};
+
+/// A folder that holds one output folder per game (`out/`).
+#[derive(Debug, Clone)]
+pub struct OutputRoot {
+    root: PathBuf,
+}
+
+impl OutputRoot {
+    pub fn new(root: impl Into<PathBuf>) -> OutputRoot {
+        OutputRoot { root: root.into() }
+    }
+
+    /// The output folder of the game `id`: refused unless the id is a valid id (SZ0105), so
+    /// that no manifest or ruleset can name a folder outside the root.
+    pub fn game_folder(&self, id: &str) -> Result<PathBuf, Diagnostic> {
+        crate::load::check_id(id).map_err(|reason| {
+            Diagnostic::error(
+                Code::BadId,
+                format!("the game id `{id}` cannot name an output folder: {reason}"),
+            )
+            .with_help("set `id` in game.toml to lower-case words joined by dashes")
+        })?;
+        Ok(self.root.join(id))
+    }
+
+    /// Replaces the outputs of `built` in the game's folder with `outputs`, whole or not at
+    /// all: files of other targets (and files no target makes, like `sim/`) are kept, every
+    /// file `built` makes that this build did not make again is gone. Returns the folder.
+    pub fn replace(
+        &self,
+        id: &str,
+        outputs: &[Output],
+        built: &[Target],
+    ) -> Result<PathBuf, Diagnostic> {
+        let folder = self.game_folder(id)?;
+        for output in outputs {
+            confined_relative(&output.path)?;
+        }
+        create_dir_all(&self.root)?;
+        let staging = self
+            .root
+            .join(format!(".{id}.staging-{}", std::process::id()));
+        let result =
+            stage(&staging, &folder, outputs, built).and_then(|()| swap(&staging, &folder));
+        if result.is_err() {
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+        result
+            .map(|()| folder)
+            .map_err(|d| d.with_help("nothing was replaced: the previous outputs are as they were"))
+    }
+
+    /// Writes `files` into `<game>/<sub>/`, each atomically, leaving what else is there: a
+    /// rebuild by `watch` (so that a PDF viewer sees each file change in place) and a
+    /// simulation's report. A file whose bytes are already on disk is not touched.
+    pub fn update(&self, id: &str, sub: &str, files: &[Output]) -> Result<PathBuf, Diagnostic> {
+        let folder = self.game_folder(id)?;
+        let base = if sub.is_empty() {
+            folder.clone()
+        } else {
+            confined_relative(sub)?;
+            folder.join(sub)
+        };
+        for file in files {
+            confined_relative(&file.path)?;
+            let path = base.join(&file.path);
+            refuse_symlink(&path)?;
+            if std::fs::read(&path).is_ok_and(|bytes| bytes == file.bytes) {
+                continue;
+            }
+            if let Some(parent) = path.parent() {
+                create_dir_all(parent)?;
+            }
+            write_atomically(&path, &file.bytes)?;
+        }
+        Ok(base)
+    }
+
+    /// Removes files `built` makes that the latest `update` of those targets did not make (a
+    /// deck that lost a page, a card design renamed).
+    pub fn remove_stale(
+        &self,
+        id: &str,
+        outputs: &[Output],
+        built: &[Target],
+    ) -> Result<(), Diagnostic> {
+        let folder = self.game_folder(id)?;
+        let made: std::collections::HashSet<&str> =
+            outputs.iter().map(|o| o.path.as_str()).collect();
+        for relative in files_under(&folder)? {
+            if !made.contains(relative.as_str()) && owned_by(&relative, built) {
+                let path = folder.join(&relative);
+                std::fs::remove_file(&path).map_err(|err| io_fault("remove", &path, &err))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `relative` (a path inside a game's output folder) is made by one of `targets`.
+fn owned_by(relative: &str, targets: &[Target]) -> bool {
+    targets.iter().any(|target| target.owns(relative))
+}
+
+/// Writes the new folder: this build's outputs, then the old folder's files that no target of
+/// this build makes (hard links where the file system allows, copies elsewhere).
+fn stage(
+    staging: &Path,
+    old: &Path,
+    outputs: &[Output],
+    built: &[Target],
+) -> Result<(), Diagnostic> {
+    if staging.exists() {
+        std::fs::remove_dir_all(staging).map_err(|err| io_fault("clear", staging, &err))?;
+    }
+    create_dir_all(staging)?;
+    for output in outputs {
+        let path = staging.join(&output.path);
+        if let Some(parent) = path.parent() {
+            create_dir_all(parent)?;
+        }
+        std::fs::write(&path, &output.bytes).map_err(|err| io_fault("write", &path, &err))?;
+    }
+    let made: std::collections::HashSet<&str> = outputs.iter().map(|o| o.path.as_str()).collect();
+    let kept = match std::fs::symlink_metadata(old) {
+        Ok(metadata) if metadata.is_dir() => files_under(old)?,
+        Ok(_) => {
+            return Err(io_fault(
+                "replace",
+                old,
+                &std::io::Error::other("it is not a folder"),
+            ));
+        }
+        Err(_) => Vec::new(),
+    };
+    for relative in kept {
+        if made.contains(relative.as_str()) || owned_by(&relative, built) {
+            continue;
+        }
+        let (from, to) = (old.join(&relative), staging.join(&relative));
+        if let Some(parent) = to.parent() {
+            create_dir_all(parent)?;
+        }
+        if std::fs::hard_link(&from, &to).is_err() {
+            std::fs::copy(&from, &to).map_err(|err| io_fault("keep", &from, &err))?;
+        }
+    }
+    Ok(())
+}
+
+/// Puts `staging` in place of `folder`, and removes the old folder.
+fn swap(staging: &Path, folder: &Path) -> Result<(), Diagnostic> {
+    let retired = folder.with_file_name(format!(
+        ".{}.old-{}",
+        folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let had_old = folder.exists();
+    if had_old {
+        std::fs::rename(folder, &retired).map_err(|err| io_fault("replace", folder, &err))?;
+    }
+    if let Err(err) = std::fs::rename(staging, folder) {
+        if had_old {
+            let _ = std::fs::rename(&retired, folder);
+        }
+        return Err(io_fault("replace", folder, &err));
+    }
+    if had_old {
+        // The new outputs are in place; an old file that cannot be removed is only litter.
+        let _ = std::fs::remove_dir_all(&retired);
+    }
+    Ok(())
+}
+
+/// Every regular file under `folder`, as `/`-separated paths relative to it. Symbolic links
+/// are not followed (nor kept): an output folder holds only what builds wrote.
+fn files_under(folder: &Path) -> Result<Vec<String>, Diagnostic> {
+    let mut files = Vec::new();
+    let mut stack = vec![folder.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(err) => return Err(io_fault("read", &dir, &err)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|err| io_fault("read", &dir, &err))?;
+            let path = entry.path();
+            let kind = entry
+                .file_type()
+                .map_err(|err| io_fault("read", &path, &err))?;
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file()
+                && let Ok(relative) = path.strip_prefix(folder)
+            {
+                files.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Refuses an output path that could leave its folder or hide in it.
+fn confined_relative(relative: &str) -> Result<(), Diagnostic> {
+    let path = Path::new(relative);
+    let fine = !relative.is_empty()
+        && path.components().all(|c| match c {
+            Component::Normal(name) => !name.to_string_lossy().starts_with('.'),
+            _ => false,
+        });
+    if fine {
+        Ok(())
+    } else {
+        Err(Diagnostic::error(
+            Code::OutputUnwritable,
+            format!("refused to write `{relative}`: outputs stay inside the game's output folder"),
+        ))
+    }
+}
+
+/// Refuses to write through a symbolic link found in the output folder.
+fn refuse_symlink(path: &Path) -> Result<(), Diagnostic> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => Err(io_fault(
+            "write",
+            path,
+            &std::io::Error::other("it is a symbolic link, which outputs never follow"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn create_dir_all(path: &Path) -> Result<(), Diagnostic> {
+    std::fs::create_dir_all(path).map_err(|err| io_fault("create", path, &err))
+}
+
+/// An SZ0801 diagnostic: what could not be done to which path, and the system's reason.
+pub fn io_fault(action: &str, path: &Path, err: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        Code::OutputUnwritable,
+        format!("cannot {action} `{}`: {err}", path.display()),
+    )
+}
+
+/// Writes a file by writing a temporary file beside it and renaming it over the target, so a
+/// reader never sees half a file and a failed write leaves the previous one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&temporary, bytes).map_err(|err| io_fault("write", path, &err))?;
+    std::fs::rename(&temporary, path).map_err(|err| {
+        let _ = std::fs::remove_file(&temporary);
+        io_fault("write", path, &err)
+    })
+}

@@ -1,0 +1,439 @@
+//! Hostile input, through the binary as an attacker would run it: content that tries to write
+//! outside the output folder, to crash, hang or exhaust the process, and file-system faults in
+//! the middle of a build. Each must end in a coded diagnostic, with the process alive and the
+//! outputs whole.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// Runs the binary in `dir`; a run that takes more than a minute is a hang and fails the test.
+fn safari_in(dir: &Path, args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let pid = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sender.send(child.wait_with_output()));
+    match receiver.recv_timeout(Duration::from_secs(60)) {
+        Ok(output) => output.expect("output"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("safari {args:?} hung");
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// A copy of the fixture `clean-tiny` at `dir/game`, with `edit` applied to its files.
+fn tiny_game(dir: &Path, edit: impl FnOnce(&Path)) -> PathBuf {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clean-tiny");
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).expect("game folder");
+    for entry in std::fs::read_dir(from).expect("fixture") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "toml" || e == "kdl") {
+            std::fs::copy(&path, game.join(path.file_name().unwrap())).expect("copy");
+        }
+    }
+    edit(&game);
+    game
+}
+
+fn replace_in(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).expect("readable");
+    assert!(text.contains(from), "{} has no `{from}`", file.display());
+    std::fs::write(file, text.replacen(from, to, 1)).expect("writable");
+}
+
+fn append(file: &Path, more: &str) {
+    let text = std::fs::read_to_string(file).expect("readable");
+    std::fs::write(file, text + more).expect("writable");
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(
+                    path.strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_game_id_cannot_lead_a_build_outside_the_output_folder() {
+    for id in [
+        "../../escaped",
+        "/tmp/escaped-absolute",
+        "a/b",
+        "..",
+        "Tiny",
+    ] {
+        let dir = scratch("id-escape");
+        let game = tiny_game(&dir, |g| {
+            replace_in(
+                &g.join("game.toml"),
+                "id = \"tiny\"",
+                &format!("id = \"{id}\""),
+            )
+        });
+        let out = safari_in(
+            &dir,
+            &["build", game.to_str().unwrap(), "--only", "ruleset"],
+        );
+        assert_eq!(out.status.code(), Some(1), "{id}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("SZ0105"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            files(&dir)
+                .iter()
+                .filter(|f| !f.starts_with("game"))
+                .count(),
+            0
+        );
+    }
+    assert!(!Path::new("/tmp/escaped-absolute").exists());
+}
+
+#[test]
+fn a_ruleset_id_cannot_lead_sim_outside_the_output_folder() {
+    let dir = scratch("sim-escape");
+    let game = tiny_game(&dir, |_| {});
+    let built = safari_in(
+        &dir,
+        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+    );
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let ruleset = dir.join("out/tiny/ruleset.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&ruleset).unwrap()).unwrap();
+    value["game"]["id"] = "../../escaped".into();
+    std::fs::write(&ruleset, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = safari_in(&dir, &["sim", "out/tiny/ruleset.json", "--games", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("game.id"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.join("escaped").exists() && !dir.parent().unwrap().join("escaped").exists());
+}
+
+#[test]
+fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
+    let dir = scratch("replace");
+    let game = tiny_game(&dir, |_| {});
+    let game = game.to_str().unwrap();
+    let first = safari_in(&dir, &["build", game, "--only", "ruleset,tts"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let target = dir.join("out/tiny");
+    // A simulation's report, and an image an earlier export made that this one will not.
+    std::fs::create_dir_all(target.join("sim")).unwrap();
+    std::fs::write(target.join("sim/report.json"), "{}").unwrap();
+    std::fs::write(target.join("tts/images/stale-0123abcd.png"), "old").unwrap();
+
+    let ruleset_only = safari_in(&dir, &["build", game, "--only", "ruleset"]);
+    assert_eq!(ruleset_only.status.code(), Some(0));
+    let kept = files(&target);
+    assert!(kept.contains(&"sim/report.json".to_string()), "{kept:?}");
+    assert!(
+        kept.iter().any(|f| f.starts_with("tts/")),
+        "--only ruleset keeps tts/: {kept:?}"
+    );
+
+    let again = safari_in(&dir, &["build", game, "--only", "ruleset,tts"]);
+    assert_eq!(again.status.code(), Some(0));
+    let after = files(&target);
+    assert!(!after.iter().any(|f| f.contains("stale-")), "{after:?}");
+    assert!(after.contains(&"sim/report.json".to_string()), "{after:?}");
+    // Nothing of the swap is left beside the output folder.
+    assert_eq!(
+        files(&dir.join("out"))
+            .iter()
+            .filter(|f| f.starts_with('.'))
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
+    let dir = scratch("unwritable");
+    let game = tiny_game(&dir, |_| {});
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    // Where the game's folder should be, a file: the build cannot replace it.
+    std::fs::write(dir.join("out/tiny"), "precious").unwrap();
+    let out = safari_in(&dir, &["build", game.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("SZ0801"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/tiny")).unwrap(),
+        "precious"
+    );
+    assert_eq!(files(&dir.join("out")), vec!["tiny".to_string()]);
+}
+
+#[cfg(unix)]
+#[test]
+fn files_linked_from_outside_the_game_are_refused_as_such() {
+    let dir = scratch("symlinks");
+    std::fs::write(dir.join("secret.typ"), "= Secret").unwrap();
+    for link in ["park-rules.typ", "templates/card.typ"] {
+        let game = tiny_game(&dir, |g| {
+            std::fs::create_dir_all(g.join("templates")).unwrap();
+            std::os::unix::fs::symlink(dir.join("secret.typ"), g.join(link)).unwrap();
+        });
+        let out = safari_in(&dir, &["build", game.to_str().unwrap(), "--only", "deck"]);
+        assert_eq!(out.status.code(), Some(1), "{link}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("SZ0004"),
+            "{link}: {}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&game).unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_in_place_of_a_file_is_refused_without_waiting() {
+    let dir = scratch("fifo");
+    let game = tiny_game(&dir, |g| {
+        std::fs::remove_file(g.join("deck.toml")).unwrap();
+        let made = Command::new("mkfifo").arg(g.join("deck.toml")).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo works");
+    });
+    let out = safari_in(&dir, &["check", game.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn blocks_nested_thousands_deep_are_refused_not_a_crash() {
+    let dir = scratch("nesting");
+    let game = tiny_game(&dir, |g| {
+        let deep = "{ n ".repeat(5000) + &"}".repeat(5000);
+        append(&g.join("field-guide.kdl"), &format!("\n/-note {deep}\n"));
+    });
+    let out = safari_in(&dir, &["check", game.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("SZ0005"));
+}
+
+#[test]
+fn long_chains_of_consequences_play_without_recursion() {
+    // 9,000 free boxes in one track (each opens the next) and an evolution line of 900
+    // species, each collected by the Evolutions box of the one before.
+    let dir = scratch("cascades");
+    let game = tiny_game(&dir, |g| {
+        let species: String = (0..900)
+            .map(|i| format!("[[species]]\nid = \"line-{i}\"\nname = \"Line {i}\"\n\n"))
+            .collect();
+        append(&g.join("species.toml"), &format!("\n{species}"));
+        let evolutions: String = (0..899)
+            .map(|i| {
+                format!("        box style=\"trigger\" fill=\"collect:line-{i}\" gives=\"species:line-{}\"\n", i + 1)
+            })
+            .collect();
+        append(
+            &g.join("field-guide.kdl"),
+            &format!(
+                "\nsection \"free\" title=\"Free\" {{\n    track \"free\" {{\n{}    }}\n}}\n\
+                 section \"line\" title=\"Line\" {{\n    track \"line\" {{\n        box fill=\"turn\" gives=\"species:line-0\"\n{evolutions}    }}\n}}\n",
+                "        box style=\"free\" repeat=1000\n".repeat(9)
+            ),
+        );
+        // The line's first box is filled by a turn: the Turn Tracker has one more turn.
+        replace_in(&g.join("game.toml"), "turns = 6", "turns = 7");
+    });
+    let sheet = "[print]\npaper = { width-mm = 2000, height-mm = 2000 }\n";
+    append(&game.join("game.toml"), sheet);
+    let check = safari_in(&dir, &["check", game.to_str().unwrap(), "--format", "json"]);
+    let errors: Vec<serde_json::Value> =
+        serde_json::from_slice::<Vec<serde_json::Value>>(&check.stdout)
+            .expect("JSON")
+            .into_iter()
+            .filter(|d| d["severity"] == "error")
+            .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let out = safari_in(&dir, &["sim", game.to_str().unwrap(), "--games", "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn an_unreachable_chain_is_reported_in_linear_space() {
+    // Each box in its own track, each needing the one before: every track is blocked, and
+    // each label names only the box it waits for.
+    let dir = scratch("chain");
+    let n = 3000;
+    let game = tiny_game(&dir, |g| {
+        let tracks: String = (1..n)
+            .map(|i| {
+                format!(
+                    "    track \"t{i}\" {{ box \"c{i}\" needs=\"box:c{}\" }}\n",
+                    i - 1
+                )
+            })
+            .collect();
+        append(
+            &g.join("field-guide.kdl"),
+            &format!(
+                "\nsection \"chain\" fill=\"dice:item\" {{\n    track \"t0\" {{ box \"c0\" needs=\"vp:9000\" }}\n{tracks}}}\n"
+            ),
+        );
+    });
+    let out = safari_in(&dir, &["check", game.to_str().unwrap(), "--format", "json"]);
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report = list
+        .iter()
+        .find(|d| d["code"] == "SZ0401")
+        .expect("an SZ0401");
+    let labels = report["labels"].as_array().unwrap();
+    assert!(labels.len() >= n, "every blocked track is labelled");
+    let longest = labels
+        .iter()
+        .map(|l| l["message"].as_str().unwrap().len())
+        .max();
+    assert!(
+        longest < Some(120),
+        "labels name their immediate blocker: {longest:?}"
+    );
+}
+
+#[test]
+fn sim_refuses_counts_beyond_the_game_and_the_limits() {
+    for (args, said) in [
+        (&["--games", "10000000000"][..], "10000000000"),
+        (&["--players", "1000"][..], "1000"),
+        (&["--players", "7"][..], "1 to 4 players"),
+    ] {
+        let mut all = vec!["sim"];
+        all.extend_from_slice(args);
+        let out = safari_in(Path::new(env!("CARGO_MANIFEST_DIR")), &all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(said),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_ruleset_loader_refuses_what_no_build_writes() {
+    let dir = scratch("rulesets");
+    let game = tiny_game(&dir, |_| {});
+    let built = safari_in(
+        &dir,
+        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+    );
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let good: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out/tiny/ruleset.json")).unwrap()).unwrap();
+    assert!(safari::engine::load(&serde_json::to_vec(&good).unwrap()).is_ok());
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            "a duplicate box id",
+            |r| {
+                let boxes = &mut r["field_guide"]["sections"][0]["tracks"][0]["boxes"];
+                let first = boxes[0]["id"].clone();
+                boxes[1]["id"] = first;
+            },
+            "used twice",
+        ),
+        (
+            "no turns",
+            |r| r["parameters"]["turns"] = 0.into(),
+            "parameters.turns",
+        ),
+        (
+            "no dice",
+            |r| r["dice"] = serde_json::json!([]),
+            "no expedition die",
+        ),
+        (
+            "a malformed hash",
+            |r| r["content_hash"] = "sha256:xyz".into(),
+            "content_hash",
+        ),
+        (
+            "a version as text",
+            |r| r["format_version"] = "1".into(),
+            "whole number",
+        ),
+        (
+            "a huge player count",
+            |r| r["parameters"]["players_max"] = 4_000_000_000u32.into(),
+            "players",
+        ),
+    ];
+    for (what, edit, said) in cases {
+        let mut ruleset = good.clone();
+        edit(&mut ruleset);
+        let err = safari::engine::load(&serde_json::to_vec(&ruleset).unwrap())
+            .err()
+            .unwrap_or_else(|| panic!("{what} was accepted"));
+        assert!(err.to_string().contains(said), "{what}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["explain"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("output");
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+}
