@@ -6,7 +6,7 @@
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
-use super::limits::{MAX_BOXES, MAX_VP};
+use super::limits::{MAX_BOXES, MAX_TEXT_CHARS, MAX_VP};
 use super::names::Names;
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
@@ -233,6 +233,21 @@ impl Reader<'_> {
 
     fn string(&mut self, entry: &KdlEntry, what: &str) -> Option<String> {
         match entry.value() {
+            KdlValue::String(s) if s.chars().count() > MAX_TEXT_CHARS => {
+                let origin = self.value_origin(entry);
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!("{what} is longer than {MAX_TEXT_CHARS} characters"),
+                    )
+                    .with_primary(
+                        Origin::new(origin.file, origin.start..origin.start + 1),
+                        "this text starts here",
+                    )
+                    .with_help("shorten it: a text on the sheet is at most a paragraph"),
+                );
+                None
+            }
             KdlValue::String(s) => Some(s.clone()),
             other => {
                 self.invalid(entry, format!("{what} must be a string, found `{other}`"));

@@ -84,6 +84,34 @@ pub fn link_text(game: &Game, from: Fact, why: Why, to: Fact) -> String {
     }
 }
 
+/// The sentence for one step of a chain. A fact that several things provide (a species
+/// caught from a card and given by an Evolutions box, an item two boxes grant) is blocked only
+/// when all of them are: the sentence names every provider, not just the one the chain
+/// follows.
+pub fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
+    let from = graph.node(step.from);
+    let providers = matches!(step.edge.why, Why::CaughtFrom | Why::GivenBy | Why::GrantedBy);
+    if providers && from.kind == Kind::Any && from.deps.len() > 1 {
+        const SHOWN: usize = 4;
+        let mut names: Vec<String> = from
+            .deps
+            .iter()
+            .take(SHOWN)
+            .map(|e| name(game, graph.node(e.to).fact))
+            .collect();
+        if from.deps.len() > SHOWN {
+            names.push(format!("{} more", from.deps.len() - SHOWN));
+        }
+        let last = names.pop().unwrap_or_default();
+        return format!(
+            "{} comes only from {} or {last}, and none of them can happen",
+            name(game, from.fact),
+            names.join(", ")
+        );
+    }
+    link_text(game, from.fact, step.edge.why, graph.node(step.edge.to).fact)
+}
+
 /// A step of an explanation: a link from one fact to the one it waits for.
 #[derive(Debug, Clone, Copy)]
 pub struct Step {

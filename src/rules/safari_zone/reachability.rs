@@ -12,7 +12,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 
 use super::Analysis;
-use super::explain::{Step, blockers, link_text, name, tidy};
+use super::explain::{Step, blockers, name, step_text, tidy};
 use super::graph::{Fact, Graph, Kind, NodeId, fixpoint};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::*;
@@ -211,12 +211,7 @@ fn loop_report(game: &Game, graph: &Graph, cycle: &[NodeId]) -> Diagnostic {
         format!("impossible loop: {}", names.join(" -> ")),
     );
     for (i, step) in steps.iter().enumerate() {
-        let text = link_text(
-            game,
-            graph.node(step.from).fact,
-            step.edge.why,
-            graph.node(step.edge.to).fact,
-        );
+        let text = step_text(game, graph, step);
         d = if i == 0 {
             d.with_primary(step.edge.origin, text)
         } else {
@@ -375,14 +370,9 @@ impl Reporter<'_> {
     }
 
     fn link(&self, step: &Step) -> String {
-        let graph = self.graph();
-        link_text(
-            self.game,
-            graph.node(step.from).fact,
-            step.edge.why,
-            graph.node(step.edge.to).fact,
-        )
+        step_text(self.game, self.graph(), step)
     }
+
 
     /// The chain of a subject, as one sentence: up to the root (without the last link, which
     /// the report's primary label shows), or up to a fact another label already explains.
