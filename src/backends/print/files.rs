@@ -32,6 +32,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../../templates/encounter-deck.typ"),
     ),
     ("cards.typ", include_str!("../../../templates/cards.typ")),
+    (
+        "card-designs.typ",
+        include_str!("../../../templates/card-designs.typ"),
+    ),
     ("dice.typ", include_str!("../../../templates/dice.typ")),
     (
         "die-faces.typ",

@@ -38,6 +38,9 @@ pub struct Job {
     pub card_previews: Option<Vec<String>>,
     /// Whether the Tabletop Simulator export draws on this document.
     pub keep: bool,
+    /// A template typeset first, whose PDF this one receives as `sys.inputs.designs`: the
+    /// card designs, drawn once and placed by reference however many copies are printed.
+    pub designs: Option<String>,
 }
 
 /// PNG previews of a document's pages: `preview/<name>-<page>.png`.
@@ -91,6 +94,7 @@ pub fn plan(
         previews: None,
         card_previews: None,
         keep: false,
+        designs: None,
     };
     let mut jobs = Vec::new();
     if wants(Document::Sheet) || keep {
@@ -122,6 +126,7 @@ pub fn plan(
                 ),
             ],
             previews: previews("encounter-deck", Some(shown)),
+            designs: Some("card-designs.typ".to_string()),
             ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
         });
     }

@@ -7,7 +7,7 @@
 //! rather than every file of the build.
 
 use rayon::prelude::*;
-use typst::foundations::{Dict, Smart, Value};
+use typst::foundations::{Bytes, Dict, Smart, Value};
 use typst_layout::PagedDocument;
 
 use super::files::TemplateFiles;
@@ -106,7 +106,17 @@ fn run_job(
     for (key, value) in &job.inputs {
         inputs.insert(key.as_str().into(), to_typst(value));
     }
-    let typeset = typesetter.typeset(&job.template, inputs)?;
+    let mut warnings = Vec::new();
+    if let Some(template) = &job.designs {
+        let mut design_inputs = Dict::new();
+        design_inputs.insert("game".into(), game.clone());
+        let designs = typesetter.typeset(template, design_inputs)?;
+        let bytes = pdf(&designs.document, game_id, template)?;
+        inputs.insert("designs".into(), Value::Bytes(Bytes::new(bytes)));
+        warnings = designs.warnings;
+    }
+    let mut typeset = typesetter.typeset(&job.template, inputs)?;
+    typeset.warnings.extend(warnings);
     let typeset_ms = clock.elapsed().as_secs_f64() * 1e3;
     if let Some(name) = &job.pdf {
         progress(Progress::Output(Output {
