@@ -333,7 +333,7 @@ pub fn seconds(time: Duration) -> String {
 pub fn size(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
-    if bytes >= GIB && bytes % GIB == 0 {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
         format!("{} GiB", bytes / GIB)
     } else if bytes >= MIB {
         format!("{} MiB", bytes / MIB)
