@@ -13,6 +13,7 @@ pub mod engine;
 pub mod fonts;
 pub mod layout;
 pub mod load;
+pub mod memory;
 pub mod model;
 pub mod output;
 pub mod raster;
@@ -20,6 +21,7 @@ pub mod rules;
 pub mod sim;
 pub mod world;
 
+use backends::print::Typesetting;
 use diag::Diagnostics;
 use model::Game;
 use world::GameFolder;
@@ -97,8 +99,19 @@ pub struct Built {
 }
 
 /// Checks the game in `folder` and, when it has no errors, runs the backends `options` ask
-/// for. Template diagnostics join the check's; any error means no outputs at all.
+/// for, typesetting in this process. Template diagnostics join the check's; any error means
+/// no outputs at all.
 pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
+    build_with(folder, options, &mut Typesetting::InProcess)
+}
+
+/// [`build`], typesetting where `typesetting` says: the command line passes a bounded worker
+/// (`backends::print::worker`), as content may hold a Typst program that never ends.
+pub fn build_with(
+    folder: &mut GameFolder,
+    options: &backends::BuildOptions,
+    typesetting: &mut Typesetting,
+) -> Built {
     let sheet = options
         .targets
         .iter()
@@ -141,7 +154,7 @@ pub fn build(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built
         layout: checked.layout.as_ref(),
     };
     let mut timings = Vec::new();
-    let outputs = match backends::run_all(&context, &templates, options) {
+    let outputs = match backends::run_all(&context, &templates, options, typesetting) {
         Ok(built) => {
             checked.diagnostics.extend(built.warnings);
             timings = built.timings;

@@ -1,6 +1,8 @@
 // The KDL parser allocates heavily; mimalloc makes a cold `safari check` noticeably faster.
+// The wrapper bounds the typesetting worker's heap (see src/memory.rs); elsewhere it only looks.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: safari::memory::Bounded<mimalloc::MiMalloc> =
+    safari::memory::Bounded(mimalloc::MiMalloc);
 
 fn main() -> std::process::ExitCode {
     safari::cli::main()

@@ -13,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::model::Game;
 use crate::world::GameFolder;
 use print::files::TemplateFiles;
-use print::{Document, PrintOptions};
+use print::{Document, PrintOptions, TtsPlan, Typesetting};
 
 /// A file a backend made: its path inside `out/<game>/`, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,12 +104,14 @@ pub struct Built {
     pub timings: Vec<print::Timing>,
 }
 
-/// Runs the backends `options` ask for. Errors (a template that does not compile) mean no
-/// file at all: a build is whole or not written.
+/// Runs the backends `options` ask for, typesetting where `typesetting` says. Errors (a
+/// template that does not compile, typesetting past its bounds) mean no file at all: a build
+/// is whole or not written.
 pub fn run_all(
     context: &Context,
     templates: &TemplateFiles,
     options: &BuildOptions,
+    typesetting: &mut Typesetting,
 ) -> Result<Built, Vec<Diagnostic>> {
     let mut outputs = Vec::new();
     let mut warnings = Vec::new();
@@ -127,48 +129,31 @@ pub fn run_all(
             Target::Ruleset | Target::Tts => None,
         })
         .collect();
-    let tts = options.targets.contains(&Target::Tts);
-    if !documents.is_empty() || tts {
+    // The export is made from the print documents (one design, two outputs), so it is
+    // typeset with them.
+    let tts = options.targets.contains(&Target::Tts).then(|| {
+        let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
+        TtsPlan {
+            ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
+            asset_base: options.asset_base.url(&context.game.manifest.id),
+        }
+    });
+    if !documents.is_empty() || tts.is_some() {
         let print_options = PrintOptions {
             documents,
-            tts_sources: tts,
             ..options.print.clone()
         };
-        let printed = print::print(context.game, context.layout, templates, &print_options)?;
+        let printed = print::print(
+            context.game,
+            context.layout,
+            templates,
+            &print_options,
+            tts,
+            typesetting,
+        )?;
         outputs.extend(printed.outputs);
         warnings.extend(printed.warnings);
         timings = printed.timings;
-        if tts {
-            let started = std::time::Instant::now();
-            let document = |name: &str| {
-                printed
-                    .documents
-                    .iter()
-                    .find(|(template, _)| *template == name)
-                    .map(|(_, document)| document)
-                    .expect("the print backend typesets what the export needs")
-            };
-            let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
-            let ruleset_json = serde_json::to_string(&ruleset).expect("rulesets serialise");
-            outputs.extend(tts::export(
-                &ruleset,
-                &ruleset_json,
-                &tts::TtsSources {
-                    cards: document("cards.typ"),
-                    sheet: document("field-guide.typ"),
-                    die_faces: document("die-faces.typ"),
-                },
-                &tts::TtsOptions {
-                    asset_base: options.asset_base.url(&context.game.manifest.id),
-                },
-            ));
-            timings.push(print::Timing {
-                document: "tts/",
-                typeset_ms: 0.0,
-                pdf_ms: 0.0,
-                previews_ms: started.elapsed().as_secs_f64() * 1e3,
-            });
-        }
     }
     outputs.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Built {

@@ -56,6 +56,9 @@ pub struct Args {
     /// Tabletop Simulator's data folder, for --install (found in the usual place by default).
     #[arg(long, value_name = "DIR", requires = "install")]
     tts_dir: Option<PathBuf>,
+
+    #[command(flatten)]
+    bounds: super::typeset_worker::BoundsArgs,
 }
 
 fn parse_offset(text: &str) -> Result<(f64, f64), String> {
@@ -99,7 +102,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     };
     spinner.set_message("checking, typesetting and rendering");
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let built = crate::build(&mut folder, &options);
+    let mut typesetting = match args.bounds.typesetting() {
+        Ok(typesetting) => typesetting,
+        Err(code) => return code,
+    };
+    let built = crate::build_with(&mut folder, &options, &mut typesetting);
     spinner.finish_and_clear();
     report(&folder, &built.checked.diagnostics, Format::Human, ui);
     for t in &built.timings {

@@ -9,6 +9,7 @@ mod explain;
 mod init;
 mod schema;
 mod sim;
+mod typeset_worker;
 mod watch;
 
 use std::io::IsTerminal;
@@ -115,6 +116,9 @@ enum Command {
         after_help = "Examples:\n  safari completions bash > ~/.local/share/bash-completion/completions/safari\n  safari completions zsh > ~/.zfunc/_safari"
     )]
     Completions(completions::Args),
+    /// The bounded process `build` and `watch` typeset in (internal).
+    #[command(name = "typeset-worker", hide = true)]
+    TypesetWorker(typeset_worker::Args),
 }
 
 /// Writes a command's result to standard output. When the reader has gone away (`| head`),
@@ -172,6 +176,7 @@ pub fn main() -> ExitCode {
         Command::Schema(args) => schema::run(args),
         Command::Sim(args) => sim::run(args, ui),
         Command::Completions(args) => completions::run::<Cli>(args),
+        Command::TypesetWorker(args) => typeset_worker::run(args),
     };
     ExitCode::from(code)
 }

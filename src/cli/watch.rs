@@ -12,6 +12,7 @@ use notify_debouncer_mini::{DebouncedEvent, new_debouncer};
 
 use super::check::{Format, open_game, report};
 use super::{Ui, exit};
+use crate::backends::print::Typesetting;
 use crate::backends::{BuildOptions, Target};
 
 #[derive(clap::Args)]
@@ -27,6 +28,9 @@ pub struct Args {
     /// How long to wait for a burst of saves to settle, in milliseconds.
     #[arg(long, default_value_t = 30)]
     debounce: u64,
+
+    #[command(flatten)]
+    bounds: super::typeset_worker::BoundsArgs,
 }
 
 /// What a change to a file of the game folder makes stale. Unknown files (card art, an
@@ -75,6 +79,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
     drop(folder);
     let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
+    // One worker for every rebuild: it keeps Typst's caches warm between them.
+    let mut typesetting = match args.bounds.typesetting() {
+        Ok(typesetting) => typesetting,
+        Err(code) => return code,
+    };
 
     let (sender, receiver) = std::sync::mpsc::channel();
     let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
@@ -91,7 +100,13 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     // Watching starts before the first build, so a save during it is not missed.
     let mut seen = Seen::default();
     seen.scan(&root, &out);
-    rebuild(&root, &out, Target::ALL.into_iter().collect(), ui);
+    rebuild(
+        &root,
+        &out,
+        Target::ALL.into_iter().collect(),
+        &mut typesetting,
+        ui,
+    );
     ui.info(format!("watching {} (Ctrl-C to stop)", root.display()));
     for events in receiver {
         let events: Vec<DebouncedEvent> = match events {
@@ -118,7 +133,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             }
         }
         if !targets.is_empty() {
-            rebuild(&root, &out, targets, ui);
+            rebuild(&root, &out, targets, &mut typesetting, ui);
         }
     }
     exit::OK
@@ -184,9 +199,16 @@ fn is_editor_litter(path: &Path) -> bool {
 }
 
 /// Rebuilds `targets` in two steps: first the PDFs and the ruleset (what the designer waits
-/// for), then the page previews and the Tabletop Simulator export, which Typst's caches make
-/// cheap to typeset again but which take longest to rasterise.
-fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
+/// for), then the page previews and the Tabletop Simulator export, which Typst's caches (in
+/// the worker, which lives from build to build) make cheap to typeset again but which take
+/// longest to rasterise.
+fn rebuild(
+    root: &Path,
+    out: &Path,
+    targets: BTreeSet<Target>,
+    typesetting: &mut Typesetting,
+    ui: Ui,
+) {
     let started = Instant::now();
     let quick: Vec<Target> = targets
         .iter()
@@ -198,9 +220,7 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
         ..BuildOptions::default()
     };
     options.print.page_previews = false;
-    let Some(first) = build_and_write(root, out, &options, ui, true) else {
-        // Typst's caches would otherwise grow with every edit.
-        comemo::evict(10);
+    let Some(first) = build_and_write(root, out, &options, typesetting, ui, true) else {
         return;
     };
     let names: Vec<&str> = first.iter().map(|t| target_name(*t)).collect();
@@ -221,7 +241,7 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
             .collect();
         options.print.page_previews = true;
         options.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
-        if build_and_write(root, out, &options, ui, false).is_some() {
+        if build_and_write(root, out, &options, typesetting, ui, false).is_some() {
             ui.info(format!(
                 "then previews{} in {:.0} ms",
                 if targets.contains(&Target::Tts) {
@@ -233,7 +253,6 @@ fn rebuild(root: &Path, out: &Path, targets: BTreeSet<Target>, ui: Ui) {
             ));
         }
     }
-    comemo::evict(10);
 }
 
 /// One build, reported and written; what was built, when it succeeded.
@@ -241,6 +260,7 @@ fn build_and_write(
     root: &Path,
     out: &Path,
     options: &BuildOptions,
+    typesetting: &mut Typesetting,
     ui: Ui,
     report_diagnostics: bool,
 ) -> Option<Vec<Target>> {
@@ -251,7 +271,7 @@ fn build_and_write(
             return None;
         }
     };
-    let built = crate::build(&mut folder, options);
+    let built = crate::build_with(&mut folder, options, typesetting);
     if report_diagnostics {
         if ui.render.color {
             // A fresh screen per build: fixed problems disappear with the old output.

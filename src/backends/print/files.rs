@@ -8,6 +8,9 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
 
 use typst::diag::{FileError, FileResult};
 use typst::foundations::Bytes;
@@ -29,6 +32,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../../templates/encounter-deck.typ"),
     ),
     ("cards.typ", include_str!("../../../templates/cards.typ")),
+    (
+        "card-designs.typ",
+        include_str!("../../../templates/card-designs.typ"),
+    ),
     ("dice.typ", include_str!("../../../templates/dice.typ")),
     (
         "die-faces.typ",
@@ -46,8 +53,20 @@ pub const PARK_RULES: &str = "park-rules.typ";
 /// Every Typst source of a build, read once, and where each is in the folder's table.
 pub struct TemplateFiles {
     sources: HashMap<TypstFileId, (Source, FileId)>,
+    /// The game folder on disk (empty for a game in memory), where binary files are read.
+    root: PathBuf,
     reader: FolderReader,
     pub has_park_rules: bool,
+}
+
+/// [`TemplateFiles`] as data, for the typesetting worker: the same sources under the same
+/// ids, so the worker's diagnostics point into the folder's table as this process's would.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TemplateSources {
+    root: PathBuf,
+    has_park_rules: bool,
+    /// (Typst path, text, index in the folder's source table).
+    sources: Vec<(String, String, u32)>,
 }
 
 pub fn typst_id(path: &str) -> TypstFileId {
@@ -80,9 +99,53 @@ impl TemplateFiles {
         }
         Ok(TemplateFiles {
             sources,
+            root: folder.root().to_path_buf(),
             reader: folder.reader(),
             has_park_rules,
         })
+    }
+
+    pub fn to_sources(&self) -> TemplateSources {
+        let mut sources: Vec<(String, String, u32)> = self
+            .sources
+            .iter()
+            .map(|(id, (source, file))| {
+                let path = id.vpath().get_with_slash().to_string();
+                (path, source.text().to_string(), file.0)
+            })
+            .collect();
+        sources.sort();
+        TemplateSources {
+            root: self.root.clone(),
+            has_park_rules: self.has_park_rules,
+            sources,
+        }
+    }
+
+    /// The files [`TemplateFiles::to_sources`] described; binary files are read from the
+    /// same folder, through the same seam.
+    pub fn from_sources(described: TemplateSources) -> TemplateFiles {
+        let reader = if described.root.as_os_str().is_empty() {
+            GameFolder::in_memory().reader()
+        } else {
+            GameFolder::open(&described.root)
+                .unwrap_or_else(|_| GameFolder::in_memory())
+                .reader()
+        };
+        let sources = described
+            .sources
+            .into_iter()
+            .map(|(path, text, file)| {
+                let typst = typst_id(&path);
+                (typst, (Source::new(typst, text), FileId(file)))
+            })
+            .collect();
+        TemplateFiles {
+            sources,
+            root: described.root,
+            reader,
+            has_park_rules: described.has_park_rules,
+        }
     }
 
     /// Where a Typst file is in the folder's source table, and its Typst source.

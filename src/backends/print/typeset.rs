@@ -3,7 +3,7 @@
 
 use typst::WorldExt;
 use typst::diag::{Severity as TypstSeverity, SourceDiagnostic};
-use typst::foundations::{Dict, Value};
+use typst::foundations::Dict;
 use typst_as_lib::TypstEngine;
 use typst_layout::PagedDocument;
 
@@ -122,10 +122,4 @@ fn trace_words(point: &typst::diag::Tracepoint) -> String {
         Tracepoint::Import(_) => "imported here".to_string(),
         Tracepoint::Include(_) => "included here".to_string(),
     }
-}
-
-/// A serialisable value as a Typst value (through JSON, which both sides speak).
-pub fn to_value(data: &impl serde::Serialize) -> Value {
-    let json = serde_json::to_value(data).expect("print data serialises");
-    serde_json::from_value(json).expect("Typst reads any JSON value")
 }

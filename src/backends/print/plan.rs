@@ -1,0 +1,201 @@
+//! What a build typesets, as plain data: each document's template, its inputs as JSON, and
+//! what to make of its pages.
+//!
+//! A plan is the whole of what typesetting needs besides the template sources, so the same
+//! plan runs in this process or in the bounded worker (`print::worker`), which receives it
+//! over a pipe. Working it out needs the model; carrying it out needs only Typst.
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, GameData};
+use super::geometry::{self, CardPage, PaperSize};
+use super::{Document, PREVIEW_DPI, PrintOptions};
+use crate::layout::SheetLayout;
+use crate::model::Game;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// The game's id, from which each PDF's stable identifier is derived.
+    pub game_id: String,
+    /// `sys.inputs.game` of every document.
+    pub game: serde_json::Value,
+    pub jobs: Vec<Job>,
+    /// The Tabletop Simulator export, made from the documents jobs keep.
+    pub tts: Option<TtsPlan>,
+}
+
+/// One document to typeset: its template, its inputs, and what to make of its pages.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    pub template: String,
+    /// The PDF to write, or none when the document is only a source for another export.
+    pub pdf: Option<String>,
+    /// `sys.inputs` besides `game`.
+    pub inputs: Vec<(String, serde_json::Value)>,
+    pub previews: Option<Previews>,
+    /// Card designs' ids, in page order, when each page is a card to preview at print
+    /// resolution (the page after the last design is the back).
+    pub card_previews: Option<Vec<String>>,
+    /// Whether the Tabletop Simulator export draws on this document.
+    pub keep: bool,
+    /// A template typeset first, whose PDF this one receives as `sys.inputs.designs`: the
+    /// card designs, drawn once and placed by reference however many copies are printed.
+    pub designs: Option<String>,
+}
+
+/// PNG previews of a document's pages: `preview/<name>-<page>.png`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Previews {
+    pub name: String,
+    pub dpi: f64,
+    /// The pages to preview, numbered from 1; every page when `None`.
+    pub pages: Option<Vec<usize>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TtsPlan {
+    /// The ruleset as written to ruleset.json; the export reads it back from this text.
+    pub ruleset_json: String,
+    /// Image URLs are `<asset_base>/<file>`.
+    pub asset_base: String,
+}
+
+impl Plan {
+    /// The name a document goes by in messages and timings: its PDF, or its template.
+    pub fn document_name(job: &Job) -> &str {
+        job.pdf.as_deref().unwrap_or(&job.template)
+    }
+}
+
+/// Works out the documents `options` ask for. `layout` is the Field Guide as `check` laid it
+/// out on the same paper; it is needed when the sheet (or the export's sheet tiles) is made.
+pub fn plan(
+    game: &Game,
+    layout: Option<&SheetLayout>,
+    has_park_rules: bool,
+    options: &PrintOptions,
+    tts: Option<TtsPlan>,
+) -> Plan {
+    let paper = options.paper.unwrap_or(game.manifest.paper);
+    let data: GameData = data::game_data(game, paper, layout, has_park_rules);
+    let previews = |name: &str, pages: Option<Vec<usize>>| {
+        options.page_previews.then(|| Previews {
+            name: name.to_string(),
+            dpi: PREVIEW_DPI,
+            pages,
+        })
+    };
+    let wants = |document| options.documents.contains(&document);
+    let keep = tts.is_some();
+    let job = |template: &str, pdf: Option<&str>| Job {
+        template: template.to_string(),
+        pdf: pdf.map(str::to_string),
+        inputs: Vec::new(),
+        previews: None,
+        card_previews: None,
+        keep: false,
+        designs: None,
+    };
+    let mut jobs = Vec::new();
+    if wants(Document::Sheet) || keep {
+        let sheet = wants(Document::Sheet);
+        jobs.push(Job {
+            previews: previews("field-guide", None).filter(|_| sheet),
+            keep,
+            ..job("field-guide.typ", sheet.then_some("field-guide.pdf"))
+        });
+    }
+    if wants(Document::Deck) {
+        let size = game.manifest.card_size;
+        let (grid, pages) = geometry::card_pages(
+            PaperSize::of(paper),
+            size.width_mm,
+            size.height_mm,
+            &data.deck.physical,
+            options.layout,
+            options.back_offset,
+        );
+        let shown = pages_showing_new_designs(&pages);
+        jobs.push(Job {
+            inputs: vec![
+                ("grid".to_string(), json(&grid)),
+                ("pages".to_string(), json(&pages)),
+                (
+                    "back_offset".to_string(),
+                    json(&[options.back_offset.0, options.back_offset.1]),
+                ),
+            ],
+            previews: previews("encounter-deck", Some(shown)),
+            designs: Some("card-designs.typ".to_string()),
+            ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
+        });
+    }
+    if wants(Document::Deck) || keep {
+        let deck = wants(Document::Deck);
+        let card_previews = (options.card_previews && deck)
+            .then(|| data.deck.designs.iter().map(|d| d.id.clone()).collect());
+        jobs.push(Job {
+            card_previews,
+            keep,
+            ..job("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
+        });
+    }
+    if wants(Document::Dice) {
+        jobs.push(Job {
+            previews: previews("dice", None),
+            ..job("dice.typ", Some("dice.pdf"))
+        });
+    }
+    if keep {
+        jobs.push(Job {
+            keep,
+            ..job("die-faces.typ", None)
+        });
+    }
+    Plan {
+        game_id: data.id.clone(),
+        game: json(&data),
+        jobs,
+        tts,
+    }
+}
+
+/// The pages of `encounter-deck.pdf` worth a preview: every card page that shows a design for
+/// the first time, the backs printed behind it, and the calibration pages after the cards.
+/// Further copies only repeat a drawing already previewed, so the previews (and the time and
+/// memory they take) grow with the designs, not with the copies.
+fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::new();
+    let mut shown = Vec::new();
+    let mut fronts_shown = false;
+    for (index, page) in pages.iter().enumerate() {
+        let show = if page.kind == "backs" {
+            fronts_shown
+        } else {
+            let mut new = false;
+            for card in &page.cards {
+                new |= seen.insert(card.design);
+            }
+            fronts_shown = new;
+            new
+        };
+        if show {
+            shown.push(index + 1);
+        }
+    }
+    // The duplex calibration: its front and back follow the cards.
+    shown.extend([pages.len() + 1, pages.len() + 2]);
+    shown
+}
+
+fn json(value: &impl Serialize) -> serde_json::Value {
+    serde_json::to_value(value).expect("print data serialises")
+}
+
+/// Card preview file names: `preview/cards/NN-<design>.png`, then the back.
+pub fn card_preview_name(designs: &[String], page: usize) -> String {
+    match designs.get(page - 1) {
+        Some(design) => format!("preview/cards/{page:02}-{design}.png"),
+        None => "preview/cards/back.png".to_string(),
+    }
+}

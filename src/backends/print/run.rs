@@ -1,0 +1,233 @@
+//! Carrying a [`Plan`] out: each document compiled by Typst, exported to PDF and rasterised
+//! into previews, the documents in parallel (rayon); then the Tabletop Simulator export from
+//! the documents it draws on.
+//!
+//! Files are handed to `progress` as soon as each is made, not gathered here: in the bounded
+//! worker they leave the process at once, so its memory holds one document's work at a time
+//! rather than every file of the build.
+
+use rayon::prelude::*;
+use typst::foundations::{Bytes, Dict, Smart, Value};
+use typst_layout::PagedDocument;
+
+use super::files::TemplateFiles;
+use super::plan::{self, Job, Plan};
+use super::typeset::Typesetter;
+use super::{CARD_DPI, Timing};
+use crate::backends::Output;
+use crate::backends::ruleset::Ruleset;
+use crate::backends::tts;
+use crate::diag::{Code, Diagnostic};
+
+/// The name the Tabletop Simulator export goes by in progress and timings.
+pub const TTS: &str = "tts/";
+
+/// What typesetting reports on the way.
+pub enum Progress<'a> {
+    /// Work on a document (named by its template) or the export ([`TTS`]) began.
+    Started(&'a str),
+    Finished(&'a str),
+    /// A file is made.
+    Output(Output),
+}
+
+/// What a successful run leaves besides its files.
+#[derive(Debug, Default)]
+pub struct Done {
+    pub warnings: Vec<Diagnostic>,
+    pub timings: Vec<Timing>,
+}
+
+/// Runs `plan` here, handing files to `progress`. Errors (a template that does not compile)
+/// come with the warnings found on the way.
+pub fn run(
+    plan: &Plan,
+    files: &TemplateFiles,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Done, Vec<Diagnostic>> {
+    let game = to_typst(&plan.game);
+    let typesetter = Typesetter::new(files);
+    let results: Vec<JobResult> = plan
+        .jobs
+        .par_iter()
+        .map(|job| {
+            progress(Progress::Started(&job.template));
+            let result = run_job(&typesetter, &game, &plan.game_id, job, progress);
+            progress(Progress::Finished(&job.template));
+            result
+        })
+        .collect();
+
+    let mut done = Done::default();
+    let mut errors = Vec::new();
+    let mut kept = Vec::new();
+    for result in results {
+        match result {
+            Ok((warnings, timing, document)) => {
+                done.warnings.extend(warnings);
+                done.timings.push(timing);
+                kept.extend(document);
+            }
+            Err(failed) => errors.extend(failed),
+        }
+    }
+    if !errors.is_empty() {
+        errors.extend(done.warnings);
+        return Err(errors);
+    }
+    if let Some(tts) = &plan.tts {
+        progress(Progress::Started(TTS));
+        let clock = std::time::Instant::now();
+        export_tts(tts, &kept, progress);
+        done.timings.push(Timing {
+            document: TTS.to_string(),
+            typeset_ms: 0.0,
+            pdf_ms: 0.0,
+            previews_ms: clock.elapsed().as_secs_f64() * 1e3,
+        });
+        progress(Progress::Finished(TTS));
+    }
+    Ok(done)
+}
+
+type JobResult =
+    Result<(Vec<Diagnostic>, Timing, Option<(String, PagedDocument)>), Vec<Diagnostic>>;
+
+fn run_job(
+    typesetter: &Typesetter,
+    game: &Value,
+    game_id: &str,
+    job: &Job,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> JobResult {
+    let clock = std::time::Instant::now();
+    let mut inputs = Dict::new();
+    inputs.insert("game".into(), game.clone());
+    for (key, value) in &job.inputs {
+        inputs.insert(key.as_str().into(), to_typst(value));
+    }
+    let mut warnings = Vec::new();
+    if let Some(template) = &job.designs {
+        let mut design_inputs = Dict::new();
+        design_inputs.insert("game".into(), game.clone());
+        let designs = typesetter.typeset(template, design_inputs)?;
+        let bytes = pdf(&designs.document, game_id, template)?;
+        inputs.insert("designs".into(), Value::Bytes(Bytes::new(bytes)));
+        warnings = designs.warnings;
+    }
+    let mut typeset = typesetter.typeset(&job.template, inputs)?;
+    typeset.warnings.extend(warnings);
+    let typeset_ms = clock.elapsed().as_secs_f64() * 1e3;
+    if let Some(name) = &job.pdf {
+        progress(Progress::Output(Output {
+            path: name.clone(),
+            bytes: pdf(&typeset.document, game_id, name)?,
+        }));
+    }
+    let pdf_ms = clock.elapsed().as_secs_f64() * 1e3 - typeset_ms;
+    if let Some(previews) = &job.previews {
+        let pages = previews.pages.as_deref();
+        page_pngs(
+            &typeset.document,
+            previews.dpi,
+            false,
+            pages,
+            progress,
+            |page| format!("preview/{}-{page}.png", previews.name),
+        );
+    }
+    if let Some(designs) = &job.card_previews {
+        page_pngs(&typeset.document, CARD_DPI, true, None, progress, |page| {
+            plan::card_preview_name(designs, page)
+        });
+    }
+    let timing = Timing {
+        document: Plan::document_name(job).to_string(),
+        typeset_ms,
+        pdf_ms,
+        previews_ms: clock.elapsed().as_secs_f64() * 1e3 - typeset_ms - pdf_ms,
+    };
+    let kept = job.keep.then(|| (job.template.clone(), typeset.document));
+    Ok((typeset.warnings, timing, kept))
+}
+
+fn export_tts(
+    plan: &plan::TtsPlan,
+    kept: &[(String, PagedDocument)],
+    progress: &(dyn Fn(Progress) + Sync),
+) {
+    let document = |name: &str| {
+        kept.iter()
+            .find(|(template, _)| template == name)
+            .map(|(_, document)| document)
+            .expect("the plan keeps what the export needs")
+    };
+    // Read back from the text ruleset.json holds, in this process or the worker alike.
+    let ruleset: Ruleset =
+        serde_json::from_str(&plan.ruleset_json).expect("a ruleset reads back from its JSON");
+    let outputs = tts::export(
+        &ruleset,
+        &plan.ruleset_json,
+        &tts::TtsSources {
+            cards: document("cards.typ"),
+            sheet: document("field-guide.typ"),
+            die_faces: document("die-faces.typ"),
+        },
+        &tts::TtsOptions {
+            asset_base: plan.asset_base.clone(),
+        },
+    );
+    for output in outputs {
+        progress(Progress::Output(output));
+    }
+}
+
+fn pdf(document: &PagedDocument, game: &str, name: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let options = typst_pdf::PdfOptions {
+        // A stable identifier keeps the PDF's /ID the same from build to build.
+        ident: Smart::Custom(format!("{game}/{name}")),
+        timestamp: None,
+        tagged: std::env::var_os("SAFARI_TAGGED").is_some(),
+        ..Default::default()
+    };
+    typst_pdf::pdf(document, &options).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| {
+                Diagnostic::error(
+                    Code::TemplateError,
+                    format!("cannot write {name}: {}", e.message),
+                )
+            })
+            .collect()
+    })
+}
+
+/// Pages of a document as PNG (`pages` numbered from 1, every page when `None`), named by
+/// `name(page number)`.
+fn page_pngs(
+    document: &PagedDocument,
+    dpi: f64,
+    bleed: bool,
+    pages: Option<&[usize]>,
+    progress: &(dyn Fn(Progress) + Sync),
+    name: impl Fn(usize) -> String + Sync,
+) {
+    let all = document.pages();
+    let numbers: Vec<usize> = match pages {
+        Some(pages) => pages.iter().copied().filter(|&n| n <= all.len()).collect(),
+        None => (1..=all.len()).collect(),
+    };
+    numbers.par_iter().for_each(|&number| {
+        let page = &all[number - 1];
+        progress(Progress::Output(Output {
+            path: name(number),
+            bytes: crate::raster::Image::of_page(page, dpi / 72.0, bleed).png(),
+        }));
+    });
+}
+
+/// A JSON value as a Typst value (Typst reads any JSON value).
+fn to_typst(json: &serde_json::Value) -> Value {
+    serde::Deserialize::deserialize(json).expect("Typst reads any JSON value")
+}
