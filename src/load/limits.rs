@@ -29,7 +29,7 @@ pub const MAX_BOXES: usize = 10_000;
 /// Copies of one card.
 pub const MAX_COPIES: u32 = 1000;
 /// Physical cards in the deck.
-pub const MAX_DECK_SIZE: u32 = 20_000;
+pub const MAX_DECK_SIZE: u32 = 5000;
 /// Players in one game.
 pub const MAX_PLAYERS: u32 = 100;
 /// Turns, Safari Balls, rolls per turn and the hazard limit.
