@@ -25,9 +25,12 @@ pub struct Change {
     /// box, track, section, card, dice, item, species, parameter
     pub kind: &'static str,
     pub id: String,
-    /// added, removed, changed, moved
+    /// added, removed, changed, moved, renamed
     pub change: &'static str,
-    /// For `changed` and `moved`: `field: old -> new`.
+    /// For `renamed`: the id it had before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
+    /// For `changed`, `moved` and `renamed`: `field: old -> new`.
     pub details: Vec<String>,
 }
 
@@ -103,7 +106,64 @@ fn field_changes<T: Serialize>(old: &T, new: &T, skip: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// Compares keyed lists: added, removed and changed entries.
+/// The share of fields (ids aside) at which an entry gone and an entry new are taken for one
+/// entry renamed.
+const RENAME_LIKENESS: f64 = 0.6;
+
+/// The share of two entries' fields, other than ids and `skip`, that are equal (1 when there
+/// are none to compare).
+fn likeness<T: Serialize>(old: &T, new: &T, skip: &[&str]) -> f64 {
+    let (a, b) = (fields(old), fields(new));
+    let keys: BTreeSet<&String> = a
+        .keys()
+        .chain(b.keys())
+        .filter(|k| k.as_str() != "id" && !skip.contains(&k.as_str()))
+        .collect();
+    if keys.is_empty() {
+        return 1.0;
+    }
+    let same = keys.iter().filter(|k| a.get(**k) == b.get(**k)).count();
+    same as f64 / keys.len() as f64
+}
+
+/// Pairs entries gone with entries new that are most likely the same ones renamed: alike in
+/// most fields, the most alike first (then the ids spelled most alike). A rename seen in one
+/// kind shows in those that refer to it (a species renamed changes its cards' `species`), so
+/// near-same content counts, not only the same.
+fn renames<'a, T: Serialize>(
+    gone: &[(&'a String, &T)],
+    new: &[(&'a String, &T)],
+    skip: &[&str],
+) -> Vec<(&'a String, &'a String)> {
+    let mut pairs: Vec<(f64, f64, &String, &String)> = gone
+        .iter()
+        .flat_map(|(old_id, old)| {
+            new.iter().map(move |(new_id, now)| {
+                (
+                    likeness(*old, *now, skip),
+                    strsim::normalized_damerau_levenshtein(old_id, new_id),
+                    *old_id,
+                    *new_id,
+                )
+            })
+        })
+        .filter(|(score, ..)| *score >= RENAME_LIKENESS)
+        .collect();
+    pairs.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(b.1.total_cmp(&a.1))
+            .then_with(|| (a.2, a.3).cmp(&(b.2, b.3)))
+    });
+    let mut taken: Vec<(&String, &String)> = Vec::new();
+    for (_, _, old_id, new_id) in pairs {
+        if !taken.iter().any(|(o, n)| *o == old_id || *n == new_id) {
+            taken.push((old_id, new_id));
+        }
+    }
+    taken
+}
+
+/// Compares keyed lists: added, removed, changed and renamed entries.
 fn keyed<T: Serialize>(
     kind: &'static str,
     old: Vec<(String, T)>,
@@ -113,12 +173,25 @@ fn keyed<T: Serialize>(
 ) {
     let old_map: BTreeMap<String, &T> = old.iter().map(|(k, v)| (k.clone(), v)).collect();
     let new_map: BTreeMap<String, &T> = new.iter().map(|(k, v)| (k.clone(), v)).collect();
+    let gone: Vec<(&String, &T)> = old_map
+        .iter()
+        .filter(|(id, _)| !new_map.contains_key(*id))
+        .map(|(id, v)| (id, *v))
+        .collect();
+    let added: Vec<(&String, &T)> = new_map
+        .iter()
+        .filter(|(id, _)| !old_map.contains_key(*id))
+        .map(|(id, v)| (id, *v))
+        .collect();
+    let renamed = renames(&gone, &added, skip);
     for (id, value) in &old_map {
         match new_map.get(id) {
+            None if renamed.iter().any(|(from, _)| *from == id) => {}
             None => out.push(Change {
                 kind,
                 id: id.clone(),
                 change: "removed",
+                renamed_from: None,
                 details: Vec::new(),
             }),
             Some(now) => {
@@ -128,17 +201,33 @@ fn keyed<T: Serialize>(
                         kind,
                         id: id.clone(),
                         change: "changed",
+                        renamed_from: None,
                         details,
                     });
                 }
             }
         }
     }
-    for id in new_map.keys().filter(|id| !old_map.contains_key(*id)) {
+    for (from, to) in &renamed {
+        let mut skip_ids = skip.to_vec();
+        skip_ids.push("id");
         out.push(Change {
             kind,
-            id: id.clone(),
+            id: (*to).clone(),
+            change: "renamed",
+            renamed_from: Some((*from).clone()),
+            details: field_changes(old_map[*from], new_map[*to], &skip_ids),
+        });
+    }
+    for (id, _) in added
+        .iter()
+        .filter(|(id, _)| !renamed.iter().any(|(_, to)| to == id))
+    {
+        out.push(Change {
+            kind,
+            id: (*id).clone(),
             change: "added",
+            renamed_from: None,
             details: Vec::new(),
         });
     }
@@ -156,6 +245,7 @@ pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
             kind: "parameter",
             id: "parameters".to_string(),
             change: "changed",
+            renamed_from: None,
             details: parameters,
         });
     }
@@ -222,7 +312,7 @@ pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
     }
     let mut box_changes = Vec::new();
     keyed("box", placed(old), placed(new), &[], &mut box_changes);
-    for change in &mut box_changes {
+    for change in box_changes.iter_mut().filter(|c| c.change == "changed") {
         let moved = change.details.iter().any(|d| {
             d.starts_with("section:") || d.starts_with("track:") || d.starts_with("position:")
         });
@@ -430,10 +520,11 @@ pub fn render(diff: &Diff) -> String {
     let mut out = format!("safari diff: {} -> {}\n\n", diff.old, diff.new);
     out.push_str(&format!("Content ({} changes)\n", diff.content.len()));
     for change in &diff.content {
-        out.push_str(&format!(
-            "  {:<8} {:<9} {}\n",
-            change.change, change.kind, change.id
-        ));
+        let id = match &change.renamed_from {
+            Some(from) => format!("{from} -> {}", change.id),
+            None => change.id.clone(),
+        };
+        out.push_str(&format!("  {:<8} {:<9} {id}\n", change.change, change.kind));
         for detail in &change.details {
             out.push_str(&format!("                       {detail}\n"));
         }

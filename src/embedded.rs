@@ -44,6 +44,31 @@ pub fn default_game() -> GameFolder {
     folder
 }
 
+/// The default game's manifest, with the id and name of a new game in place of its own, so
+/// the copy builds into its own `out/<id>/`.
+pub fn manifest_for(id: &str, name: &str) -> String {
+    let (_, manifest) = DEFAULT_GAME
+        .iter()
+        .find(|(file, _)| *file == "game.toml")
+        .expect("the default game has a manifest");
+    let mut out = String::new();
+    let (mut id_done, mut name_done) = (false, false);
+    for line in manifest.lines() {
+        // The game's own keys come before any `[table]`.
+        if !id_done && line.starts_with("id = ") {
+            out.push_str(&format!("id = {}", toml::Value::from(id)));
+            id_done = true;
+        } else if !name_done && line.starts_with("name = ") {
+            out.push_str(&format!("name = {}", toml::Value::from(name)));
+            name_done = true;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// The README `safari init` puts in a new game folder.
 pub fn readme(name: &str) -> String {
     format!(
@@ -62,7 +87,7 @@ pub fn readme(name: &str) -> String {
          | `deck.toml` | the Encounter Deck |\n\
          | `dice.toml` | the expedition and capture dice |\n\
          | `species.toml`, `items.toml` | the species and items the rest names |\n\n\
-         Change `id` and `name` in game.toml first: `id` names the output folder.\n\
+         game.toml's `id` names the output folder, `out/<id>/`.\n\
          Every key, node and value is described in the content language reference\n\
          (docs/content.md in the safari repository).\n"
     )

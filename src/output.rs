@@ -34,7 +34,7 @@ impl OutputRoot {
         crate::load::check_id(id).map_err(|reason| {
             Diagnostic::error(
                 Code::BadId,
-                format!("the game id `{id}` cannot name an output folder: {reason}"),
+                format!("the game id `{id}` cannot name an output folder: it {reason}"),
             )
             .with_help("set `id` in game.toml to lower-case words joined by dashes")
         })?;

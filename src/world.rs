@@ -229,6 +229,17 @@ impl GameFolder {
         }
     }
 
+    /// Where a file this folder read lives on disk, to write it back (`safari fix`): inside
+    /// the folder, a regular file and not a symbolic link. `None` for in-memory sources.
+    pub fn path_on_disk(&self, file: FileId) -> Option<PathBuf> {
+        if self.root.as_os_str().is_empty() {
+            return None;
+        }
+        let path = confined(&self.root, &self.source(file).name).ok()?;
+        let metadata = std::fs::symlink_metadata(&path).ok()?;
+        metadata.file_type().is_file().then_some(path)
+    }
+
     /// A reader for binary files of this folder (images a template names), usable from
     /// other threads. It refuses the same paths [`GameFolder::read`] refuses.
     pub fn reader(&self) -> FolderReader {

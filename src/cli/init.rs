@@ -1,4 +1,5 @@
-//! `safari init NAME`: a new game folder, copied from the built-in default game.
+//! `safari init NAME`: a new game folder, copied from the built-in default game, with its own
+//! id and name taken from the folder's name (so its outputs go to their own `out/<id>/`).
 
 use std::path::PathBuf;
 
@@ -7,28 +8,38 @@ use crate::embedded;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The folder to create.
+    /// The folder to create; its last component names the game (`my-safari`: id
+    /// `my-safari`, name "My Safari").
     name: PathBuf,
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
     let dir = &args.name;
-    if dir.exists() && std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some()) {
+    if dir.exists() {
+        eprintln!("error: {} exists; choose a new folder", dir.display());
+        return exit::FAILURE;
+    }
+    let given = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let id = crate::load::dashed_id(&given);
+    if id.is_empty() {
         eprintln!(
-            "error: {} exists and is not empty; choose a new folder",
-            dir.display()
+            "error: `{given}` has no letters or digits to make the game's id of; choose another name"
         );
         return exit::FAILURE;
     }
-    let title = dir
-        .file_name()
-        .map_or("my-game".to_string(), |n| n.to_string_lossy().into_owned());
+    let title = title(&given);
     let files = embedded::DEFAULT_GAME
         .iter()
-        .map(|(name, text)| (name.to_string(), text.to_string()))
+        .map(|(name, text)| match *name {
+            "game.toml" => (name.to_string(), embedded::manifest_for(&id, &title)),
+            _ => (name.to_string(), text.to_string()),
+        })
         .chain(std::iter::once((
             "README.md".to_string(),
-            embedded::readme(&title),
+            embedded::readme(&given),
         )));
     if let Err(err) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create {}: {err}", dir.display());
@@ -53,9 +64,32 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     ui.info(format!(
-        "created {} from Safari Zone RNW; next: `safari check {}`",
+        "created {} (id `{id}`, name \"{title}\") from Safari Zone RNW; next: `safari check {}`",
         dir.display(),
         dir.display()
     ));
     exit::OK
+}
+
+/// The game's name: a folder name written as an id (`my-safari`, `my_safari`) as words with
+/// capitals (`My Safari`); any other as given.
+fn title(given: &str) -> String {
+    let id_like = given
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !id_like {
+        return given.trim().to_string();
+    }
+    given
+        .split(['-', '_'])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -6,6 +6,7 @@ mod check;
 mod completions;
 mod diff;
 mod explain;
+mod fix;
 mod init;
 mod schema;
 mod sim;
@@ -84,6 +85,9 @@ enum Command {
         after_help = "Examples:\n  safari check\n  safari check content/safari-zone --format json"
     )]
     Check(check::Args),
+    /// Apply the fixes the check is sure of (quote marks, ids), printing each change.
+    #[command(after_help = "Examples:\n  safari fix my-game --dry-run\n  safari fix my-game")]
+    Fix(fix::Args),
     /// Build a game's outputs into out/<game>/ (checks first; writes nothing on errors).
     #[command(
         after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out --paper letter\n  safari build --only deck --preview\n  safari build --layout gutter-fold --back-offset 0.5,-1"
@@ -168,6 +172,7 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Check(args) => check::run(args, ui),
+        Command::Fix(args) => fix::run(args, ui),
         Command::Build(args) => build::run(args, ui),
         Command::Watch(args) => watch::run(args, ui),
         Command::Explain(args) => explain::run(args),

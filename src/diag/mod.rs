@@ -5,9 +5,11 @@
 //! at the edge. Keeping it plain makes it easy to sort, snapshot and serialise.
 
 mod codes;
+pub mod fix;
 mod render;
 
 pub use codes::Code;
+pub use fix::{Applicability, Edit, Fix};
 pub use render::{RenderOptions, render_human, render_json, summary};
 
 use crate::world::Origin;
@@ -34,6 +36,8 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub help: Option<String>,
+    /// The help as edits a tool can make, when it can be put that way.
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -44,6 +48,7 @@ impl Diagnostic {
             message: message.into(),
             labels: Vec::new(),
             help: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -74,6 +79,11 @@ impl Diagnostic {
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
         self
     }
 

@@ -190,6 +190,8 @@ struct JsonDiagnostic<'a> {
     span: Option<JsonSpan>,
     labels: Vec<JsonLabel<'a>>,
     help: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<super::fix::JsonFix<'a>>,
 }
 
 #[derive(serde::Serialize)]
@@ -249,6 +251,7 @@ pub fn render_json(diagnostics: &[Diagnostic], folder: &GameFolder) -> String {
                     })
                     .collect(),
                 help: d.help.as_deref(),
+                fixes: super::fix::to_json(&d.fixes, folder),
             }
         })
         .collect();

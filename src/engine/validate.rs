@@ -21,7 +21,7 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
     crate::load::check_id(&ruleset.game.id).map_err(|reason| {
         fault(
             "game.id",
-            format!("`{}` is not a valid id: {reason}", ruleset.game.id),
+            format!("`{}` is not a valid id: it {reason}", ruleset.game.id),
         )
     })?;
     let hash = ruleset.content_hash.strip_prefix("sha256:");

@@ -6,6 +6,7 @@
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
+use super::kdl_slips;
 use super::limits::{MAX_BOXES, MAX_TEXT_CHARS, MAX_VP};
 use super::names::Names;
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
@@ -13,7 +14,7 @@ use crate::model::{
     Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
     Requirement, Reward, Section, SectionId, Shape, SpeciesId, Style, Track, TrackId,
 };
-use crate::world::{FileId, Origin};
+use crate::world::{FileId, GameFolder, Origin};
 
 /// The names a Field Guide may refer to that are defined elsewhere.
 pub struct Scope<'a> {
@@ -21,9 +22,34 @@ pub struct Scope<'a> {
     pub species: &'a Names<SpeciesId>,
 }
 
-/// What the Field Guide defines, for the files loaded after it (cards name area tracks).
+/// What the Field Guide defines: tracks for the files loaded after it (cards name area
+/// tracks), and all of it to report unknown names and bad ids once everything has loaded.
 pub struct GuideNames {
     pub tracks: Names<TrackId>,
+    sections: Names<SectionId>,
+    boxes: Names<BoxId>,
+}
+
+impl Default for GuideNames {
+    fn default() -> Self {
+        GuideNames {
+            tracks: Names::new("track").defined_by(
+                "define it in the Field Guide as `track \"{id}\" { box }` inside a section",
+            ),
+            sections: Names::new("section"),
+            boxes: Names::new("box").defined_by(
+                "define it in the Field Guide as `box \"{id}\"` inside a track or a section",
+            ),
+        }
+    }
+}
+
+impl GuideNames {
+    pub fn report(&self, folder: &GameFolder, diagnostics: &mut Diagnostics) {
+        self.sections.report(folder, diagnostics);
+        self.tracks.report(folder, diagnostics);
+        self.boxes.report(folder, diagnostics);
+    }
 }
 
 pub fn load(
@@ -32,6 +58,25 @@ pub fn load(
     scope: &Scope,
     diagnostics: &mut Diagnostics,
 ) -> (FieldGuide, GuideNames) {
+    let parsed = KdlDocument::parse_v2(text);
+    // Single-quoted strings parse, as other words: report them, and read on from the text
+    // with the quotes straightened when that parses.
+    let quoted = match &parsed {
+        Ok(document) => kdl_slips::single_quoted(document, text),
+        Err(_) => Vec::new(),
+    };
+    for q in &quoted {
+        diagnostics.push(kdl_slips::single_quoted_diagnostic(file, text, q));
+    }
+    let straightened = kdl_slips::straightened(text, &quoted)
+        .filter(|_| !quoted.is_empty())
+        .and_then(|t| KdlDocument::parse_v2(&t).ok().map(|d| (t, d)));
+    let (straight_text, parsed) = match straightened {
+        Some((straight, document)) => (Some(straight), Ok(document)),
+        None => (None, parsed),
+    };
+    let text = straight_text.as_deref().unwrap_or(text);
+    let names = GuideNames::default();
     let mut reader = Reader {
         file,
         text,
@@ -41,15 +86,25 @@ pub fn load(
             ..FieldGuide::default()
         },
         pending: Vec::new(),
-        sections: Names::new("section"),
-        tracks: Names::new("track"),
-        boxes: Names::new("box"),
+        sections: names.sections,
+        tracks: names.tracks,
+        boxes: names.boxes,
         boxes_over_limit: false,
     };
-    match KdlDocument::parse_v2(text) {
+    match parsed {
         Ok(document) => reader.document(&document),
         Err(error) => {
-            for d in &error.diagnostics {
+            // A missing `}` is reported where indentation says it belongs, in place of the
+            // parser's reports at the end of the enclosing block and of the file.
+            let unclosed = kdl_slips::unclosed_blocks(text);
+            for block in &unclosed {
+                reader
+                    .diagnostics
+                    .push(kdl_slips::unclosed_diagnostic(file, text, block));
+            }
+            for d in error.diagnostics.iter().filter(|d| {
+                unclosed.is_empty() || !d.message.as_deref().unwrap_or_default().contains("'}'")
+            }) {
                 let mut start = d.span.offset().min(text.len());
                 let end = (start + d.span.len()).min(text.len());
                 // Some parse errors span from the start of the document to the fault: point at
@@ -74,8 +129,21 @@ pub fn load(
         }
     }
     reader.resolve(scope);
-    let Reader { guide, tracks, .. } = reader;
-    (guide, GuideNames { tracks })
+    let Reader {
+        guide,
+        sections,
+        tracks,
+        boxes,
+        ..
+    } = reader;
+    (
+        guide,
+        GuideNames {
+            tracks,
+            sections,
+            boxes,
+        },
+    )
 }
 
 /// One reference as written: `kind:name/name` or `kind:number`, with spans.
@@ -284,16 +352,7 @@ impl Reader<'_> {
 
     /// The span of an entry's value (after `name=`).
     fn value_origin(&self, entry: &KdlEntry) -> Origin {
-        let whole = self.origin(entry.span());
-        let raw = &self.text[whole.range()];
-        let offset = match entry.name() {
-            Some(_) => raw.find('=').map_or(0, |i| i + 1),
-            None => 0,
-        };
-        let value = raw[offset..].trim_start();
-        let start = whole.start + (raw.len() - value.len());
-        let value = value.trim_end();
-        Origin::new(self.file, start..start + value.len())
+        Origin::new(self.file, kdl_slips::value_range(self.text, entry))
     }
 
     /// The span of `part` inside a string entry, when it appears verbatim in the source.
@@ -337,21 +396,12 @@ impl Reader<'_> {
         }
     }
 
-    fn id_arg(&mut self, node: &KdlNode, positional: &[&KdlEntry]) -> Option<(String, Origin)> {
+    /// A node's id argument, as written: ids are held to the id rule when the names are
+    /// reported, with every place that names them.
+    fn id_arg(&mut self, positional: &[&KdlEntry]) -> Option<(String, Origin)> {
         let entry = positional.first()?;
         let origin = self.value_origin(entry);
         let id = self.string(entry, "an id")?;
-        if id.is_empty() || id.contains(|c: char| c.is_whitespace() || c == ':' || c == ',') {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    Code::InvalidValue,
-                    format!("`{id}` is not a valid {} id", node.name().value()),
-                )
-                .with_primary(origin, "here")
-                .with_help("ids are words joined by dashes, like `area-1` or `old-rod`"),
-            );
-            return None;
-        }
         Some((id, origin))
     }
 
@@ -359,9 +409,9 @@ impl Reader<'_> {
         let (positional, props) = self.entries(node, 1, SECTION_PROPS);
         let origin = self.node_origin(node);
         let section_id = SectionId(self.guide.sections.len() as u32);
-        let id = match self.id_arg(node, &positional) {
+        let id = match self.id_arg(&positional) {
             Some((id, id_origin)) => {
-                if let Err(d) = self.sections.define(&id, section_id, id_origin) {
+                if let Err(d) = self.sections.define_written(&id, section_id, id_origin) {
                     self.diagnostics.push(d);
                 }
                 id
@@ -452,11 +502,15 @@ impl Reader<'_> {
         );
     }
 
-    /// Adds a track (its `boxes` still empty), defining its id where `id_origin` says.
+    /// Adds a track (its `boxes` still empty), defining its id where `id_origin` says (an id
+    /// the content writes) or at the track.
     fn new_track(&mut self, track: Track, id_origin: Option<Origin>) -> TrackId {
         let track_id = TrackId(self.guide.tracks.len() as u32);
-        let at = id_origin.unwrap_or(track.origin);
-        if let Err(d) = self.tracks.define(&track.id, track_id, at) {
+        let defined = match id_origin {
+            Some(at) => self.tracks.define_written(&track.id, track_id, at),
+            None => self.tracks.define(&track.id, track_id, track.origin),
+        };
+        if let Err(d) = defined {
             self.diagnostics.push(d);
         }
         self.guide.sections[track.section.index()]
@@ -469,7 +523,7 @@ impl Reader<'_> {
     fn track(&mut self, node: &KdlNode, section: SectionId, section_id: &str, up: &Inherited) {
         let (positional, props) = self.entries(node, 1, TRACK_PROPS);
         let origin = self.node_origin(node);
-        let (id, id_origin) = match self.id_arg(node, &positional) {
+        let (id, id_origin) = match self.id_arg(&positional) {
             Some((id, o)) => (id, Some(o)),
             None => {
                 if positional.is_empty() {
@@ -576,7 +630,7 @@ impl Reader<'_> {
         let (positional, props) = self.entries(node, 1, BOX_PROPS);
         let origin = self.node_origin(node);
         self.no_children(node);
-        let explicit_id = self.id_arg(node, &positional);
+        let explicit_id = self.id_arg(&positional);
         let repeat = match Self::prop(&props, "repeat") {
             Some(e) => self.number(e, "repeat", 1, 1000).unwrap_or(1),
             None => 1,
@@ -659,8 +713,12 @@ impl Reader<'_> {
                 }
                 _ => format!("{prefix}#{}", index + 1),
             };
-            let id_origin = explicit_id.as_ref().map_or(origin, |(_, o)| *o);
-            if let Err(d) = self.boxes.define(&id, box_id, id_origin) {
+            let defined = match (&explicit_id, repeat) {
+                (Some((_, at)), 1) => self.boxes.define_written(&id, box_id, *at),
+                (Some((_, at)), _) => self.boxes.define(&id, box_id, *at),
+                (None, _) => self.boxes.define(&id, box_id, origin),
+            };
+            if let Err(d) = defined {
                 self.diagnostics.push(d);
             }
             let cause = match (&fill, style) {
@@ -851,24 +909,16 @@ impl Reader<'_> {
         }
     }
 
-    fn lookup<T: Copy>(&mut self, names: &Names<T>, name: &Located<String>) -> Option<T> {
-        match names.resolve(&name.value, name.origin) {
-            Ok(v) => Some(v),
-            Err(d) => {
-                if names.complete {
-                    self.diagnostics.push(d);
-                }
-                None
-            }
-        }
-    }
-
     fn all<T: Copy>(&mut self, names: &Names<T>, term: &Term, what: &str) -> Option<Vec<T>> {
         if term.names.is_empty() {
             self.one_name(term, what);
             return None;
         }
-        let resolved: Vec<Option<T>> = term.names.iter().map(|n| self.lookup(names, n)).collect();
+        let resolved: Vec<Option<T>> = term
+            .names
+            .iter()
+            .map(|n| names.resolve(&n.value, n.origin))
+            .collect();
         resolved.into_iter().collect()
     }
 
@@ -907,7 +957,7 @@ impl Reader<'_> {
             "obtain" => self.all(scope.items, term, "item").map(Cause::Obtain),
             "use" => self
                 .one_name(term, "item")
-                .and_then(|n| self.lookup(scope.items, n))
+                .and_then(|n| scope.items.resolve(&n.value, n.origin))
                 .map(Cause::Use),
             _ => {
                 self.bad_kind(
@@ -927,30 +977,20 @@ impl Reader<'_> {
         let resolved = match term.kind.value.as_str() {
             "item" => self
                 .one_name(term, "item")
-                .and_then(|n| self.lookup(scope.items, n))
+                .and_then(|n| scope.items.resolve(&n.value, n.origin))
                 .map(Requirement::Item),
             "species" => self
                 .one_name(term, "species")
-                .and_then(|n| self.lookup(scope.species, n))
+                .and_then(|n| scope.species.resolve(&n.value, n.origin))
                 .map(Requirement::Species),
-            "area" => {
-                let tracks = std::mem::replace(&mut self.tracks, Names::new("track"));
-                let found = self
-                    .one_name(term, "track")
-                    .and_then(|n| self.lookup(&tracks, n))
-                    .map(Requirement::Area);
-                self.tracks = tracks;
-                found
-            }
-            "box" => {
-                let boxes = std::mem::replace(&mut self.boxes, Names::new("box"));
-                let found = self
-                    .one_name(term, "box")
-                    .and_then(|n| self.lookup(&boxes, n))
-                    .map(Requirement::Box);
-                self.boxes = boxes;
-                found
-            }
+            "area" => self
+                .one_name(term, "track")
+                .and_then(|n| self.tracks.resolve(&n.value, n.origin))
+                .map(Requirement::Area),
+            "box" => self
+                .one_name(term, "box")
+                .and_then(|n| self.boxes.resolve(&n.value, n.origin))
+                .map(Requirement::Box),
             "vp" => self
                 .one_name(term, "number")
                 .and_then(|n| match n.value.parse::<u32>() {
@@ -982,11 +1022,11 @@ impl Reader<'_> {
         let resolved = match term.kind.value.as_str() {
             "item" => self
                 .one_name(term, "item")
-                .and_then(|n| self.lookup(scope.items, n))
+                .and_then(|n| scope.items.resolve(&n.value, n.origin))
                 .map(Reward::Item),
             "species" => self
                 .one_name(term, "species")
-                .and_then(|n| self.lookup(scope.species, n))
+                .and_then(|n| scope.species.resolve(&n.value, n.origin))
                 .map(Reward::Species),
             "habitat" => self
                 .one_name(term, "habitat")

@@ -6,16 +6,16 @@
 
 pub mod formats;
 mod guide;
-mod ids;
+mod kdl_slips;
 pub mod limits;
 mod names;
 mod toml_read;
 
-pub use ids::{MAX_ID_LENGTH, check_id};
 pub use limits::{MAX_CAPTURE_DICE, MAX_COPIES, MAX_EXPEDITION_DICE, MAX_FACE_VALUE, MAX_SIDES};
 
 use formats::*;
 use names::Names;
+pub use names::{check_id, dashed_id};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::*;
@@ -90,18 +90,18 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
     let start = diagnostics.len();
     let (items, mut item_names) = match read(&files.items, diagnostics) {
         Some((file, text)) => load_items(file, &text, diagnostics),
-        None => (Vec::new(), Names::new("item")),
+        None => (Vec::new(), item_names()),
     };
     item_names.complete = !diagnostics.lost_content_since(start);
     let start = diagnostics.len();
     let (species, mut species_names) = match read(&files.species, diagnostics) {
         Some((file, text)) => load_species(file, &text, &item_names, diagnostics),
-        None => (Vec::new(), Names::new("species")),
+        None => (Vec::new(), species_names()),
     };
     species_names.complete = !diagnostics.lost_content_since(start);
-    let dice = match read(&files.dice, diagnostics) {
+    let (dice, dice_names) = match read(&files.dice, diagnostics) {
         Some((file, text)) => load_dice(file, &text, diagnostics),
-        None => Vec::new(),
+        None => (Vec::new(), Names::new("dice set")),
     };
     let scope = guide::Scope {
         items: &item_names,
@@ -113,24 +113,14 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
             None => guide::load(file, &text, &scope, diagnostics),
             Some(at) => {
                 diagnostics.push(limits::too_deep(file, at));
-                (
-                    FieldGuide::default(),
-                    guide::GuideNames {
-                        tracks: Names::new("track"),
-                    },
-                )
+                (FieldGuide::default(), guide::GuideNames::default())
             }
         },
-        None => (
-            FieldGuide::default(),
-            guide::GuideNames {
-                tracks: Names::new("track"),
-            },
-        ),
+        None => (FieldGuide::default(), guide::GuideNames::default()),
     };
     guide_names.tracks.complete =
         !diagnostics.lost_content_since(start) && !guide.sections.is_empty();
-    let deck = match read(&files.deck, diagnostics) {
+    let (deck, card_names) = match read(&files.deck, diagnostics) {
         Some((file, text)) => load_deck(
             file,
             &text,
@@ -139,13 +129,23 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
             &guide_names.tracks,
             diagnostics,
         ),
-        None => Deck {
-            name: String::new(),
-            size: None,
-            cards: Vec::new(),
-            origin: Origin::file_start(manifest_file),
-        },
+        None => (
+            Deck {
+                name: String::new(),
+                size: None,
+                cards: Vec::new(),
+                origin: Origin::file_start(manifest_file),
+            },
+            Names::new("card"),
+        ),
     };
+    // Every file that may name something has loaded: what is named and undefined, and which
+    // defined names nothing names, are known now.
+    item_names.report(folder, diagnostics);
+    species_names.report(folder, diagnostics);
+    dice_names.report(folder, diagnostics);
+    guide_names.report(folder, diagnostics);
+    card_names.report(folder, diagnostics);
     Some(Game {
         manifest,
         items,
@@ -184,7 +184,7 @@ fn lower_manifest(
         diagnostics.push(
             Diagnostic::error(
                 Code::BadId,
-                format!("the game id `{}` is not a valid id: {reason}", raw.id.get_ref()),
+                format!("the game id `{}` is not a valid id: it {reason}", raw.id.get_ref()),
             )
             .with_primary(Origin::new(file, raw.id.span()), "this id")
             .with_help(
@@ -400,6 +400,20 @@ fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
         .map_or(0..0, |start| start..start + key.len())
 }
 
+/// The items' table: how an unknown item's help says to define one.
+fn item_names() -> Names<ItemId> {
+    Names::new("item").defined_by(
+        "define it in the items file as `[[item]]` with `id = \"{id}\"`, a `name` and a `kind` \
+         (usable or passive)",
+    )
+}
+
+fn species_names() -> Names<SpeciesId> {
+    Names::new("species").defined_by(
+        "define it in the species file as `[[species]]` with `id = \"{id}\"` and a `name`",
+    )
+}
+
 fn define<T: Copy>(
     names: &mut Names<T>,
     id: &toml::Spanned<String>,
@@ -407,25 +421,13 @@ fn define<T: Copy>(
     file: FileId,
     diagnostics: &mut Diagnostics,
 ) {
-    if let Err(d) = names.define(id.get_ref(), value, Origin::new(file, id.span())) {
+    if let Err(d) = names.define_written(id.get_ref(), value, Origin::new(file, id.span())) {
         diagnostics.push(d);
     }
 }
 
-fn resolve<T: Copy>(
-    names: &Names<T>,
-    name: &toml::Spanned<String>,
-    file: FileId,
-    diagnostics: &mut Diagnostics,
-) -> Option<T> {
-    names
-        .resolve(name.get_ref(), Origin::new(file, name.span()))
-        .map_err(|d| {
-            if names.complete {
-                diagnostics.push(d)
-            }
-        })
-        .ok()
+fn resolve<T: Copy>(names: &Names<T>, name: &toml::Spanned<String>, file: FileId) -> Option<T> {
+    names.resolve(name.get_ref(), Origin::new(file, name.span()))
 }
 
 fn load_items(
@@ -433,7 +435,7 @@ fn load_items(
     text: &str,
     diagnostics: &mut Diagnostics,
 ) -> (Vec<Item>, Names<ItemId>) {
-    let mut names = Names::new("item");
+    let mut names = item_names();
     let mut items = Vec::new();
     let (_, entries) = toml_read::read::<ItemsFile, ItemEntry>(file, text, "item", diagnostics);
     for (entry, origin) in entries {
@@ -461,7 +463,7 @@ fn load_species(
     items: &Names<ItemId>,
     diagnostics: &mut Diagnostics,
 ) -> (Vec<Species>, Names<SpeciesId>) {
-    let mut names = Names::new("species");
+    let mut names = species_names();
     let mut species = Vec::new();
     let (_, entries) =
         toml_read::read::<SpeciesFile, SpeciesEntry>(file, text, "species", diagnostics);
@@ -486,10 +488,10 @@ fn load_species(
         for evolution in &entry.evolutions {
             let e = evolution.get_ref();
             species[index].evolutions.push(Evolution {
-                into: resolve(&names, &e.into, file, diagnostics),
+                into: resolve(&names, &e.into, file),
                 by: match &e.item {
                     None => Some(None),
-                    Some(item) => resolve(items, item, file, diagnostics).map(Some),
+                    Some(item) => resolve(items, item, file).map(Some),
                 },
                 origin: Origin::new(file, evolution.span()),
             });
@@ -498,7 +500,11 @@ fn load_species(
     (species, names)
 }
 
-fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<DiceSet> {
+fn load_dice(
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> (Vec<DiceSet>, Names<DiceSetId>) {
     let mut names: Names<DiceSetId> = Names::new("dice set");
     let mut sets = Vec::new();
     let (_, entries) = toml_read::read::<DiceFile, DiceSetEntry>(file, text, "set", diagnostics);
@@ -672,7 +678,7 @@ fn load_dice(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> Vec<Dic
             );
         }
     }
-    sets
+    (sets, names)
 }
 
 fn load_deck(
@@ -682,7 +688,7 @@ fn load_deck(
     items: &Names<ItemId>,
     tracks: &Names<TrackId>,
     diagnostics: &mut Diagnostics,
-) -> Deck {
+) -> (Deck, Names<CardId>) {
     let mut deck = Deck {
         name: String::new(),
         size: None,
@@ -752,7 +758,7 @@ fn load_deck(
         deck.cards.push(Card {
             id,
             species: Located::new(
-                resolve(species, &entry.species, file, diagnostics),
+                resolve(species, &entry.species, file),
                 Origin::new(file, entry.species.span()),
             ),
             capture_rate: Located::new(
@@ -762,25 +768,21 @@ fn load_deck(
             grass,
             water,
             habitats_origin: entry.habitats.as_ref().map(|h| Origin::new(file, h.span())),
-            area: entry.area.as_ref().map(|a| {
-                Located::new(
-                    resolve(tracks, a, file, diagnostics),
-                    Origin::new(file, a.span()),
-                )
-            }),
-            item: entry.item.as_ref().map(|i| {
-                Located::new(
-                    resolve(items, i, file, diagnostics),
-                    Origin::new(file, i.span()),
-                )
-            }),
+            area: entry
+                .area
+                .as_ref()
+                .map(|a| Located::new(resolve(tracks, a, file), Origin::new(file, a.span()))),
+            item: entry
+                .item
+                .as_ref()
+                .map(|i| Located::new(resolve(items, i, file), Origin::new(file, i.span()))),
             copies,
             flavor: entry.flavor,
             art: entry.art,
             origin,
         });
     }
-    deck
+    (deck, names)
 }
 
 /// Reads `"[G][W][W]"` into grass and water counts.

@@ -90,7 +90,10 @@ pub fn link_text(game: &Game, from: Fact, why: Why, to: Fact) -> String {
 /// follows.
 pub fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
     let from = graph.node(step.from);
-    let providers = matches!(step.edge.why, Why::CaughtFrom | Why::GivenBy | Why::GrantedBy);
+    let providers = matches!(
+        step.edge.why,
+        Why::CaughtFrom | Why::GivenBy | Why::GrantedBy
+    );
     if providers && from.kind == Kind::Any && from.deps.len() > 1 {
         const SHOWN: usize = 4;
         let mut names: Vec<String> = from
@@ -109,7 +112,12 @@ pub fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
             names.join(", ")
         );
     }
-    link_text(game, from.fact, step.edge.why, graph.node(step.edge.to).fact)
+    link_text(
+        game,
+        from.fact,
+        step.edge.why,
+        graph.node(step.edge.to).fact,
+    )
 }
 
 /// A step of an explanation: a link from one fact to the one it waits for.

@@ -373,7 +373,6 @@ impl Reporter<'_> {
         step_text(self.game, self.graph(), step)
     }
 
-
     /// The chain of a subject, as one sentence: up to the root (without the last link, which
     /// the report's primary label shows), or up to a fact another label already explains.
     fn chain(&self, subject: &Subject) -> Option<String> {

@@ -1,7 +1,7 @@
 //! Structural faults: counts that differ from what the content declares, causes that cannot
 //! occur, styles that contradict how a box is filled.
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
 use crate::model::*;
 
 pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
@@ -47,11 +47,27 @@ fn deck(game: &Game, diagnostics: &mut Diagnostics) {
         )
         .with_primary(size.origin, format!("declared {} here", size.value));
         let difference = physical.abs_diff(size.value);
-        d = d.with_help(if physical > size.value {
-            format!("remove {difference} copies, or set `size = {physical}`")
+        let copies = format!(
+            "{difference} {}",
+            if difference == 1 { "copy" } else { "copies" }
+        );
+        let change = if physical > size.value {
+            format!("remove {copies}")
         } else {
-            format!("add {difference} copies, or set `size = {physical}`")
-        });
+            format!("add {copies}")
+        };
+        // A deck of no cards is reported as empty; its size is not the thing to change.
+        if physical > 0 {
+            d = d
+                .with_help(format!("{change}, or set `size = {physical}`"))
+                .with_fix(Fix::new(
+                    format!("set `size = {physical}`"),
+                    vec![Edit::new(size.origin, physical.to_string())],
+                    Applicability::MaybeIncorrect,
+                ));
+        } else {
+            d = d.with_help(format!("{change} as `[[card]]` tables"));
+        }
         diagnostics.push(d);
     }
 }
@@ -147,12 +163,26 @@ fn counters(game: &Game, diagnostics: &mut Diagnostics) {
                     boxes.len()
                 ),
             )
-            .with_primary(declared.origin, format!("`{key}` declared here"))
-            .with_help(format!(
-                "make it {} boxes with `fill=\"{fill}\"`, or set `{key} = {}`",
-                declared.value,
-                boxes.len()
-            ));
+            .with_primary(declared.origin, format!("`{key}` declared here"));
+            // With no such boxes, the count cannot follow the sheet: 0 is not a game.
+            d = if boxes.is_empty() {
+                d.with_help(format!(
+                    "add {} boxes filled by `{fill}` to the Field Guide, e.g. a section with \
+                     `fill=\"{fill}\"` holding `track \"{key}\" {{ box repeat={} }}`",
+                    declared.value, declared.value
+                ))
+            } else {
+                d.with_help(format!(
+                    "make it {} boxes with `fill=\"{fill}\"`, or set `{key} = {}`",
+                    declared.value,
+                    boxes.len()
+                ))
+                .with_fix(Fix::new(
+                    format!("set `{key} = {}`", boxes.len()),
+                    vec![Edit::new(declared.origin, boxes.len().to_string())],
+                    Applicability::MaybeIncorrect,
+                ))
+            };
             if let Some(first) = boxes.first() {
                 d = d.with_secondary(first.origin, format!("the `{fill}` boxes start here"));
             }

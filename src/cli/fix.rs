@@ -1,0 +1,174 @@
+//! `safari fix [GAME_DIR]`: apply the fixes the check is sure of, and say what changed.
+//!
+//! Only machine-applicable fixes are applied (see `diag::fix`): guesses stay in `check`'s help
+//! for a person to judge. Files are written only where the loader read them, inside the game
+//! folder and not through a symbolic link, each atomically (a temporary file beside it, then a
+//! rename), so an interrupted fix leaves every file whole.
+
+use std::path::PathBuf;
+
+use super::{Ui, exit};
+use crate::diag::{Diagnostic, Edit, Fix, fix};
+use crate::world::{FileId, GameFolder};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game folder (holding game.toml).
+    #[arg(value_name = "GAME_DIR")]
+    game: Option<PathBuf>,
+
+    /// Show the edits without writing them.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub fn run(args: Args, ui: Ui) -> u8 {
+    let (folder, checked) = match super::check::checked(args.game.as_deref()) {
+        Ok(checked) => checked,
+        Err(code) => return code,
+    };
+    let diagnostics: Vec<&Diagnostic> = checked.diagnostics.iter().collect();
+    let (chosen, left_out) = choose(&diagnostics);
+    let guesses: usize = diagnostics
+        .iter()
+        .flat_map(|d| &d.fixes)
+        .filter(|f| !f.is_machine_applicable())
+        .count();
+    if chosen.is_empty() {
+        ui.info(format!(
+            "{}: nothing to fix with certainty{}",
+            folder.display_name(),
+            guesses_note(guesses)
+        ));
+        return exit::OK;
+    }
+    let mut files = Vec::new();
+    for (file, edits) in fix::by_file(chosen.iter().flat_map(|(_, f)| &f.edits)) {
+        let Some(path) = folder.path_on_disk(file) else {
+            eprintln!(
+                "error: {} is not a file of the game folder on disk; nothing was written",
+                folder.source(file).name
+            );
+            return exit::FAILURE;
+        };
+        let Some(text) = fix::apply(&folder.source(file).text, &edits) else {
+            eprintln!(
+                "error: the fixes for {} overlap; nothing was written",
+                folder.source(file).name
+            );
+            return exit::FAILURE;
+        };
+        files.push((path, text));
+    }
+    print!("{}", listing(&folder, &chosen));
+    if args.dry_run {
+        ui.info(format!(
+            "{} fix(es) in {} file(s) would be applied (dry run: nothing written){}",
+            chosen.len(),
+            files.len(),
+            guesses_note(guesses)
+        ));
+        return exit::OK;
+    }
+    for (path, text) in &files {
+        if let Err(err) = crate::output::write_atomically(path, text.as_bytes()) {
+            eprintln!("error: {}", err.message);
+            return exit::FAILURE;
+        }
+    }
+    ui.info(format!(
+        "applied {} fix(es) in {} file(s){}{}; run `safari check` to see what remains",
+        chosen.len(),
+        files.len(),
+        if left_out > 0 {
+            format!(", {left_out} left for another run (they touch the same text)")
+        } else {
+            String::new()
+        },
+        guesses_note(guesses)
+    ));
+    exit::OK
+}
+
+fn guesses_note(guesses: usize) -> String {
+    match guesses {
+        0 => String::new(),
+        n => format!("; {n} suggestion(s) need a person to choose (see `safari check`)"),
+    }
+}
+
+/// The machine-applicable fixes to apply together: each whole or not at all, none touching
+/// text another already changes. Also how many were left out for touching the same text.
+fn choose<'a>(diagnostics: &[&'a Diagnostic]) -> (Vec<(&'a Diagnostic, &'a Fix)>, usize) {
+    let mut chosen: Vec<(&Diagnostic, &Fix)> = Vec::new();
+    let mut left_out = 0;
+    for diagnostic in diagnostics {
+        for candidate in diagnostic
+            .fixes
+            .iter()
+            .filter(|f| f.is_machine_applicable())
+        {
+            // The same fix offered by two diagnostics (an id named in two places) counts once.
+            if chosen.iter().any(|(_, f)| f.edits == candidate.edits) {
+                continue;
+            }
+            let taken: Vec<&Edit> = chosen.iter().flat_map(|(_, f)| &f.edits).collect();
+            let clashes = candidate
+                .edits
+                .iter()
+                .any(|edit| taken.iter().any(|t| overlap(t, edit)));
+            if clashes {
+                left_out += 1;
+            } else {
+                chosen.push((diagnostic, candidate));
+            }
+        }
+    }
+    (chosen, left_out)
+}
+
+fn overlap(a: &Edit, b: &Edit) -> bool {
+    let (a, b) = (a.origin, b.origin);
+    a.file == b.file && a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
+}
+
+/// Each fix as its file and line, what it does, and the lines before and after.
+fn listing(folder: &GameFolder, chosen: &[(&Diagnostic, &Fix)]) -> String {
+    let mut out = String::new();
+    for (diagnostic, fix) in chosen {
+        for edit in &fix.edits {
+            let source = folder.source(edit.origin.file);
+            let (line, column) = source.line_column(edit.origin.start);
+            out.push_str(&format!(
+                "{}:{line}:{column}: {} ({})\n",
+                source.name, fix.message, diagnostic.code
+            ));
+            let (before, after) = lines_around(folder, edit.origin.file, edit);
+            for l in before.lines() {
+                out.push_str(&format!("  - {l}\n"));
+            }
+            for l in after.lines() {
+                out.push_str(&format!("  + {l}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The whole lines an edit touches, before and after it.
+fn lines_around(folder: &GameFolder, file: FileId, edit: &Edit) -> (String, String) {
+    let text = &folder.source(file).text;
+    let range = edit.origin.range();
+    let start = text[..range.start].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |n| range.end + n);
+    let before = text[start..end].to_string();
+    let after = format!(
+        "{}{}{}",
+        &text[start..range.start],
+        edit.replacement,
+        &text[range.end..end]
+    );
+    (before, after)
+}

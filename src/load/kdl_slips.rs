@@ -1,0 +1,343 @@
+//! Two slips in KDL that the parser reports in its own terms, far from where they are, or not
+//! at all, found here so that the Field Guide's reader can say what happened in plain words.
+//!
+//! - **Single quotes.** KDL strings take double quotes. KDL 2 reads `'Lucky` as a bare word,
+//!   so `label='Lucky Chansey'` is a property `'Lucky` and a stray argument `Chansey'`, and
+//!   `box 'guest-chansey'` an id with quote marks in it. Both are found in the parsed document
+//!   and straightened (the quote marks swapped in place, so every offset stays true), and the
+//!   reader goes on with what was meant.
+//! - **A missing `}`.** The parser notices only when the enclosing block or the file ends, and
+//!   says so there. Indentation tells where the block most likely should have closed: before
+//!   the first line after its opening line that is indented no deeper than that line.
+
+use std::ops::Range;
+
+use kdl::{KdlDocument, KdlEntry, KdlValue};
+
+use crate::diag::{Applicability, Code, Diagnostic, Edit, Fix};
+use crate::world::{FileId, Origin};
+
+/// The byte range of an entry's value in `text` (after `name=` for a property).
+pub fn value_range(text: &str, entry: &KdlEntry) -> Range<usize> {
+    let start = entry.span().offset().min(text.len());
+    let end = (start + entry.span().len()).min(text.len());
+    let raw = &text[start..end];
+    let offset = match entry.name() {
+        Some(_) => raw.find('=').map_or(0, |i| i + 1),
+        None => 0,
+    };
+    let value = raw[offset..].trim_start();
+    let value_start = start + (raw.len() - value.len());
+    value_start..value_start + value.trim_end().len()
+}
+
+/// Words written in single quotes: `'Lucky Chansey'` (one run of entries), or a quote opened
+/// and never closed on its node.
+#[derive(Debug, Clone)]
+pub struct SingleQuoted {
+    pub range: Range<usize>,
+    pub closed: bool,
+}
+
+/// Every single-quoted run of string values in a parsed document.
+pub fn single_quoted(document: &KdlDocument, text: &str) -> Vec<SingleQuoted> {
+    let mut found = Vec::new();
+    let mut stack = vec![document];
+    while let Some(document) = stack.pop() {
+        for node in document.nodes() {
+            found.extend(in_entries(node.entries(), text));
+            stack.extend(node.children());
+        }
+    }
+    found.sort_by_key(|q| q.range.start);
+    found
+}
+
+fn in_entries(entries: &[KdlEntry], text: &str) -> Vec<SingleQuoted> {
+    let raw = |entry: &KdlEntry| match entry.value() {
+        KdlValue::String(_) => Some(value_range(text, entry)),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < entries.len() {
+        let Some(first) = raw(&entries[i]).filter(|r| text[r.clone()].starts_with('\'')) else {
+            i += 1;
+            continue;
+        };
+        if first.len() >= 2 && text[first.clone()].ends_with('\'') {
+            found.push(SingleQuoted {
+                range: first,
+                closed: true,
+            });
+            i += 1;
+            continue;
+        }
+        // The words after `'Lucky` are arguments until the one that ends the quote.
+        let closing = entries[i + 1..]
+            .iter()
+            .take_while(|e| e.name().is_none())
+            .map_while(raw)
+            .position(|r| text[r].ends_with('\''));
+        match closing {
+            Some(n) => {
+                let last = raw(&entries[i + 1 + n]).expect("a string entry");
+                found.push(SingleQuoted {
+                    range: first.start..last.end,
+                    closed: true,
+                });
+                i += n + 2;
+            }
+            None => {
+                found.push(SingleQuoted {
+                    range: first,
+                    closed: false,
+                });
+                i += 1;
+            }
+        }
+    }
+    found
+}
+
+/// The diagnostic for one single-quoted run, with the edit that double-quotes it.
+pub fn single_quoted_diagnostic(file: FileId, text: &str, quoted: &SingleQuoted) -> Diagnostic {
+    let origin = Origin::new(file, quoted.range.clone());
+    let written = &text[quoted.range.clone()];
+    let diagnostic = Diagnostic::error(Code::KdlSyntax, "KDL strings take double quotes");
+    if !quoted.closed {
+        return diagnostic
+            .with_primary(origin, "a single quote, never closed on this line")
+            .with_help("write the text in double quotes: `\"...\"`");
+    }
+    let inner = &written[1..written.len() - 1];
+    let escaped = inner.replace('\\', "\\\\").replace('"', "\\\"");
+    let double = format!("\"{escaped}\"");
+    let why = if inner.contains(char::is_whitespace) {
+        "KDL reads single-quoted words as separate bare words, quote marks included"
+    } else {
+        "KDL reads the single quote marks as part of the word"
+    };
+    diagnostic
+        .with_primary(origin, "written in single quotes")
+        .with_help(format!("write `{double}`: {why}"))
+        .with_fix(Fix::new(
+            format!("write `{double}`"),
+            vec![Edit::new(origin, double)],
+            Applicability::MachineApplicable,
+        ))
+}
+
+/// The text with each closed single-quoted run in double quotes, when that keeps every offset
+/// (nothing inside needs escaping): what the designer meant, to read on from.
+pub fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String> {
+    let mut bytes = text.as_bytes().to_vec();
+    for q in quoted.iter().filter(|q| q.closed) {
+        let inner = &text[q.range.start + 1..q.range.end - 1];
+        if inner.contains(['"', '\\']) {
+            return None;
+        }
+        bytes[q.range.start] = b'"';
+        bytes[q.range.end - 1] = b'"';
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// A `{` never closed, and the offset of the line before which its `}` most likely belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclosed {
+    pub open: usize,
+    pub close_before: usize,
+}
+
+/// The blocks whose `}` is missing, matching braces by indentation: a `}` alone on its line
+/// closes the innermost open block whose opening line is indented as deep as it, and the
+/// blocks opened deeper in between are the ones left open.
+pub fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut unclosed = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = after_block_comment(bytes, i),
+            b'#' if bytes[i..].iter().find(|b| **b != b'#') == Some(&b'"') => {
+                let hashes = bytes[i..].iter().take_while(|b| **b == b'#').count();
+                let closing = format!("\"{}", "#".repeat(hashes));
+                let body = i + hashes + 1;
+                i = text[body..]
+                    .find(&closing)
+                    .map_or(bytes.len(), |n| body + n + closing.len());
+            }
+            b'"' => i = after_string(bytes, i),
+            b'{' => {
+                open.push((i, indent_of(text, i)));
+                i += 1;
+            }
+            b'}' => {
+                let line = line_start(text, i);
+                if text[line..i].trim().is_empty() {
+                    let depth = i - line;
+                    while let Some(&(at, indent)) = open.last()
+                        && indent > depth
+                    {
+                        unclosed.push(at);
+                        open.pop();
+                    }
+                }
+                open.pop();
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    unclosed.extend(open.into_iter().map(|(at, _)| at));
+    unclosed.sort_unstable();
+    unclosed
+        .into_iter()
+        .map(|at| Unclosed {
+            open: at,
+            close_before: close_before(text, at),
+        })
+        .collect()
+}
+
+fn after_block_comment(bytes: &[u8], start: usize) -> usize {
+    let mut depth = 0;
+    let mut i = start;
+    while i + 1 < bytes.len() {
+        match (bytes[i], bytes[i + 1]) {
+            (b'/', b'*') => {
+                depth += 1;
+                i += 2;
+            }
+            (b'*', b'/') => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+fn after_string(bytes: &[u8], start: usize) -> usize {
+    let multiline = bytes[start..].starts_with(b"\"\"\"");
+    let mut i = start + if multiline { 3 } else { 1 };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' if !multiline => return i + 1,
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => return i + 3,
+            // A one-line string that runs to the end of its line is the parser's to report.
+            b'\n' if !multiline => return i,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |n| n + 1)
+}
+
+fn indent_of(text: &str, at: usize) -> usize {
+    let line = &text[line_start(text, at)..];
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
+/// The start of the first line after the one holding `open` that has content (not only a
+/// comment) and is indented no deeper than that line; the end of the text when none is.
+fn close_before(text: &str, open: usize) -> usize {
+    let indent = indent_of(text, open);
+    let mut start = text[open..].find('\n').map_or(text.len(), |n| open + n + 1);
+    while start < text.len() {
+        let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+        let line = &text[start..end];
+        let content = line.trim_start_matches([' ', '\t']);
+        let blank = content.trim().is_empty() || content.starts_with("//");
+        if !blank && line.len() - content.len() <= indent {
+            return start;
+        }
+        start = end + 1;
+    }
+    text.len()
+}
+
+/// The diagnostic for a block left open, pointing where its `}` most likely belongs, with the
+/// edit that puts it there (a guess from indentation).
+pub fn unclosed_diagnostic(file: FileId, text: &str, block: &Unclosed) -> Diagnostic {
+    let opener_line = line_start(text, block.open);
+    let opener = text[opener_line..block.open].trim();
+    let opened_on = text[..block.open].matches('\n').count() + 1;
+    let what = if opener.is_empty() {
+        "a block".to_string()
+    } else {
+        format!("the block of `{opener}`")
+    };
+    let indent = &text[opener_line..opener_line + indent_of(text, block.open)];
+    // The `}` goes on its own line after the block's last line of content.
+    let after_content = text[..block.close_before]
+        .trim_end()
+        .len()
+        .max(block.open + 1);
+    let closer = format!("\n{indent}}}");
+    let last_line = text[..after_content].matches('\n').count() + 1;
+    let next = &text[block.close_before..];
+    let next_line = next.split('\n').next().unwrap_or_default();
+    let content = next_line.trim_start();
+    let at = block.close_before + (next_line.len() - content.len());
+    let where_to = if content.is_empty() {
+        Origin::new(file, text.len()..text.len())
+    } else {
+        Origin::new(file, at..at + content.trim_end().len())
+    };
+    let label = if content.is_empty() {
+        "the file ends with this block still open".to_string()
+    } else {
+        format!("{what} most likely ends before this line")
+    };
+    Diagnostic::error(
+        Code::KdlSyntax,
+        format!("{what}, opened on line {opened_on}, has no closing `}}`"),
+    )
+    .with_primary(where_to, label)
+    .with_secondary(Origin::new(file, block.open..block.open + 1), "opened here")
+    .with_help(format!(
+        "add `}}` on a line of its own after line {last_line}, indented like the line that opened the block"
+    ))
+    .with_fix(Fix::new(
+        format!("close the block after line {last_line}"),
+        vec![Edit::new(
+            Origin::new(file, after_content..after_content),
+            closer,
+        )],
+        Applicability::MaybeIncorrect,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_brace_belongs_before_the_next_line_as_shallow_as_its_opener() {
+        let text = "section \"a\" {\n    track \"t\" {\n        box\n\n    track \"u\" {\n        box\n    }\n}\n";
+        let found = unclosed_blocks(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].open - 10..found[0].open], "track \"t\" ");
+        assert!(text[found[0].close_before..].starts_with("    track \"u\""));
+    }
+
+    #[test]
+    fn braces_in_strings_and_comments_do_not_count() {
+        let text = "a \"{\" /* { */ #\"}\"# {\n    // {\n    b\n}\n";
+        assert!(unclosed_blocks(text).is_empty());
+    }
+}
