@@ -125,7 +125,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             "{}",
             serde_json::to_string_pretty(&result).expect("diffs serialise")
         ),
-        Format::Human => print!("{}", diff::render(&result)),
+        Format::Human => print!("{}", crate::diag::printable(&diff::render(&result))),
     }
     exit::OK
 }

@@ -96,7 +96,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         })
         .collect();
     bar.finish_and_clear();
-    print!("{}", sim::render(&reports));
+    print!("{}", crate::diag::printable(&sim::render(&reports)));
     let dir = args.out.join(&rules.id).join("sim");
     let mut files = vec![(
         "report.json".to_string(),
@@ -110,13 +110,15 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     if let Err(err) = std::fs::create_dir_all(&dir) {
-        eprintln!("error: cannot create {}: {err}", dir.display());
+        let message = format!("cannot create {}: {err}", dir.display());
+        eprintln!("error: {}", crate::diag::printable(&message));
         return exit::FAILURE;
     }
     for (name, bytes) in files {
         let path = dir.join(name);
         if let Err(err) = crate::write_atomically(&path, &bytes) {
-            eprintln!("error: cannot write {}: {err}", path.display());
+            let message = format!("cannot write {}: {err}", path.display());
+            eprintln!("error: {}", crate::diag::printable(&message));
             return exit::FAILURE;
         }
     }
@@ -131,7 +133,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
     let bytes = if let Some(input) = input.filter(|i| i.is_file()) {
         std::fs::read(input).map_err(|err| {
-            eprintln!("error: cannot read {}: {err}", input.display());
+            let message = format!("cannot read {}: {err}", input.display());
+            eprintln!("error: {}", crate::diag::printable(&message));
             exit::FAILURE
         })?
     } else {
@@ -152,7 +155,10 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
     };
     engine::load(&bytes).map_err(|err| {
         let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
-        eprintln!("error: {name}: {err}");
+        eprintln!(
+            "error: {}",
+            crate::diag::printable(&format!("{name}: {err}"))
+        );
         exit::FAILURE
     })
 }

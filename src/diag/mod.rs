@@ -5,9 +5,13 @@
 //! at the edge. Keeping it plain makes it easy to sort, snapshot and serialise.
 
 mod codes;
+mod excerpt;
+mod lines;
+mod printable;
 mod render;
 
 pub use codes::Code;
+pub use printable::printable;
 pub use render::{RenderOptions, render_human, render_json, summary};
 
 use crate::world::Origin;
