@@ -55,9 +55,20 @@ fn run(args: &[&str]) -> Vec<u8> {
     [out.stdout, out.stderr].concat()
 }
 
-/// Fails on any byte a terminal would take as a command: C0 controls but line feed (and tab),
-/// DEL, and the C1 controls (U+0080 to U+009F, two bytes in UTF-8).
+/// Fails unless the output shows the content at fault, and shows it inert.
 fn assert_printable(what: &str, output: &[u8]) {
+    assert_no_controls(what, output);
+    let text = String::from_utf8_lossy(output);
+    assert!(
+        text.contains("PWNED"),
+        "{what}: the content at fault is not shown:\n{text}"
+    );
+}
+
+/// Fails on any byte a terminal would take as a command: C0 controls but line feed (and tab),
+/// DEL, and the C1 controls (U+0080 to U+009F, two bytes in UTF-8). The JSON output is held to
+/// it too: it may be read on a terminal.
+fn assert_no_controls(what: &str, output: &[u8]) {
     let text = String::from_utf8_lossy(output);
     if let Some(c) = text
         .chars()
@@ -65,10 +76,6 @@ fn assert_printable(what: &str, output: &[u8]) {
     {
         panic!("{what}: {c:?} reached the terminal:\n{text}");
     }
-    assert!(
-        text.contains("PWNED"),
-        "{what}: the content at fault is not shown:\n{text}"
-    );
 }
 
 #[test]
@@ -116,6 +123,7 @@ fn check_escapes_control_characters_in_content() {
         let dir = game_with(name, "clean-tiny", edits);
         let dir = dir.to_str().unwrap();
         assert_printable(name, &run(&["check", dir]));
+        assert_no_controls(name, &run(&["check", dir, "--format", "json"]));
         assert_printable(name, &run(&["build", dir, "--out", dir]));
         std::fs::remove_dir_all(dir).expect("cleaned up");
     }

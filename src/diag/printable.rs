@@ -5,7 +5,8 @@
 //! the window, move the cursor, hide or rewrite earlier lines. Bidirectional overrides reorder
 //! what is shown without changing what is read. Every human output of `safari` passes content
 //! through [`printable`], which writes such characters as visible escapes (`\u{1b}`), so what
-//! the terminal shows is exactly what the file holds.
+//! the terminal shows is exactly what the file holds. The JSON output escapes the same
+//! characters the JSON way (`\u001b`), as it may be read on a terminal too.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -33,7 +34,8 @@ pub(super) fn push_printable(out: &mut String, c: char) {
     }
 }
 
-fn needs_escape(c: char) -> bool {
+/// Whether [`printable`] escapes `c`.
+pub(super) fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 

@@ -7,7 +7,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
 use super::excerpt::Excerpt;
 use super::lines::LineIndexes;
-use super::printable::printable;
+use super::printable::{needs_escape, printable};
 use super::{Code, Diagnostic, Label, Severity};
 use crate::world::{FileId, GameFolder};
 
@@ -302,5 +302,25 @@ pub fn render_json(diagnostics: &[Diagnostic], folder: &GameFolder) -> String {
             }
         })
         .collect();
-    serde_json::to_string_pretty(&items).expect("diagnostics serialise") + "\n"
+    let json = serde_json::to_string_pretty(&items).expect("diagnostics serialise");
+    escape_controls(json) + "\n"
+}
+
+/// JSON with the characters [`printable`] escapes written as `\uXXXX`. serde_json escapes
+/// only those below U+0020; the others (DEL, C1 controls, direction overrides) can only be in
+/// strings, where an escape means the same character.
+fn escape_controls(json: String) -> String {
+    if !json.chars().any(needs_escape) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if needs_escape(c) {
+            // Every such character is in the Basic Multilingual Plane: one escape each.
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
