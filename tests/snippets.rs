@@ -234,6 +234,15 @@ fn faults_far_apart_long_lines_and_long_spans_show_only_what_matters() {
                     "box needs=\"item:key\" vp=3",
                     format!("box needs=\"item:key\" label=\"{long}\" vp=3 more=1"),
                 ),
+                // Escaped, each control character takes six columns.
+                (
+                    "field-guide.kdl",
+                    "box gives=\"habitat:water\" vp=2",
+                    format!(
+                        "box gives=\"habitat:water\" vp=2 oops=1 // {}",
+                        "\u{1b}".repeat(300)
+                    ),
+                ),
             ],
         ),
     ];

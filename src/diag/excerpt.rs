@@ -5,9 +5,9 @@
 //! printed (and copied, per diagnostic) the megabyte. A report is therefore handed an
 //! [`Excerpt`] instead of the file: only the lines it labels, each with one line of context,
 //! a label spanning many lines narrowed to its first line (its message then names the lines it
-//! spans), and a line wider than the terminal cut
-//! around its labels with `…` at each cut. Control characters are escaped on the way
-//! ([`super::printable`]), so a source line cannot drive the terminal.
+//! spans), and a line wider than the terminal cut around its labels with `…` at each cut.
+//! Control characters are escaped on the way ([`super::printable`]), so a source line cannot
+//! drive the terminal.
 //!
 //! The excerpt implements miette's `SourceCode` with the file's real line numbers and columns.
 //! Its runs of consecutive lines are blocks, and each block is one snippet: a label's context is
@@ -18,7 +18,7 @@ use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpa
 
 use super::Label;
 use super::lines::LineIndex;
-use super::printable::{printable, push_printable};
+use super::printable::{printable, push_printable, shown_width};
 
 /// Room a snippet line needs besides its text: " 12 │ " is the line number and four more.
 const GUTTER: usize = 4;
@@ -243,10 +243,10 @@ impl ShownSpan {
     }
 }
 
-/// The lines to show for labels on the `labelled` ranges of lines: each with the line before and after it
-/// (a file's final line feed does not start a line of its own here), and the lines between two
-/// of those when there are at most [`MAX_GAP`]: showing them takes no more room than the
-/// frame of another snippet.
+/// The lines to show for labels on the `labelled` ranges of lines: each with the line before
+/// and after it (a file's final line feed does not start a line of its own here), and the lines
+/// between two of those when there are at most [`MAX_GAP`]: showing them takes no more room
+/// than the frame of another snippet.
 fn shown_lines(
     index: &LineIndex,
     labelled: impl Iterator<Item = std::ops::RangeInclusive<usize>>,
@@ -278,9 +278,10 @@ fn shown_lines(
     shown
 }
 
-/// The part of the `line` of `text` to show within `budget` characters: all of it when it
-/// fits, else a window around the labelled `offsets` when they fit together, else around
-/// `focus`; centred, and leaving room for a `…` at each end that is cut.
+/// The part of the `line` of `text` to show within `budget` columns: all of it when it fits,
+/// else a window around the labelled `offsets` when they fit together, else around `focus`;
+/// centred, and leaving room for a `…` at each end that is cut. Widths are as shown: an
+/// escaped control character takes its escape's width, a tab up to four columns.
 fn window(
     text: &str,
     line: std::ops::Range<usize>,
@@ -302,9 +303,7 @@ fn window(
         Some(focus) if !fits(all) => focus,
         _ => all,
     };
-    let shown = text[first..forward(text, first, last, room)]
-        .chars()
-        .count();
+    let shown = width(&text[first..forward(text, first, last, room)]);
     // What comes before the labels: half the room left, or an eighth when they fill it.
     let lead = if shown < room {
         (room - shown) / 2
@@ -322,24 +321,32 @@ fn window(
     (cut_start, cut_end)
 }
 
-/// The offset `chars` characters after `from`, or `limit` if that comes first.
-fn forward(text: &str, from: usize, limit: usize, chars: usize) -> usize {
-    text[from..limit]
-        .char_indices()
-        .nth(chars)
-        .map_or(limit, |(i, _)| from + i)
+/// The furthest offset up to `limit` with at most `columns` columns of text after `from`.
+fn forward(text: &str, from: usize, limit: usize, columns: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in text[from..limit].char_indices() {
+        used += shown_width(c);
+        if used > columns {
+            return from + i;
+        }
+    }
+    limit
 }
 
-/// The offset `chars` characters before `from`, or `limit` if that comes first.
-fn backward(text: &str, from: usize, limit: usize, chars: usize) -> usize {
-    if chars == 0 {
-        return from;
+/// The earliest offset down to `limit` with at most `columns` columns of text before `from`.
+fn backward(text: &str, from: usize, limit: usize, columns: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in text[limit..from].char_indices().rev() {
+        used += shown_width(c);
+        if used > columns {
+            return limit + i + c.len_utf8();
+        }
     }
-    text[limit..from]
-        .char_indices()
-        .rev()
-        .nth(chars - 1)
-        .map_or(limit, |(i, _)| limit + i)
+    limit
+}
+
+fn width(text: &str) -> usize {
+    text.chars().map(shown_width).sum()
 }
 
 impl SourceCode for Excerpt {

@@ -34,6 +34,19 @@ pub(super) fn push_printable(out: &mut String, c: char) {
     }
 }
 
+/// The columns `c` takes once printable: its escape's length, up to four for a tab (the
+/// snippet renderer expands tabs to the next multiple of four), else one.
+pub(super) fn shown_width(c: char) -> usize {
+    if needs_escape(c) {
+        // `\u{` and `}` around the hexadecimal digits.
+        4 + (32 - (c as u32).leading_zeros()).div_ceil(4).max(1) as usize
+    } else if c == '\t' {
+        4
+    } else {
+        1
+    }
+}
+
 /// Whether [`printable`] escapes `c`.
 pub(super) fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
@@ -56,6 +69,12 @@ mod tests {
         );
         assert_eq!(printable("a\u{9b}b\u{7f}\r"), "a\\u{9b}b\\u{7f}\\u{d}");
         assert_eq!(printable("abc\u{202e}"), "abc\\u{202e}");
+        for c in ['\u{0}', '\u{1b}', '\u{9b}', '\u{202e}'] {
+            assert_eq!(
+                super::shown_width(c),
+                printable(&c.to_string()).chars().count()
+            );
+        }
         assert!(matches!(
             printable("Nidoran ♀\n\tline"),
             std::borrow::Cow::Borrowed("Nidoran ♀\n\tline")
