@@ -52,9 +52,6 @@ pub struct Source {
     /// Path relative to the game folder, with `/` separators: what diagnostics print.
     pub name: String,
     pub text: String,
-    /// Where each line starts, found once when first asked: a report may locate thousands
-    /// of labels in one file.
-    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Source {
@@ -62,30 +59,8 @@ impl Source {
         Source {
             name: name.into(),
             text: text.into(),
-            line_starts: std::sync::OnceLock::new(),
         }
     }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
-        });
-        let line = starts.partition_point(|start| *start <= offset);
-        let line_start = starts[line - 1];
-        let column = self.text[line_start..offset].chars().count() + 1;
-        (line, column)
-    }
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 /// A game folder on disk, and the table of sources read from it.

@@ -1,4 +1,4 @@
-//! The checker and the engine are two readings of one model (GAME-MODEL.md, last section):
+//! The checker and the engine are two readings of one model (docs/rules.md, last section):
 //! no box the checker calls unreachable is ever filled in play, and every box it calls
 //! reachable is filled in some game of an exploring policy.
 

@@ -285,7 +285,7 @@ fn greedy_names_the_dice_it_would_pick_by_index() {
     );
 }
 
-/// Free boxes are filled as soon as they open (GAME-MODEL.md): after every turn, whatever
+/// Free boxes are filled as soon as they open (docs/rules.md): after every turn, whatever
 /// opened them (the box before, an item, a species, an area, a box, victory points), none is
 /// left open, and each is filled in some game.
 #[test]

@@ -136,7 +136,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
         let base = options.asset_base.url(&game.manifest.id);
         if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", crate::diag::printable(&message));
             return exit::FAILURE;
         }
     }

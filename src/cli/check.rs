@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 
 use super::{Ui, exit};
-use crate::diag::{Diagnostics, RenderOptions, render_human, render_json, summary};
+use crate::diag::{Diagnostics, RenderOptions, printable, render_human, render_json, summary};
 use crate::world::GameFolder;
 
 #[derive(clap::Args)]
@@ -103,7 +103,8 @@ pub fn report(folder: &GameFolder, diagnostics: &Diagnostics, format: Format, ui
         Format::Human => {
             eprint!("{}", render_human(&list, folder, ui.render));
             if !ui.quiet || !list.is_empty() {
-                eprintln!("{}: {}", folder.display_name(), summary(&list));
+                let name = folder.display_name();
+                eprintln!("{}: {}", printable(&name), summary(&list));
             }
         }
     }

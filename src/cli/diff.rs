@@ -125,7 +125,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             "{}\n",
             serde_json::to_string_pretty(&result).expect("diffs serialise")
         )),
-        Format::Human => super::print_out(diff::render(&result)),
+        Format::Human => super::print_out(crate::diag::printable(&diff::render(&result))),
     }
     exit::OK
 }

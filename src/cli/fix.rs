@@ -60,7 +60,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         };
         files.push((path, text));
     }
-    print!("{}", listing(&folder, &chosen));
+    super::print_out(crate::diag::printable(&listing(&folder, &chosen)));
     if args.dry_run {
         ui.info(format!(
             "{} fix(es) in {} file(s) would be applied (dry run: nothing written){}",
@@ -135,10 +135,12 @@ fn overlap(a: &Edit, b: &Edit) -> bool {
 /// Each fix as its file and line, what it does, and the lines before and after.
 fn listing(folder: &GameFolder, chosen: &[(&Diagnostic, &Fix)]) -> String {
     let mut out = String::new();
+    let mut indexes = crate::diag::LineIndexes::new(folder);
     for (diagnostic, fix) in chosen {
         for edit in &fix.edits {
             let source = folder.source(edit.origin.file);
-            let (line, column) = source.line_column(edit.origin.start);
+            let (line, column) = indexes.get(edit.origin.file).line_column(edit.origin.start);
+            let (line, column) = (line + 1, column + 1);
             out.push_str(&format!(
                 "{}:{line}:{column}: {} ({})\n",
                 source.name, fix.message, diagnostic.code

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::diag::RenderOptions;
+use crate::diag::{RenderOptions, printable};
 
 /// The default game, relative to the working directory.
 pub const DEFAULT_GAME: &str = "content/safari-zone";
@@ -59,14 +59,14 @@ impl Ui {
     /// A line of ordinary progress (dropped with --quiet).
     pub fn info(&self, line: impl std::fmt::Display) {
         if !self.quiet {
-            eprintln!("{line}");
+            eprintln!("{}", printable(&line.to_string()));
         }
     }
 
     /// A line of detail (shown with --verbose).
     pub fn detail(&self, line: impl std::fmt::Display) {
         if self.verbose {
-            eprintln!("{line}");
+            eprintln!("{}", printable(&line.to_string()));
         }
     }
 }

@@ -103,7 +103,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         })
         .collect();
     bar.finish_and_clear();
-    super::print_out(sim::render(&reports));
+    super::print_out(crate::diag::printable(&sim::render(&reports)));
     let mut files = vec![crate::backends::Output {
         path: "report.json".to_string(),
         bytes: serde_json::to_vec_pretty(&reports).expect("reports serialise"),
@@ -122,7 +122,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     let dir = match crate::output::OutputRoot::new(&args.out).update(&rules.id, "sim", &files) {
         Ok(dir) => dir,
         Err(diagnostic) => {
-            eprintln!("error: {}", diagnostic.message);
+            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
             return exit::FAILURE;
         }
     };
@@ -142,7 +142,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
             crate::load::limits::MAX_RULESET_BYTES,
         )
         .map_err(|diagnostic| {
-            eprintln!("error: {}", diagnostic.message);
+            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
             exit::FAILURE
         })?
     } else {
@@ -163,7 +163,10 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
     };
     engine::load(&bytes).map_err(|err| {
         let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
-        eprintln!("error: {name}: {err}");
+        eprintln!(
+            "error: {}",
+            crate::diag::printable(&format!("{name}: {err}"))
+        );
         exit::FAILURE
     })
 }

@@ -267,7 +267,7 @@ fn build_and_write(
     let mut folder = match crate::world::GameFolder::open(root) {
         Ok(folder) => folder,
         Err(diagnostic) => {
-            eprintln!("error: {}", diagnostic.message);
+            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
             return None;
         }
     };

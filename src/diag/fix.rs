@@ -117,7 +117,11 @@ struct JsonEdit<'a> {
 }
 
 /// A diagnostic's fixes as the JSON output gives them.
-pub(super) fn to_json<'a>(fixes: &'a [Fix], folder: &'a GameFolder) -> Vec<JsonFix<'a>> {
+pub(super) fn to_json<'a>(
+    fixes: &'a [Fix],
+    folder: &'a GameFolder,
+    indexes: &mut super::lines::LineIndexes,
+) -> Vec<JsonFix<'a>> {
     fixes
         .iter()
         .map(|fix| JsonFix {
@@ -128,7 +132,9 @@ pub(super) fn to_json<'a>(fixes: &'a [Fix], folder: &'a GameFolder) -> Vec<JsonF
                 .iter()
                 .map(|edit| {
                     let source = folder.source(edit.origin.file);
-                    let (line, column) = source.line_column(edit.origin.start);
+                    let (line, column) =
+                        indexes.get(edit.origin.file).line_column(edit.origin.start);
+                    let (line, column) = (line + 1, column + 1);
                     JsonEdit {
                         file: &source.name,
                         line,

@@ -5,11 +5,16 @@
 //! at the edge. Keeping it plain makes it easy to sort, snapshot and serialise.
 
 mod codes;
+mod excerpt;
 pub mod fix;
+mod lines;
+mod printable;
 mod render;
 
 pub use codes::Code;
 pub use fix::{Applicability, Edit, Fix};
+pub use lines::LineIndexes;
+pub use printable::printable;
 pub use render::{RenderOptions, render_human, render_json, summary};
 
 use crate::world::Origin;

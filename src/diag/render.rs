@@ -1,10 +1,14 @@
 //! Turning diagnostics into text for people (miette's graphical report) and JSON for tools.
 
-use std::fmt;
+use std::collections::BTreeMap;
+use std::fmt::{self, Write};
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
-use super::{Diagnostic, Label, Severity};
+use super::excerpt::Excerpt;
+use super::lines::LineIndexes;
+use super::printable::{needs_escape, printable};
+use super::{Code, Diagnostic, Label, Severity};
 use crate::world::{FileId, GameFolder};
 
 #[derive(Debug, Clone, Copy)]
@@ -22,7 +26,15 @@ impl Default for RenderOptions {
     }
 }
 
-/// Renders diagnostics as miette graphical reports, followed by a summary line.
+/// How many diagnostics of one code are rendered; the rest are counted in one line.
+const SHOWN_PER_CODE: usize = 20;
+/// How many labels of one diagnostic are rendered; the rest are counted in one line.
+const SHOWN_LABELS: usize = 20;
+
+/// Renders diagnostics as miette graphical reports: at most [`SHOWN_PER_CODE`] of each code,
+/// then a line per code saying how many more there are. Each report shows only the lines its
+/// labels point at (see [`Excerpt`]), and all content in it is made [`printable`], so the
+/// output is bounded by the number of codes, whatever the input, and safe for a terminal.
 pub fn render_human(
     diagnostics: &[Diagnostic],
     folder: &GameFolder,
@@ -37,12 +49,36 @@ pub fn render_human(
         .with_width(options.width)
         .with_links(false)
         .with_urls(false);
+    let mut indexes = LineIndexes::new(folder);
+    let mut counts: BTreeMap<Code, usize> = BTreeMap::new();
     let mut out = String::new();
     for diagnostic in diagnostics {
-        let report = Report::new(diagnostic, folder);
+        let count = counts.entry(diagnostic.code).or_default();
+        *count += 1;
+        if *count > SHOWN_PER_CODE {
+            continue;
+        }
+        let report = Report::new(diagnostic, folder, &mut indexes, options.width);
         // Rendering into a String cannot fail.
         let _ = handler.render_report(&mut out, &report);
+        if diagnostic.labels.len() > SHOWN_LABELS {
+            let _ = writeln!(
+                out,
+                "  … and {} more places not shown (`--format json` lists them all)",
+                diagnostic.labels.len() - SHOWN_LABELS
+            );
+        }
         out.push('\n');
+    }
+    for (code, count) in counts {
+        if count > SHOWN_PER_CODE {
+            let _ = writeln!(
+                out,
+                "… and {} more {code} not shown: {} (`--format json` lists them all)",
+                count - SHOWN_PER_CODE,
+                code.title()
+            );
+        }
     }
     out
 }
@@ -66,73 +102,82 @@ struct Report {
     message: String,
     severity: miette::Severity,
     help: Option<String>,
-    source: Option<NamedSource<String>>,
+    source: Option<Excerpt>,
     labels: Vec<LabeledSpan>,
     related: Vec<Report>,
 }
 
 impl Report {
-    fn new(diagnostic: &Diagnostic, folder: &GameFolder) -> Report {
-        let main_file = diagnostic
-            .primary()
-            .or(diagnostic.labels.first())
-            .map(|l| l.origin.file);
+    fn new(
+        diagnostic: &Diagnostic,
+        folder: &GameFolder,
+        indexes: &mut LineIndexes,
+        width: usize,
+    ) -> Report {
+        // The primary label first, then the others in order, up to the number shown.
+        let shown: Vec<&Label> = diagnostic
+            .labels
+            .iter()
+            .filter(|l| l.primary)
+            .take(1)
+            .chain(diagnostic.labels.iter().filter(|l| !l.primary))
+            .chain(diagnostic.labels.iter().filter(|l| l.primary).skip(1))
+            .take(SHOWN_LABELS)
+            .collect();
+        let main_file = shown.first().map(|l| l.origin.file);
         let mut files: Vec<FileId> = Vec::new();
-        for label in &diagnostic.labels {
+        for label in &shown {
             if Some(label.origin.file) != main_file && !files.contains(&label.origin.file) {
                 files.push(label.origin.file);
             }
         }
-        let labels_in = |file: Option<FileId>| -> Vec<LabeledSpan> {
-            diagnostic
-                .labels
+        let mut excerpt_of = |file: FileId| {
+            let in_file: Vec<&Label> = shown
                 .iter()
-                .filter(|l| Some(l.origin.file) == file)
-                .map(labeled_span)
-                .collect()
+                .copied()
+                .filter(|l| l.origin.file == file)
+                .collect();
+            Excerpt::new(
+                &folder.source(file).name,
+                indexes.get(file),
+                &in_file,
+                width,
+            )
         };
         let related = files
             .into_iter()
-            .map(|file| Report {
-                code: String::new(),
-                message: format!("related, in {}", folder.source(file).name),
-                severity: miette::Severity::Advice,
-                help: None,
-                source: Some(named_source(folder, file)),
-                labels: labels_in(Some(file)),
-                related: Vec::new(),
+            .map(|file| {
+                let (source, labels) = excerpt_of(file);
+                Report {
+                    code: String::new(),
+                    message: format!("related, in {}", printable(&folder.source(file).name)),
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: Some(source),
+                    labels,
+                    related: Vec::new(),
+                }
             })
             .collect();
+        let (source, labels) = match main_file.map(&mut excerpt_of) {
+            Some((source, labels)) => (Some(source), labels),
+            None => (None, Vec::new()),
+        };
         Report {
             code: diagnostic.code.to_string(),
-            message: diagnostic.message.clone(),
+            message: printable(&diagnostic.message).into_owned(),
             severity: match diagnostic.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
             },
-            help: diagnostic.help.clone(),
-            source: main_file.map(|file| named_source(folder, file)),
-            labels: labels_in(main_file),
+            help: diagnostic
+                .help
+                .as_deref()
+                .map(|h| printable(h).into_owned()),
+            source,
+            labels,
             related,
         }
-    }
-}
-
-fn named_source(folder: &GameFolder, file: FileId) -> NamedSource<String> {
-    let source = folder.source(file);
-    NamedSource::new(source.name.clone(), source.text.clone())
-}
-
-fn labeled_span(label: &Label) -> LabeledSpan {
-    let span = SourceSpan::new(
-        label.origin.start.into(),
-        label.origin.end - label.origin.start,
-    );
-    let text = (!label.message.is_empty()).then(|| label.message.clone());
-    if label.primary {
-        LabeledSpan::new_primary_with_span(text, span)
-    } else {
-        LabeledSpan::new_with_span(text, span)
     }
 }
 
@@ -210,22 +255,27 @@ struct JsonLabel<'a> {
     primary: bool,
 }
 
-/// Renders diagnostics as a JSON array, one object per diagnostic.
+/// Renders diagnostics as a JSON array, one object per diagnostic: all of them, in time
+/// linear in their number and the size of the files they point into.
 pub fn render_json(diagnostics: &[Diagnostic], folder: &GameFolder) -> String {
-    let label = |l: &'_ Label| {
-        let source = folder.source(l.origin.file);
-        let (line, column) = source.line_column(l.origin.start);
-        (source, line, column)
+    let mut indexes = LineIndexes::new(folder);
+    let position = |indexes: &mut LineIndexes, l: &Label| {
+        let (line, column) = indexes.get(l.origin.file).line_column(l.origin.start);
+        (
+            folder.source(l.origin.file).name.as_str(),
+            line + 1,
+            column + 1,
+        )
     };
     let items: Vec<JsonDiagnostic> = diagnostics
         .iter()
         .map(|d| {
-            let primary = d.primary().map(|l| (label(l), l));
+            let primary = d.primary().map(|l| (position(&mut indexes, l), l));
             JsonDiagnostic {
                 code: d.code.as_str(),
                 severity: d.severity,
                 message: &d.message,
-                file: primary.map(|((s, _, _), _)| s.name.as_str()),
+                file: primary.map(|((name, _, _), _)| name),
                 line: primary.map(|((_, line, _), _)| line),
                 column: primary.map(|((_, _, column), _)| column),
                 span: primary.map(|(_, l)| JsonSpan {
@@ -236,9 +286,9 @@ pub fn render_json(diagnostics: &[Diagnostic], folder: &GameFolder) -> String {
                     .labels
                     .iter()
                     .map(|l| {
-                        let (source, line, column) = label(l);
+                        let (file, line, column) = position(&mut indexes, l);
                         JsonLabel {
-                            file: &source.name,
+                            file,
                             line,
                             column,
                             span: JsonSpan {
@@ -251,9 +301,29 @@ pub fn render_json(diagnostics: &[Diagnostic], folder: &GameFolder) -> String {
                     })
                     .collect(),
                 help: d.help.as_deref(),
-                fixes: super::fix::to_json(&d.fixes, folder),
+                fixes: super::fix::to_json(&d.fixes, folder, &mut indexes),
             }
         })
         .collect();
-    serde_json::to_string_pretty(&items).expect("diagnostics serialise") + "\n"
+    let json = serde_json::to_string_pretty(&items).expect("diagnostics serialise");
+    escape_controls(json) + "\n"
+}
+
+/// JSON with the characters [`printable`] escapes written as `\uXXXX`. serde_json escapes
+/// only those below U+0020; the others (DEL, C1 controls, direction overrides) can only be in
+/// strings, where an escape means the same character.
+fn escape_controls(json: String) -> String {
+    if !json.chars().any(needs_escape) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if needs_escape(c) {
+            // Every such character is in the Basic Multilingual Plane: one escape each.
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -1,5 +1,5 @@
-//! One game in play: the players' sheets, the shared deck, and the turn (GAME-MODEL.md,
-//! "Turn (engine)"), with every choice left to the players' policies.
+//! One game in play: the players' sheets, the shared deck, and the turn (docs/rules.md,
+//! "A turn"), with every choice left to the players' policies.
 
 use arrayvec::ArrayVec;
 use rand::seq::SliceRandom;

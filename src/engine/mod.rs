@@ -2,7 +2,7 @@
 //!
 //! It never sees the content model, only `ruleset.json` (read with [`load`]), so every game it
 //! plays proves the ruleset is sufficient. The checker and the engine are two readings of the
-//! same rules (GAME-MODEL.md); `tests/agreement.rs` holds them to agree.
+//! same rules (docs/rules.md); `tests/agreement.rs` holds them to agree.
 
 pub mod game;
 pub mod policy;

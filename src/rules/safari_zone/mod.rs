@@ -1,5 +1,5 @@
 //! Safari Zone RNW: the Field Guide's semantics and the checks that follow from them
-//! (GAME-MODEL.md in the shared folder is the ruling both this checker and the engine follow).
+//! (docs/rules.md sets down the rulings both this checker and the engine follow).
 
 mod budget;
 mod evolutions;
