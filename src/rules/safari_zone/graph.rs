@@ -31,6 +31,9 @@ pub enum Fact {
     /// A box filled by obtaining items that the boxes before it in its track have used up
     /// (each item is obtained once a game).
     ObtainedOnce(BoxId),
+    /// A box whose event happens a bounded number of times, all taken by other boxes of its
+    /// section (see `bounded.rs`).
+    Exhausted(BoxId),
     /// Using an item: having it, and a Trainer face to spend.
     Use(ItemId),
     Area(TrackId),
@@ -147,6 +150,8 @@ pub struct Graph {
     /// Dice with each action face, by `Action as usize`.
     pub face_dice: [u32; 6],
     pub max_capture: u32,
+    /// Boxes that wait for an event of bounded count that other boxes take first.
+    pub exhausted: std::collections::HashMap<BoxId, super::bounded::Exhausted>,
     /// Reverse edges in one flat array (`users[user_start[n]..user_start[n + 1]]` are the
     /// nodes that depend on node n), built once: the fixpoints walk them for every node.
     user_start: Vec<u32>,
@@ -237,6 +242,10 @@ impl<'g> Builder<'g> {
             habitat_dice,
             face_dice,
             max_capture,
+            exhausted: super::bounded::exhausted(game)
+                .into_iter()
+                .map(|e| (e.r#box, e))
+                .collect(),
             user_start: Vec::new(),
             users: Vec::new(),
         };
@@ -442,7 +451,23 @@ impl<'g> Builder<'g> {
         }
         self.edge(node, fill, Why::FilledBy, def.cause.origin);
         let cause_origin = def.cause.origin;
+        let past_its_items = |items: &Vec<ItemId>| {
+            guide.track(def.track).boxes[..=def.index]
+                .iter()
+                .filter(|x| guide.get(**x).cause.value == def.cause.value)
+                .count()
+                > items.len()
+        };
         let cause = match &def.cause.value {
+            // Each item is obtained once a game, so the n-th box of a track filled by obtaining
+            // one of k items can only fill when n <= k.
+            Cause::Obtain(items) if past_its_items(items) => {
+                Some(self.add(Fact::ObtainedOnce(b), Kind::Const(false)))
+            }
+            // Boxes of its section take every occurrence of its bounded event first.
+            _ if self.graph.exhausted.contains_key(&b) => {
+                Some(self.add(Fact::Exhausted(b), Kind::Const(false)))
+            }
             Cause::Dice(action) => Some(self.face(*action)),
             Cause::Turn | Cause::Free => Some(self.always),
             Cause::Ball => Some(self.any_encounter),
@@ -457,17 +482,6 @@ impl<'g> Builder<'g> {
                     any
                 }
             }),
-            // Each item is obtained once a game, so the n-th box of a track filled by obtaining
-            // one of k items can only fill when n <= k.
-            Cause::Obtain(items)
-                if guide.track(def.track).boxes[..=def.index]
-                    .iter()
-                    .filter(|x| guide.get(**x).cause.value == def.cause.value)
-                    .count()
-                    > items.len() =>
-            {
-                Some(self.add(Fact::ObtainedOnce(b), Kind::Const(false)))
-            }
             Cause::Obtain(items) => Some(match items.as_slice() {
                 [one] => self.graph.item_node[one.index()],
                 many => {

@@ -1,6 +1,7 @@
 //! Safari Zone RNW: the Field Guide's semantics and the checks that follow from them
 //! (docs/rules.md sets down the rulings both this checker and the engine follow).
 
+mod bounded;
 mod budget;
 mod evolutions;
 mod explain;

@@ -471,6 +471,47 @@ impl Reporter<'_> {
                     )
                 }
             }
+            Fact::Exhausted(b) => {
+                code = Code::BoundedEvent;
+                let exhausted = &graph.exhausted[&b];
+                let times = match exhausted.bound {
+                    1 => "once a game".to_string(),
+                    n => format!("at most {n} times a game"),
+                };
+                let takers: Vec<String> = exhausted
+                    .takers
+                    .iter()
+                    .map(|t| format!("`{}`", game.guide.get(*t).id))
+                    .collect();
+                extra = exhausted
+                    .takers
+                    .iter()
+                    .map(|t| {
+                        let def = game.guide.get(*t);
+                        (
+                            def.origin,
+                            format!(
+                                "`{}` takes {} first: it waits for nothing else",
+                                def.id, exhausted.event
+                            ),
+                        )
+                    })
+                    .collect();
+                let def = game.guide.get(b);
+                (
+                    format!(
+                        "`{}` waits for {}, which happens {times}, and {} of its section always take{} it first",
+                        def.id,
+                        exhausted.event,
+                        takers.join(", "),
+                        if takers.len() == 1 { "s" } else { "" }
+                    ),
+                    format!(
+                        "an event fills one box of a section (and one trigger box): move `{}` to another section, or give it another `fill`",
+                        def.id
+                    ),
+                )
+            }
             Fact::ObtainedOnce(b) => {
                 let def = game.guide.get(b);
                 (

@@ -1,0 +1,175 @@
+//! Boxes that wait for an event that happens a bounded number of times.
+//!
+//! An event (obtaining an item, collecting a species) fills, in each section, the first open
+//! box it names and the first open trigger box (docs/rules.md). Some events happen a bounded
+//! number of times a game: each item is obtained once, and a species that no card shows is
+//! collected only when a box gives it, so at most once per such box. Boxes of one section that
+//! wait for such an event compete for it, and the least fixpoint, which assumes every event
+//! can happen as often as needed, calls them all reachable.
+//!
+//! For each competing group (one section, trigger boxes or the others, one cause, no other box
+//! of the section answering the same events) this plays the events as the engine does, with
+//! the group's *eager* boxes only: those that wait for nothing but the event (no requirement,
+//! and every box before them in their track is eager too). An eager box is open as soon as
+//! the one before it is filled, so at every event some eager box no later (in the engine's
+//! order) than the one this play fills is open, whatever else happened: no event can ever
+//! reach a box of the group past the one the last event fills here. Those boxes are
+//! exhausted: never filled, in any game. The play is exact for eager boxes and leaves every
+//! other box alone, so no box that some game fills is called exhausted.
+
+use std::collections::HashMap;
+
+use crate::model::*;
+
+/// A box no event of its cause can ever reach.
+#[derive(Debug, Clone)]
+pub struct Exhausted {
+    pub r#box: BoxId,
+    /// The event, as a designer reads it: "obtaining `key`", "collecting `golduck`".
+    pub event: String,
+    /// How many times the event can happen in a game.
+    pub bound: usize,
+    /// The boxes of the group that take those events when nothing else is open.
+    pub takers: Vec<BoxId>,
+}
+
+pub fn exhausted(game: &Game) -> Vec<Exhausted> {
+    let guide = &game.guide;
+    // The engine's order: sections, their tracks, their boxes.
+    let order: Vec<BoxId> = guide
+        .sections
+        .iter()
+        .flat_map(|s| &s.tracks)
+        .flat_map(|t| &guide.track(*t).boxes)
+        .copied()
+        .collect();
+    let mut caught = vec![false; game.species.len()];
+    for card in &game.deck.cards {
+        if let Some(s) = card.species.value {
+            caught[s.index()] = true;
+        }
+    }
+    let mut givers = vec![0usize; game.species.len()];
+    for def in &guide.boxes {
+        for reward in &def.rewards {
+            if let Reward::Species(s) = reward.value {
+                givers[s.index()] += 1;
+            }
+        }
+    }
+    let bound = |cause: &Cause| -> Option<(usize, String)> {
+        match cause {
+            Cause::Obtain(items) if !items.is_empty() => Some((
+                items.len(),
+                format!(
+                    "obtaining {}",
+                    items
+                        .iter()
+                        .map(|i| format!("`{}`", game.item(*i).id))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            )),
+            Cause::Collect(species) => match species.as_slice() {
+                [s] if !caught[s.index()] => Some((
+                    givers[s.index()],
+                    format!("collecting `{}`", game.species(*s).id),
+                )),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // Groups by (section, trigger or not), in the engine's order.
+    let mut slots: HashMap<(SectionId, bool), Vec<BoxId>> = HashMap::new();
+    let mut slot_order: Vec<(SectionId, bool)> = Vec::new();
+    for b in &order {
+        let def = guide.get(*b);
+        let key = (def.section, def.style == Style::Trigger);
+        slots
+            .entry(key)
+            .or_insert_with(|| {
+                slot_order.push(key);
+                Vec::new()
+            })
+            .push(*b);
+    }
+    let mut out = Vec::new();
+    for key in slot_order {
+        let boxes = &slots[&key];
+        let mut causes: Vec<&Cause> = Vec::new();
+        for b in boxes {
+            let cause = &guide.get(*b).cause.value;
+            if bound(cause).is_some() && !causes.contains(&cause) {
+                causes.push(cause);
+            }
+        }
+        for cause in causes {
+            // Another box of the slot answering one of the same events competes too; such
+            // mixed groups are left to the fixpoint.
+            let group: Vec<BoxId> = boxes
+                .iter()
+                .copied()
+                .filter(|b| shares_an_event(&guide.get(*b).cause.value, cause))
+                .collect();
+            if group.iter().any(|b| guide.get(*b).cause.value != *cause) {
+                continue;
+            }
+            let (times, event) = bound(cause).expect("a bounded cause");
+            out.extend(play(guide, &group, times, &event));
+        }
+    }
+    out
+}
+
+/// Whether two causes answer some event in common.
+fn shares_an_event(a: &Cause, b: &Cause) -> bool {
+    match (a, b) {
+        (Cause::Obtain(x), Cause::Obtain(y)) => x.iter().any(|i| y.contains(i)),
+        (Cause::Collect(x), Cause::Collect(y)) => x.iter().any(|s| y.contains(s)),
+        _ => false,
+    }
+}
+
+/// Plays `times` events on the eager boxes of `group` (in the engine's order); the boxes past
+/// the last one filled are exhausted, if every event found an eager box open.
+fn play(guide: &FieldGuide, group: &[BoxId], times: usize, event: &str) -> Vec<Exhausted> {
+    // No event at all is the fixpoint's to report (nothing provides it).
+    if times == 0 || group.len() <= times {
+        return Vec::new();
+    }
+    let mut eager: HashMap<BoxId, bool> = HashMap::new();
+    for b in group {
+        let def = guide.get(*b);
+        let before_is_eager = guide
+            .previous(*b)
+            .is_none_or(|p| eager.get(&p).copied().unwrap_or(false));
+        eager.insert(*b, def.requires.is_empty() && before_is_eager);
+    }
+    let mut filled: Vec<BoxId> = Vec::new();
+    let mut last = 0;
+    for _ in 0..times {
+        let open = group.iter().position(|b| {
+            eager[b]
+                && !filled.contains(b)
+                && guide.previous(*b).is_none_or(|p| filled.contains(&p))
+        });
+        match open {
+            Some(at) => {
+                filled.push(group[at]);
+                last = at;
+            }
+            // Events left over may go to boxes that wait for more than the event.
+            None => return Vec::new(),
+        }
+    }
+    group[last + 1..]
+        .iter()
+        .map(|b| Exhausted {
+            r#box: *b,
+            event: event.to_string(),
+            bound: times,
+            takers: filled.clone(),
+        })
+        .collect()
+}
