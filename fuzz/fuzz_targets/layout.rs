@@ -11,7 +11,7 @@
 //!   the check reports written places that do, SZ0308);
 //! - every item of a section lies inside the section's panel;
 //! - no two boxes overlap, and a VP badge is clear of every box and every tag;
-//! - a section with a written place keeps it (when the check found no error);
+//! - a section with a written place keeps it (when the places can be drawn: no SZ0308);
 //! - laying the same game out again gives the same layout (checked on some inputs).
 #![no_main]
 

@@ -129,7 +129,6 @@ pub fn check_layout(layout: &SheetLayout, apart: bool) {
 /// out or does not fit (SZ0309). `hash` picks the inputs laid out a second time.
 pub fn check(checked: &Checked, hash: usize) {
     let overflow = checked.diagnostics.iter().any(|d| d.code == Code::LayoutOverflow);
-    let errors = checked.diagnostics.iter().any(|d| d.is_error());
     if std::env::var_os("SAFARI_FUZZ_PRINT").is_some() {
         for d in checked.diagnostics.iter() {
             eprintln!("{} {}", d.code.as_str(), d.message);
@@ -144,7 +143,9 @@ pub fn check(checked: &Checked, hash: usize) {
     }
     let misplaced = checked.diagnostics.iter().any(|d| d.code == Code::LayoutOverlap);
     check_layout(layout, !misplaced);
-    if !errors {
+    // Written places are kept when they can be drawn (no SZ0308): only then does the layout
+    // take them as written, rather than clamped to the sheet.
+    if !misplaced {
         for section in &game.guide.sections {
             let p = &section.placement;
             let placed = layout.sections.iter().find(|s| s.id == section.id);
