@@ -9,7 +9,8 @@
 //! - the title band, the sections and the foot all lie within the page's 8 mm margin;
 //! - sections lie between the title band's rule and the foot, and no two overlap (unless
 //!   the check reports written places that do, SZ0308);
-//! - every item of a section lies inside the section's panel;
+//! - every item of a section lies inside the section's panel (see `common/invariants.rs` for
+//!   the faults found and reported, whose assertions are relaxed unless asked for);
 //! - no two boxes overlap, and a VP badge is clear of every box and every tag;
 //! - a section with a written place keeps it (when the places can be drawn: no SZ0308);
 //! - laying the same game out again gives the same layout (checked on some inputs).
