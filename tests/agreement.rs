@@ -37,6 +37,21 @@ fn playable() -> Vec<PathBuf> {
     dirs
 }
 
+/// The boxes the checker calls unreachable, and the game's rules as the engine reads them
+/// from its ruleset.
+fn verdicts_and_rules(
+    game: &safari::model::Game,
+    folder: &GameFolder,
+) -> (BTreeSet<String>, engine::Rules) {
+    let unreachable = Analysis::of(game)
+        .unreachable_boxes(game)
+        .into_iter()
+        .map(|b| game.guide.get(b).id.clone())
+        .collect();
+    let bytes = serde_json::to_vec(&ruleset::build(game, &ruleset::content_hash(folder))).unwrap();
+    (unreachable, engine::load(&bytes).unwrap())
+}
+
 /// Plays `games` games with each policy; returns the ids of boxes filled in any of them.
 fn filled_in_play(rules: &engine::Rules, games: u64) -> BTreeSet<String> {
     let mut filled = BTreeSet::new();
@@ -63,15 +78,7 @@ fn the_engine_never_fills_a_box_the_checker_calls_unreachable() {
         let mut folder = GameFolder::open(&dir).unwrap();
         let checked = safari::check(&mut folder);
         let game = checked.game.unwrap();
-        let analysis = Analysis::of(&game);
-        let unreachable: BTreeSet<String> = analysis
-            .unreachable_boxes(&game)
-            .into_iter()
-            .map(|b| game.guide.get(b).id.clone())
-            .collect();
-        let bytes =
-            serde_json::to_vec(&ruleset::build(&game, &ruleset::content_hash(&folder))).unwrap();
-        let rules = engine::load(&bytes).unwrap();
+        let (unreachable, rules) = verdicts_and_rules(&game, &folder);
         let filled = filled_in_play(&rules, 300);
         let both: Vec<&String> = filled.intersection(&unreachable).collect();
         assert!(
@@ -214,15 +221,7 @@ proptest::proptest! {
             return Ok(());
         }
 
-        let analysis = Analysis::of(&game);
-        let unreachable: BTreeSet<String> = analysis
-            .unreachable_boxes(&game)
-            .into_iter()
-            .map(|b| game.guide.get(b).id.clone())
-            .collect();
-        let bytes = serde_json::to_vec(&ruleset::build(&game, &ruleset::content_hash(&folder)))
-            .unwrap();
-        let rules = engine::load(&bytes).unwrap();
+        let (unreachable, rules) = verdicts_and_rules(&game, &folder);
         let filled = filled_in_play(&rules, 40);
         let both: Vec<&String> = filled.intersection(&unreachable).collect();
         proptest::prop_assert!(both.is_empty(), "filled in play but unreachable: {:?}\n{}", both, generated);
