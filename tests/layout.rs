@@ -830,3 +830,56 @@ fn the_same_content_gives_the_same_layout_and_written_places_are_kept() {
         }
     }
 }
+
+/// The page's frame keeps to the margin: the score box when a long name is set small, and the
+/// key's samples, taller than the foot's line, on the last line. Found by the layout fuzz
+/// target (fuzz/README.md).
+#[test]
+fn the_frame_keeps_to_the_margin() {
+    let guide: String = safari::embedded::DEFAULT_GAME
+        .iter()
+        .find(|(name, _)| *name == "field-guide.kdl")
+        .map(|(_, text)| text.to_string())
+        .unwrap();
+    for paper in ["a4", "letter"] {
+        let mut folder = folder_for(&Variant {
+            name: "frame".to_string(),
+            guide: guide.clone(),
+            paper,
+        });
+        // A name long enough to be set small, and short enough to fit.
+        let long = "Safari Zone: The Rules Not Written Down";
+        let manifest = folder.find("game.toml").unwrap();
+        let text = folder
+            .source(manifest)
+            .text
+            .replace("Safari Zone RNW", long);
+        let mut renamed = GameFolder::in_memory();
+        for (id, source) in folder.sources() {
+            let body = if id == manifest {
+                text.clone()
+            } else {
+                source.text.clone()
+            };
+            renamed.add_source(source.name.clone(), body);
+        }
+        folder = renamed;
+        let checked = safari::check(&mut folder);
+        let layout = checked.layout.expect("the sheet is laid out");
+        let m = safari::layout::PAGE_MARGIN_MM - 1e-6;
+        let header = &layout.header;
+        assert!(
+            header.score_box.y >= m,
+            "{paper}: score box at {:?}",
+            header.score_box
+        );
+        for entry in &layout.footer.key {
+            assert!(
+                entry.rect.y + entry.rect.h <= layout.height - m,
+                "{paper}: key sample {} at {:?}",
+                entry.sample,
+                entry.rect
+            );
+        }
+    }
+}

@@ -527,7 +527,8 @@ fn frame(
     let name_h = fonts::line_height(Font::Display, name_size);
     let title_size = name_size * 0.6;
     let title_h = fonts::line_height(Font::Display, title_size);
-    let band = name_h.max(score_box.1);
+    // The score box sits 0.6 mm above the band's foot: a small name keeps it off the margin.
+    let band = name_h.max(score_box.1 + 0.6);
     // Display text sits on a shared baseline: the sheet's title is aligned to the name's foot.
     let name_line = line(Font::Display, name_size, &name, m, m + band - name_h);
     let title_line = line(
@@ -662,7 +663,9 @@ fn frame(
     let mut x = right - key_w;
     let mut key = Vec::new();
     for ((sample_name, words), w) in entries.iter().zip(&widths) {
-        let rect = Rect::new(x, key_y + (foot_h - sample) / 2.0, sample, sample);
+        // A sample is taller than the foot's line: centred on it, but never into the margin.
+        let sample_y = (key_y + (foot_h - sample) / 2.0).min(bottom - sample);
+        let rect = Rect::new(x, sample_y, sample, sample);
         key.push(KeyEntry {
             sample: sample_name.to_string(),
             rect,
