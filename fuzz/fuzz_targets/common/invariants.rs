@@ -197,10 +197,10 @@ pub fn check(checked: &Checked, hash: usize) {
     // Written places are kept when they can be drawn (no SZ0308): only then does the layout
     // take them as written, rather than clamped to the sheet.
     if !misplaced {
-        for section in &game.guide.sections {
+        // The layout keeps the guide's order of sections (ids may repeat in a faulty guide).
+        assert_eq!(layout.sections.len(), game.guide.sections.len(), "a section is not on the sheet");
+        for (section, placed) in game.guide.sections.iter().zip(&layout.sections) {
             let p = &section.placement;
-            let placed = layout.sections.iter().find(|s| s.id == section.id);
-            let placed = placed.unwrap_or_else(|| panic!("section {} is not on the sheet", section.id));
             if !p.auto {
                 assert_eq!(
                     (placed.column, placed.row, placed.width, placed.height),
