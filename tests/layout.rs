@@ -883,3 +883,44 @@ fn the_frame_keeps_to_the_margin() {
         }
     }
 }
+
+/// Loose boxes of the larger shapes (a diamond, a hexagon and a star are drawn up to 1.25
+/// times a square box) get rows as tall as they are drawn: none reaches into the one below.
+/// The games in tests/layout-faults/ are the layout fuzz target's reproductions.
+#[test]
+fn loose_boxes_of_larger_shapes_do_not_overlap() {
+    for name in ["star-lines-overlap", "diamond-lines-overlap"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/layout-faults")
+            .join(name);
+        let mut folder = GameFolder::open(&dir).unwrap();
+        let checked = safari::check(&mut folder);
+        // Rows as tall as their boxes may no longer fit: then the check says so.
+        let Some(layout) = checked.layout else {
+            assert!(
+                checked
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code.as_str() == "SZ0309"),
+                "{name}: no layout and no SZ0309"
+            );
+            continue;
+        };
+        let boxes: Vec<_> = layout
+            .items()
+            .filter_map(|(_, item)| match item {
+                safari::layout::Item::Box { rect, .. } => Some(*rect),
+                _ => None,
+            })
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                let apart = a.x + a.w <= b.x + 1e-6
+                    || b.x + b.w <= a.x + 1e-6
+                    || a.y + a.h <= b.y + 1e-6
+                    || b.y + b.h <= a.y + 1e-6;
+                assert!(apart, "{name}: {a:?} and {b:?} overlap");
+            }
+        }
+    }
+}

@@ -1139,12 +1139,15 @@ fn loose(
             + gives.as_ref().map_or(0.0, |t| t.h + 0.4);
         entries.push((lines, needs, gives, h));
     }
+    // A diamond, hexagon or star is drawn larger than a square box: its row is as tall.
+    let drawn = |u: &Unit| u.box_w.max(size);
     let entry_h = entries
         .iter()
         .zip(&units)
         .map(|((_, _, _, h), u)| {
-            let top = u.badge_top().max((h - size) / 2.0);
-            (top + size / 2.0 + h / 2.0).max(top + size)
+            let s = drawn(u);
+            let top = u.badge_top().max((h - s) / 2.0);
+            (top + s / 2.0 + h / 2.0).max(top + s)
         })
         .fold(size, f64::max);
     let rows = units.len().div_ceil(columns);
@@ -1155,12 +1158,13 @@ fn loose(
         let y = top + r as f64 * (entry_h + row_gap);
         // Box and text centred on each other within the entry.
         let badge_top = u.badge_top();
-        let box_top = y + badge_top.max((h - size) / 2.0);
-        let centre = box_top + size / 2.0;
+        let s = drawn(u);
+        let box_top = y + badge_top.max((h - s) / 2.0);
+        let centre = box_top + s / 2.0;
         let text_top = (centre - h / 2.0).max(y);
         let rect = Rect::new(
             x + (box_w - u.box_w) / 2.0,
-            box_top + (size - u.box_w) / 2.0,
+            box_top + (s - u.box_w) / 2.0,
             u.box_w,
             u.box_w,
         );
