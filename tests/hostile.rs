@@ -437,3 +437,37 @@ fn a_closed_pipe_ends_output_quietly() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn boxes_competing_for_a_bounded_event_are_reported_in_linear_space() {
+    // 2,000 free boxes each give Beta (no card shows it) and 4,000 Pokédex-like boxes of one
+    // section collect it: half of them can never be filled, each reported once, each report
+    // naming a few of the boxes that take the event rather than all 2,000.
+    let dir = scratch("bounded");
+    let n = 2000;
+    let game = tiny_game(&dir, |g| {
+        let givers = "        box style=\"free\" gives=\"species:beta\"\n".repeat(n);
+        let takers: String = (0..2 * n)
+            .map(|i| format!("    box \"t{i}\" fill=\"collect:beta\"\n"))
+            .collect();
+        append(
+            &g.join("field-guide.kdl"),
+            &format!(
+                "\nsection \"givers\" {{\n    track \"g\" {{\n{givers}    }}\n}}\nsection \"takers\" {{\n{takers}}}\n"
+            ),
+        );
+        append(
+            &g.join("game.toml"),
+            "\n[print]\npaper = { width-mm = 2000, height-mm = 2000 }\n",
+        );
+    });
+    let out = safari_in(&dir, &["check", game.to_str().unwrap(), "--format", "json"]);
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+    let bounded: Vec<_> = list.iter().filter(|d| d["code"] == "SZ0405").collect();
+    assert!(bounded.len() >= n - 2, "{} SZ0405 reports", bounded.len());
+    let most_labels = bounded
+        .iter()
+        .map(|d| d["labels"].as_array().unwrap().len())
+        .max();
+    assert!(most_labels <= Some(5), "labels per report: {most_labels:?}");
+}

@@ -17,7 +17,8 @@
 //! exhausted: never filled, in any game. The play is exact for eager boxes and leaves every
 //! other box alone, so no box that some game fills is called exhausted.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::model::*;
 
@@ -29,8 +30,9 @@ pub struct Exhausted {
     pub event: String,
     /// How many times the event can happen in a game.
     pub bound: usize,
-    /// The boxes of the group that take those events when nothing else is open.
-    pub takers: Vec<BoxId>,
+    /// The boxes of the group that take those events when nothing else is open (shared by
+    /// every box of the group).
+    pub takers: Arc<[BoxId]>,
 }
 
 pub fn exhausted(game: &Game) -> Vec<Exhausted> {
@@ -132,7 +134,8 @@ fn shares_an_event(a: &Cause, b: &Cause) -> bool {
 }
 
 /// Plays `times` events on the eager boxes of `group` (in the engine's order); the boxes past
-/// the last one filled are exhausted, if every event found an eager box open.
+/// the last one filled are exhausted, if every event found an eager box open. Each fill opens
+/// only boxes after it in the engine's order, so the play moves forward: one pass.
 fn play(guide: &FieldGuide, group: &[BoxId], times: usize, event: &str) -> Vec<Exhausted> {
     // No event at all is the fixpoint's to report (nothing provides it).
     if times == 0 || group.len() <= times {
@@ -146,30 +149,32 @@ fn play(guide: &FieldGuide, group: &[BoxId], times: usize, event: &str) -> Vec<E
             .is_none_or(|p| eager.get(&p).copied().unwrap_or(false));
         eager.insert(*b, def.requires.is_empty() && before_is_eager);
     }
-    let mut filled: Vec<BoxId> = Vec::new();
-    let mut last = 0;
+    let mut filled: HashSet<BoxId> = HashSet::new();
+    let mut takers: Vec<BoxId> = Vec::new();
+    let mut next = 0;
     for _ in 0..times {
-        let open = group.iter().position(|b| {
-            eager[b]
-                && !filled.contains(b)
-                && guide.previous(*b).is_none_or(|p| filled.contains(&p))
-        });
+        let open = group[next..]
+            .iter()
+            .position(|b| eager[b] && guide.previous(*b).is_none_or(|p| filled.contains(&p)));
         match open {
-            Some(at) => {
-                filled.push(group[at]);
-                last = at;
+            Some(offset) => {
+                let at = next + offset;
+                filled.insert(group[at]);
+                takers.push(group[at]);
+                next = at + 1;
             }
             // Events left over may go to boxes that wait for more than the event.
             None => return Vec::new(),
         }
     }
-    group[last + 1..]
+    let takers: Arc<[BoxId]> = takers.into();
+    group[next..]
         .iter()
         .map(|b| Exhausted {
             r#box: *b,
             event: event.to_string(),
             bound: times,
-            takers: filled.clone(),
+            takers: Arc::clone(&takers),
         })
         .collect()
 }

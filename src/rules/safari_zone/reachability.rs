@@ -478,14 +478,22 @@ impl Reporter<'_> {
                     1 => "once a game".to_string(),
                     n => format!("at most {n} times a game"),
                 };
-                let takers: Vec<String> = exhausted
+                // The first few takers: a bound of thousands would label thousands of boxes
+                // in each of thousands of reports.
+                const SHOWN: usize = 3;
+                let mut takers: Vec<String> = exhausted
                     .takers
                     .iter()
+                    .take(SHOWN)
                     .map(|t| format!("`{}`", game.guide.get(*t).id))
                     .collect();
+                if exhausted.takers.len() > SHOWN {
+                    takers.push(format!("{} more", exhausted.takers.len() - SHOWN));
+                }
                 extra = exhausted
                     .takers
                     .iter()
+                    .take(SHOWN)
                     .map(|t| {
                         let def = game.guide.get(*t);
                         (
