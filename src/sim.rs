@@ -8,6 +8,11 @@ use serde::Serialize;
 
 use crate::engine::{Game, OutReason, Rules, policy};
 
+/// The policy `sim` and `diff` play when none is named: the strongest of the fast ones.
+pub const DEFAULT_POLICY: &str = "expected";
+/// Games per policy when no count is given: enough for a 95% interval of about ±1 VP.
+pub const DEFAULT_GAMES: u64 = 2000;
+
 /// The seed of one game of a run.
 pub fn game_seed(seed: u64, game: u64) -> u64 {
     // SplitMix64 of the pair: neighbouring games get unrelated seeds.

@@ -19,7 +19,7 @@ pub struct Args {
     new: PathBuf,
 
     /// Games to simulate for each version (0: skip the balance comparison).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = sim::DEFAULT_GAMES)]
     games: u64,
 
     /// Players per simulated game.
@@ -27,7 +27,7 @@ pub struct Args {
     players: usize,
 
     /// The policy both versions are played with.
-    #[arg(long, default_value = "expected")]
+    #[arg(long, default_value = sim::DEFAULT_POLICY)]
     policy: String,
 
     /// Seed of both simulations.

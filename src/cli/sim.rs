@@ -16,7 +16,7 @@ pub struct Args {
     input: Option<PathBuf>,
 
     /// Games to play, per policy (at most 1,000,000).
-    #[arg(long, default_value_t = 1000,
+    #[arg(long, default_value_t = sim::DEFAULT_GAMES,
           value_parser = clap::value_parser!(u64).range(1..=crate::load::limits::MAX_GAMES))]
     games: u64,
 
@@ -26,7 +26,7 @@ pub struct Args {
     players: u32,
 
     /// Policies to compare, by name (random, greedy, expected), comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    #[arg(long, value_delimiter = ',', default_value = sim::DEFAULT_POLICY)]
     policy: Vec<String>,
 
     /// Seed of the run: the same seed gives the same report.
