@@ -99,7 +99,8 @@ fn the_command_plays_a_ruleset_file_and_writes_its_report() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("safari-zone/sim/report.json")).unwrap())
             .unwrap();
-    assert_eq!(report.as_array().unwrap().len(), 2);
+    assert_eq!(report["runs"].as_array().unwrap().len(), 2);
+    assert!(!report["findings"].as_array().unwrap().is_empty());
     for chart in ["vp-histogram", "length-histogram", "vp-over-turns"] {
         let svg =
             std::fs::read_to_string(out.join(format!("safari-zone/sim/{chart}.svg"))).unwrap();
@@ -144,6 +145,138 @@ fn quiet_sim_prints_only_its_table() {
         .unwrap();
     assert_eq!(result.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&result.stderr), "");
-    assert!(String::from_utf8_lossy(&result.stdout).contains("greedy"));
+    assert!(String::from_utf8_lossy(&result.stdout).contains(safari::sim::DEFAULT_POLICY));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+fn default_report(policies: &[&str], games: u64) -> safari::sim::SimReport {
+    let rules = rules();
+    let runs: Vec<_> = policies
+        .iter()
+        .map(|p| safari::sim::simulate(&rules, p, games, 1, 1, &|_| {}))
+        .collect();
+    safari::sim::SimReport {
+        game: rules.name.clone(),
+        seed: 1,
+        findings: safari::sim::findings(&runs),
+        runs,
+    }
+}
+
+fn finding<'a>(report: &'a safari::sim::SimReport, code: &str) -> &'a safari::sim::Finding {
+    report
+        .findings
+        .iter()
+        .find(|f| f.code == code)
+        .unwrap_or_else(|| panic!("no {code} finding in {:#?}", report.findings))
+}
+
+#[test]
+fn the_findings_say_how_games_end_where_the_two_peaks_come_from_and_how_skill_pays() {
+    let report = default_report(&["random", "expected"], 2000);
+    let end = report
+        .findings
+        .iter()
+        .find(|f| f.code == "game-end" && f.run.as_deref() == Some("expected"))
+        .unwrap();
+    assert!(end.numbers["ended_by_balls"] > 0.8, "{}", end.text);
+    assert!(end.text.contains("out of Safari Balls"), "{}", end.text);
+
+    // The upper peak is the games that open Area 3 (it needs 100 VP).
+    let modes = finding(&report, "vp-modes");
+    assert!(
+        modes.subjects.iter().any(|s| s.starts_with("areas.area-3")),
+        "{}",
+        modes.text
+    );
+    assert!(modes.numbers["upper_peak"] > modes.numbers["split"]);
+    assert!(modes.numbers["split"] > modes.numbers["lower_peak"]);
+
+    let ladder = finding(&report, "skill-ladder");
+    assert!(ladder.text.starts_with("Skill ladder"), "{}", ladder.text);
+    assert!(ladder.numbers["expected over random"] > 20.0);
+
+    let rare = finding(&report, "rarely-filled");
+    assert!(
+        rare.subjects.iter().any(|s| s == "dex-tauros"),
+        "{}",
+        rare.text
+    );
+    for f in &report.findings {
+        assert!(
+            !f.numbers.is_empty() || f.code == "seat-advantage",
+            "{f:?} has its numbers"
+        );
+    }
+}
+
+#[test]
+fn the_report_validates_against_its_schema() {
+    let report = serde_json::to_value(default_report(&["greedy"], 100)).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/sim-report.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn the_target_policy_fills_its_box_sooner_than_the_best_scorer() {
+    let rules = rules();
+    let filled = |policy: &str, id: &str| {
+        let report = safari::sim::simulate(&rules, policy, 1000, 1, 2, &|_| {});
+        let b = report.boxes.iter().find(|b| b.id == id).unwrap();
+        (b.fill_rate, b.mean_turn.unwrap_or(f64::MAX), report.target)
+    };
+    // Gyarados: Magikarp caught three times, through a deck with one Magikarp card.
+    let (expected, _, _) = filled("expected", "dex-gyarados");
+    let (aimed, _, target) = filled("target:dex-gyarados", "dex-gyarados");
+    assert!(aimed > expected * 5.0, "{aimed} vs {expected}");
+    let target = target.unwrap();
+    assert_eq!(target.r#box, "dex-gyarados");
+    assert!((target.filled + target.never - 1.0).abs() < 1e-12);
+    let (earliest, median, p90) = (
+        target.earliest.unwrap() as f64,
+        target.median.unwrap(),
+        target.p90.unwrap(),
+    );
+    assert!(
+        earliest <= median && median <= p90,
+        "{earliest} {median} {p90}"
+    );
+
+    // Area 2: its key is on Area 1's last box.
+    let (_, expected_turn, _) = filled("expected", "areas.area-2#1");
+    let (_, aimed_turn, _) = filled("target:areas.area-2#1", "areas.area-2#1");
+    assert!(
+        aimed_turn < expected_turn - 0.5,
+        "{aimed_turn} vs {expected_turn}"
+    );
+}
+
+#[test]
+fn sim_refuses_a_target_that_is_not_a_box_and_names_the_closest() {
+    let result = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["sim", "--target", "areas.area-3#7x", "--games", "10"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("has no box `areas.area-3#7x`"), "{stderr}");
+    assert!(stderr.contains("did you mean"), "{stderr}");
+    let seats = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["sim", "--seats", "greedy,expected", "--players", "3"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(seats.status.code(), Some(2));
 }

@@ -20,14 +20,31 @@ pub struct Args {
           value_parser = clap::value_parser!(u64).range(1..=crate::load::limits::MAX_GAMES))]
     games: u64,
 
-    /// Players per game, within the game's own range of players.
-    #[arg(long, default_value_t = 1,
+    /// Players per game, within the game's own range of players (default: one per seat of
+    /// `--seats`, else 1).
+    #[arg(long,
           value_parser = clap::value_parser!(u32).range(1..=crate::load::limits::MAX_PLAYERS as i64))]
-    players: u32,
+    players: Option<u32>,
 
-    /// Policies to compare, by name (random, greedy, expected), comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = sim::DEFAULT_POLICY)]
-    policy: Vec<String>,
+    /// Policies to compare, each playing every seat of its own table (random, greedy,
+    /// expected, target:BOX), comma-separated [default: expected, unless --seats is given].
+    #[arg(long, value_delimiter = ',')]
+    policy: Option<Vec<String>>,
+
+    /// One table of mixed policies: one seat per policy, in turn order, comma-separated
+    /// (`--seats greedy,expected,random`).
+    #[arg(long, value_delimiter = ',')]
+    seats: Option<Vec<String>>,
+
+    /// Rotate seat order between games, so that the first player's advantage and the
+    /// policies' skill can be told apart.
+    #[arg(long)]
+    rotate: bool,
+
+    /// Also play to fill this box as early as possible, and report when it is filled
+    /// ("how soon can Area 3 open?").
+    #[arg(long, value_name = "BOX")]
+    target: Option<String>,
 
     /// Seed of the run: the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
@@ -42,34 +59,98 @@ pub struct Args {
     log: Option<PathBuf>,
 }
 
-pub fn run(args: Args, ui: Ui) -> u8 {
-    for name in &args.policy {
-        if policy::by_name(name).is_none() {
-            eprintln!(
-                "error: unknown policy `{name}`; known: {}",
-                policy::NAMES.join(", ")
-            );
-            return exit::FAILURE;
+/// The tables a run plays: each `--policy` at its own table, the `--seats` table, the
+/// `--target` table.
+fn tables(args: &Args, rules: &Rules) -> Result<Vec<sim::Table>, String> {
+    let seated = args.seats.as_ref().map(|s| s.len() as u32);
+    let players = match (args.players, seated) {
+        (Some(p), Some(s)) if p != s => {
+            return Err(format!(
+                "--players {p} does not match the {s} seats of --seats"
+            ));
+        }
+        (Some(p), _) => p,
+        (None, Some(s)) => s,
+        (None, None) => 1,
+    };
+    let (fewest, most) = rules.players;
+    if !(fewest..=most).contains(&players) {
+        return Err(format!(
+            "{} is played by {fewest} to {most} players, not {players}",
+            rules.name
+        ));
+    }
+    let policies = match (&args.policy, &args.seats, &args.target) {
+        (Some(list), _, _) => list.clone(),
+        (None, Some(_), _) => Vec::new(),
+        (None, None, _) => vec![sim::DEFAULT_POLICY.to_string()],
+    };
+    let mut tables: Vec<sim::Table> = policies
+        .iter()
+        .map(|p| sim::Table::same(p, players as usize))
+        .collect();
+    if let Some(seats) = &args.seats {
+        tables.push(sim::Table {
+            seats: seats.clone(),
+            rotate: args.rotate,
+        });
+    } else if args.rotate {
+        for table in &mut tables {
+            table.rotate = true;
         }
     }
+    if let Some(target) = &args.target {
+        tables.push(sim::Table::same(
+            &format!("target:{target}"),
+            players as usize,
+        ));
+    }
+    for name in tables.iter().flat_map(|t| &t.seats) {
+        if policy::by_name(name).is_none() {
+            return Err(format!(
+                "unknown policy `{name}`; known: {}, target:BOX",
+                policy::NAMES.join(", ")
+            ));
+        }
+        if let Some(id) = name.strip_prefix("target:")
+            && !rules.box_ids.iter().any(|b| b == id)
+        {
+            let closest = rules
+                .box_ids
+                .iter()
+                .min_by(|a, b| {
+                    strsim::levenshtein(a, id)
+                        .cmp(&strsim::levenshtein(b, id))
+                        .then(a.cmp(b))
+                })
+                .map(|b| format!(" (did you mean `{b}`?)"))
+                .unwrap_or_default();
+            return Err(format!("{} has no box `{id}`{closest}", rules.name));
+        }
+    }
+    Ok(tables)
+}
+
+pub fn run(args: Args, ui: Ui) -> u8 {
     let rules = match load(args.input.as_deref(), ui) {
         Ok(rules) => rules,
         Err(code) => return code,
     };
-    let (fewest, most) = rules.players;
-    if !(fewest..=most).contains(&args.players) {
-        eprintln!(
-            "error: {} is played by {fewest} to {most} players, not {}",
-            rules.name, args.players
-        );
-        return exit::FAILURE;
-    }
-    let players = args.players as usize;
+    let tables = match tables(&args, &rules) {
+        Ok(tables) => tables,
+        Err(message) => {
+            eprintln!("error: {}", crate::diag::printable(&message));
+            return exit::FAILURE;
+        }
+    };
     if let Some(path) = &args.log {
-        let mut policies: Vec<policy::Builtin> = (0..players)
-            .map(|_| policy::by_name(&args.policy[0]).expect("checked"))
+        let table = &tables[0];
+        let mut policies: Vec<policy::Builtin> = table
+            .seats
+            .iter()
+            .map(|name| policy::by_name(name).expect("checked"))
             .collect();
-        let mut game = engine::Game::new(&rules, players, sim::game_seed(args.seed, 0));
+        let mut game = engine::Game::new(&rules, table.seats.len(), sim::game_seed(args.seed, 0));
         game.log = Some(Vec::new());
         game.play(&mut policies);
         let lines: String = game
@@ -83,7 +164,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    let total = args.games * args.policy.len() as u64;
+    let total = args.games * tables.len() as u64;
     let bar = if ui.quiet {
         ProgressBar::hidden()
     } else {
@@ -93,22 +174,23 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
             .expect("a valid template"),
     );
-    let reports: Vec<sim::Report> = args
-        .policy
+    let runs: Vec<sim::Report> = tables
         .iter()
-        .map(|name| {
-            sim::simulate(&rules, name, args.games, players, args.seed, &|n| {
-                bar.inc(n)
-            })
-        })
+        .map(|table| sim::play(&rules, table, args.games, args.seed, &|n| bar.inc(n)))
         .collect();
     bar.finish_and_clear();
-    super::print_out(crate::diag::printable(&sim::render(&reports)));
+    let report = sim::SimReport {
+        game: rules.name.clone(),
+        seed: args.seed,
+        findings: sim::findings(&runs),
+        runs,
+    };
+    super::print_out(crate::diag::printable(&sim::render(&report)));
     let mut files = vec![crate::backends::Output {
         path: "report.json".to_string(),
-        bytes: serde_json::to_vec_pretty(&reports).expect("reports serialise"),
+        bytes: serde_json::to_vec_pretty(&report).expect("reports serialise"),
     }];
-    match sim::charts(&reports) {
+    match sim::charts(&report.runs) {
         Ok(charts) => files.extend(
             charts
                 .into_iter()

@@ -60,6 +60,14 @@ pub struct Player {
     pub uses: Vec<u32>,
     /// Victory points at the end of each turn taken.
     pub history: Vec<u32>,
+    /// Per box, the turn it was filled on (1 for the first turn), 0 while unfilled.
+    pub filled_on: Vec<u16>,
+    /// Turns ended by hazards.
+    pub busts: u32,
+    /// Turns that filled nothing but their Turn Tracker box: no face, item or card was of use.
+    pub idle_turns: u32,
+    /// Boxes filled so far.
+    fills: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,6 +86,7 @@ impl Player {
             species: vec![false; rules.species.len()],
             uses: vec![0; rules.items.len()],
             history: Vec::with_capacity(rules.turns as usize),
+            filled_on: vec![0; rules.boxes.len()],
             ..Player::default()
         };
         player.reset(rules);
@@ -102,6 +111,10 @@ impl Player {
         self.out = None;
         self.uses.fill(0);
         self.history.clear();
+        self.filled_on.fill(0);
+        self.busts = 0;
+        self.idle_turns = 0;
+        self.fills = 0;
     }
 
     /// The first unfilled box of a track.
@@ -113,6 +126,8 @@ impl Player {
     #[inline(always)]
     fn mark_filled(&mut self, rules: &Rules, b: usize) {
         self.filled[b] = true;
+        self.filled_on[b] = self.turns_taken.min(u16::MAX as u32) as u16;
+        self.fills += 1;
         let next = &mut self.next[rules.boxes[b].track as usize];
         while let Some(n) = *next
             && self.filled[n as usize]
@@ -695,12 +710,20 @@ impl<'r> Game<'r> {
         if let Some(b) = turn_box {
             self.fill(p, b, policy);
         }
-
-        let faces = self.expedition(p, policy);
-        if let Some(faces) = faces {
-            self.resolve_faces(p, &faces, policy);
-        }
+        let fills_before = self.players[p].fills;
+        let busted = match self.expedition(p, policy) {
+            Some(faces) => {
+                self.resolve_faces(p, &faces, policy);
+                false
+            }
+            None => true,
+        };
         let player = &mut self.players[p];
+        if busted {
+            player.busts += 1;
+        } else if player.fills == fills_before {
+            player.idle_turns += 1;
+        }
         player.history.push(player.vp);
         if player.balls_left(rules) == 0 {
             player.out = Some(OutReason::Balls);

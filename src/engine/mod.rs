@@ -7,6 +7,7 @@
 pub mod game;
 pub mod policy;
 pub mod rules;
+pub mod target;
 mod validate;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};

@@ -8,8 +8,11 @@ use enum_dispatch::enum_dispatch;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
+use std::sync::Arc;
+
 use super::game::Player;
 use super::rules::{Gain, Rules};
+use super::target::{Aim, Target};
 use crate::model::Action;
 
 /// What the player is deciding.
@@ -252,15 +255,20 @@ pub enum Builtin {
     Random,
     Greedy,
     Expected,
+    Target,
 }
 
-/// The policies `safari sim` knows, by name.
+/// The policies `safari sim` knows, by name; `target:BOX` plays to fill the box `BOX` (its
+/// id is resolved against the rules the policy plays).
 pub fn by_name(name: &str) -> Option<Builtin> {
     match name {
         "random" => Some(Random.into()),
         "greedy" => Some(Greedy::default().into()),
         "expected" => Some(Expected::default().into()),
-        _ => None,
+        _ => match name.split_once(':') {
+            Some(("target", id)) if !id.is_empty() => Some(Target::new(id).into()),
+            _ => None,
+        },
     }
 }
 
@@ -290,6 +298,8 @@ pub struct Greedy {
     fixed_worth: Vec<f64>,
     /// The faces' worths this turn, once a re-roll decision has needed them.
     turn_worths: Option<[f64; 6]>,
+    /// A box to play toward, above victory points (the `target` policy).
+    aim: Option<Arc<Aim>>,
 }
 
 impl Greedy {
@@ -330,7 +340,47 @@ impl Greedy {
                 Gain::Species(_) => 2.0,
             };
         }
+        if let Some(aim) = &self.aim {
+            value += aim.box_worth(&player.filled, b);
+        }
         value
+    }
+
+    /// What the aim adds to meeting a species' card.
+    #[inline]
+    fn species_aim(&self, player: &Player, s: usize) -> f64 {
+        match &self.aim {
+            Some(aim) => aim.species_worth(&player.filled, &player.species, s),
+            None => 0.0,
+        }
+    }
+
+    /// What a habitat face adds toward the aim: the share of the deck's cards of species on
+    /// the path that the face helps meet, times their worth.
+    fn habitat_aim(&self, rules: &Rules, player: &Player, grass: bool) -> f64 {
+        if self.aim.is_none() {
+            return 0.0;
+        }
+        let wanted = rules
+            .deck
+            .iter()
+            .map(|c| &rules.cards[*c])
+            .filter(|card| {
+                if grass {
+                    card.grass > 0
+                } else {
+                    card.water > 0
+                }
+            })
+            .map(|card| self.species_aim(player, card.species))
+            .sum::<f64>();
+        wanted / rules.deck.len().max(1) as f64
+    }
+
+    /// Plays toward a box above victory points (`None`: for victory points alone).
+    pub fn aim(&mut self, aim: Option<Arc<Aim>>) {
+        self.aim = aim;
+        self.turn_worths = None;
     }
 
     /// Worth of each face this turn, by `Action as usize`.
@@ -347,8 +397,8 @@ impl Greedy {
         let mut worth = [0.0; 6];
         worth[Action::Area as usize] = self.next_value(view, Action::Area);
         worth[Action::Item as usize] = self.next_value(view, Action::Item);
-        worth[Action::Grass as usize] = 2.5;
-        worth[Action::Water as usize] = 2.5;
+        worth[Action::Grass as usize] = 2.5 + self.habitat_aim(view.rules, view.player, true);
+        worth[Action::Water as usize] = 2.5 + self.habitat_aim(view.rules, view.player, false);
         worth[Action::Trainer as usize] = self.trainer_value(view);
         worth[Action::Hazard as usize] = -2.0;
         self.turn_worths = Some(worth);
@@ -466,12 +516,16 @@ impl Greedy {
                 } else {
                     6.0
                 };
-                new * super::game::catch_chance(rules, card.capture_rate)
+                (new + self.species_aim(player, card.species))
+                    * super::game::catch_chance(rules, card.capture_rate)
             }
             Choice::Throw if decision == Decision::Throw => {
                 let spare =
                     player.balls_left(rules) as f64 / player.turns_left(rules).max(1) as f64;
-                view.catch_chance * 6.0 + spare.min(2.0) - 0.5
+                let wanted = view
+                    .target
+                    .map_or(0.0, |c| self.species_aim(player, rules.cards[c].species));
+                view.catch_chance * (6.0 + wanted) + spare.min(2.0) - 0.5
             }
             _ => 0.0,
         }
@@ -501,6 +555,11 @@ pub struct Expected {
 }
 
 impl Expected {
+    /// Plays toward a box above victory points (`None`: for victory points alone).
+    pub fn aim(&mut self, aim: Option<Arc<Aim>>) {
+        self.greedy.aim(aim);
+    }
+
     /// Expected worth of the faces after re-rolling `mask`, zero when hazards reach the limit.
     fn after_reroll(view: &View, worth: &[f64; 6], mask: u32) -> f64 {
         let rules = view.rules;

@@ -322,5 +322,6 @@ pub fn schemas() -> Vec<(&'static str, String)> {
             "ruleset.schema.json",
             one::<crate::backends::ruleset::Ruleset>(),
         ),
+        ("sim-report.schema.json", one::<crate::sim::SimReport>()),
     ]
 }
