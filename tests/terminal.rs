@@ -148,6 +148,6 @@ fn sim_escapes_control_characters_in_box_ids() {
     assert_ne!(renamed, ruleset);
     std::fs::write(&path, renamed).expect("written");
     let path = path.to_str().unwrap();
-    assert_printable("sim", &run(&["sim", path, "--games", "20", "--out", out]));
+    assert_printable("sim", &run(&["sim", path, "--games", "400", "--out", out]));
     std::fs::remove_dir_all(dir).expect("cleaned up");
 }
