@@ -4,6 +4,7 @@
 //! game's index, so a run gives the same report on any number of cores.
 
 mod findings;
+mod page;
 mod render;
 mod report;
 mod totals;
@@ -11,6 +12,7 @@ mod totals;
 use rayon::prelude::*;
 
 pub use findings::{Finding, findings};
+pub use page::page;
 pub use render::{charts, render};
 pub use report::*;
 
