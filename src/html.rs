@@ -71,10 +71,12 @@ pub enum Align {
     Number,
 }
 
-/// A table column: its heading and alignment.
+/// A table column: its heading, alignment, and width (a share of the table's, in percent),
+/// so that tables of the same columns line up one under another.
 pub struct Column<'a> {
     pub heading: &'a str,
     pub align: Align,
+    pub width: Option<u32>,
 }
 
 impl<'a> Column<'a> {
@@ -82,6 +84,7 @@ impl<'a> Column<'a> {
         Column {
             heading,
             align: Align::Text,
+            width: None,
         }
     }
 
@@ -89,20 +92,35 @@ impl<'a> Column<'a> {
         Column {
             heading,
             align: Align::Number,
+            width: None,
+        }
+    }
+
+    /// The same column, `percent` of the table wide.
+    pub fn wide(self, percent: u32) -> Column<'a> {
+        Column {
+            width: Some(percent),
+            ..self
         }
     }
 }
 
 /// A table: one row per item, each row one cell per column (as markup, so a cell can hold a
-/// badge or a bar).
+/// badge or a bar). When the columns have widths, the table is laid out by them.
 pub fn table(columns: &[Column], rows: impl IntoIterator<Item = Vec<Markup>>) -> Markup {
     let class = |c: &Column| match c.align {
         Align::Text => "text",
         Align::Number => "num",
     };
+    let fixed = columns.iter().all(|c| c.width.is_some());
     html! {
         div.table-wrap {
-            table {
+            table.fixed[fixed] {
+                @if fixed {
+                    colgroup {
+                        @for c in columns { col style={ "width:" (c.width.unwrap_or(0)) "%" }; }
+                    }
+                }
                 thead { tr { @for c in columns { th.(class(c)) { (c.heading) } } } }
                 tbody {
                     @for row in rows {

@@ -8,7 +8,7 @@ use crate::html::{self, Column, Markup, html, text};
 use crate::sim::Report;
 
 use super::summary::{self, BalanceSummary};
-use super::text::{effect, value};
+use super::text::{effect, signed, value};
 use super::{Balance, Change, Diff, Group, Shift};
 
 /// The badge of a shift's direction.
@@ -51,25 +51,27 @@ fn bar(s: &Shift) -> Markup {
     html! { span class={ "bar " (tone) } style={ "width:" (width.max(2)) "px" } {} }
 }
 
-fn shifts_table(shifts: &[&Shift]) -> Markup {
+/// A table of shifts; `directions` adds each one's direction to its name (for a table that
+/// mixes them: a group's heading says its own).
+fn shifts_table(shifts: &[&Shift], directions: bool) -> Markup {
     let columns = [
-        Column::text("what"),
-        Column::number("old"),
-        Column::number("new"),
-        Column::number("difference"),
-        Column::text(""),
-        Column::number("effect"),
-        Column::text("size"),
-        Column::number("p"),
+        Column::text("what").wide(34),
+        Column::number("old").wide(9),
+        Column::number("new").wide(9),
+        Column::number("difference").wide(11),
+        Column::text("").wide(13),
+        Column::number("effect").wide(9),
+        Column::text("size").wide(8),
+        Column::number("p").wide(7),
     ];
     let rows = shifts.iter().map(|s| {
         vec![
-            html! { (text(&s.label)) " " (direction(s)) },
+            html! { (text(&s.label)) @if directions { " " (direction(s)) } },
             html! { (value(s, s.old)) },
             html! { (value(s, s.new)) },
             html! { (difference(s)) },
             bar(s),
-            html! { (s.effect.measure) " " (format!("{:+.2}", s.effect.value)) },
+            html! { (s.effect.measure) " " (signed(s.effect.value)) },
             size(s),
             html! { (p_value(s)) },
         ]
@@ -106,7 +108,7 @@ fn summary_balance(bs: &BalanceSummary) -> Markup {
         @for (group, members) in &bs.groups {
             div.group {
                 (group_heading(group))
-                (shifts_table(members))
+                (shifts_table(members, false))
             }
         }
         @if bs.shifts_hidden > 0 {
@@ -193,9 +195,9 @@ fn change_badge(c: &Change) -> Markup {
 
 fn content_section(changes: &[Change]) -> Markup {
     let columns = [
-        Column::text("change"),
-        Column::text("kind"),
-        Column::text("what changed"),
+        Column::text("change").wide(11),
+        Column::text("kind").wide(10),
+        Column::text("what changed").wide(79),
     ];
     let rows = changes.iter().map(|c| {
         vec![
@@ -233,11 +235,11 @@ fn balance_section(b: &Balance) -> Markup {
                 "kind), and content only one version has, compared with nothing."
             }
             h3 { "Whole games" }
-            (shifts_table(&b.headline()))
+            (shifts_table(&b.headline(), true))
             @for group in &b.groups {
                 div.group {
                     (group_heading(group))
-                    (shifts_table(&group.members.iter().filter_map(|id| b.shift(group.family, id)).collect::<Vec<_>>()))
+                    (shifts_table(&group.members.iter().filter_map(|id| b.shift(group.family, id)).collect::<Vec<_>>(), false))
                 }
             }
             p.note {

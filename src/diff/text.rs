@@ -15,18 +15,19 @@ pub fn value(s: &Shift, v: Option<f64>) -> String {
     }
 }
 
+/// An effect size to two decimals, signed, with no "-0.00".
+pub fn signed(value: f64) -> String {
+    let value = if value.abs() < 0.005 { 0.0 } else { value };
+    format!("{value:+.2}")
+}
+
 /// The effect, or that there is no significant change.
 pub fn effect(s: &Shift) -> String {
+    let (measure, value) = (s.effect.measure, signed(s.effect.value));
     if !s.significant && s.presence == "both" {
-        return format!(
-            "{} {:+.2}, not significant",
-            s.effect.measure, s.effect.value
-        );
+        return format!("{measure} {value}, not significant");
     }
-    format!(
-        "{} {:+.2} {}",
-        s.effect.measure, s.effect.value, s.effect.size
-    )
+    format!("{measure} {value} {}", s.effect.size)
 }
 
 /// One shift on one line, its label padded to `width`.
