@@ -412,6 +412,27 @@ fn the_html_report_renders_in_a_browser() {
     println!("screenshot: {}", rendered.screenshot.display());
 }
 
+#[test]
+fn the_browser_check_fails_on_a_page_that_tries_to_load_from_outside() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("safari-browser-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("bad.html");
+    let html = format!(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{}\"><title>bad</title></head>\
+         <body><p>hello</p><img src=\"http://example.invalid/x.png\"></body></html>",
+        safari::html::CONTENT_SECURITY_POLICY
+    );
+    std::fs::write(&page, html).unwrap();
+    let shot = dir.join("bad.png");
+    let caught = std::panic::catch_unwind(|| browser::open(&chromium, &page, &shot, (400, 300)));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(caught.is_err(), "a blocked load must fail the check");
+}
+
 /// `safari diff` of two folders of the repository, as JSON.
 fn diff_json(args: &[&str]) -> serde_json::Value {
     let out_dir = std::env::temp_dir().join(format!("safari-diff-out-{}", std::process::id()));

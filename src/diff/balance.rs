@@ -94,6 +94,9 @@ pub struct Group {
     pub members: Vec<String>,
     /// The largest effect's size (absolute).
     pub largest: f64,
+    /// Where its members are in their family's list, in the order of `members`.
+    #[serde(skip)]
+    at: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -377,7 +380,7 @@ fn group(
     into: &mut Vec<Group>,
 ) {
     let mut groups: BTreeMap<(String, &'static str), Group> = BTreeMap::new();
-    for s in shifts {
+    for (at, s) in shifts.iter().enumerate() {
         let (scope, title) = place(s);
         let direction = direction(s);
         let group = groups
@@ -390,8 +393,10 @@ fn group(
                 words: String::new(),
                 members: Vec::new(),
                 largest: 0.0,
+                at: Vec::new(),
             });
         group.members.push(s.what.clone());
+        group.at.push(at);
         group.largest = group.largest.max(s.effect.value.abs());
     }
     for mut g in groups.into_values() {
@@ -470,14 +475,14 @@ pub fn balance(old: &Report, new: &Report, old_rules: &Ruleset, new_rules: &Rule
 }
 
 impl Balance {
-    /// A shift of `boxes`, `cards` or `species` by family and id.
-    pub fn shift(&self, family: &str, id: &str) -> Option<&Shift> {
-        let list = match family {
+    /// The shifts of a group, the largest effect first.
+    pub fn members<'a>(&'a self, group: &'a Group) -> impl Iterator<Item = &'a Shift> + 'a {
+        let list = match group.family {
             "box" => &self.boxes,
             "card" => &self.cards,
             _ => &self.species,
         };
-        list.iter().find(|s| s.what == id)
+        group.at.iter().filter_map(|at| list.get(*at))
     }
 
     /// The three whole-game figures.

@@ -239,7 +239,7 @@ fn balance_section(b: &Balance) -> Markup {
             @for group in &b.groups {
                 div.group {
                     (group_heading(group))
-                    (shifts_table(&group.members.iter().filter_map(|id| b.shift(group.family, id)).collect::<Vec<_>>(), false))
+                    (shifts_table(&b.members(group).collect::<Vec<_>>(), false))
                 }
             }
             p.note {

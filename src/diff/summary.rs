@@ -48,18 +48,6 @@ pub struct BalanceSummary<'a> {
     pub shifts_hidden: usize,
 }
 
-impl Summary<'_> {
-    /// Whether anything was left out.
-    pub fn is_cut(&self) -> bool {
-        self.content_hidden > 0
-            || self.reachability_hidden > 0
-            || self
-                .balance
-                .as_ref()
-                .is_some_and(|b| b.groups_hidden > 0 || b.shifts_hidden > 0)
-    }
-}
-
 /// `prefix#n` as its prefix and number.
 fn numbered(id: &str) -> Option<(&str, u64)> {
     let (prefix, n) = id.rsplit_once('#')?;
@@ -191,9 +179,21 @@ pub fn reachability_lines(v: &Verdicts, ids_in_a_line: usize) -> Vec<String> {
     lines
 }
 
+/// Characters of a line of the first screen at most: a longer one (a box filled by any of a
+/// hundred species) is cut with "…", so the screen stays one screen; `--full` has it whole.
+const LINE_CHARS: usize = 200;
+
+fn clipped(line: String) -> String {
+    match line.char_indices().nth(LINE_CHARS - 1) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line,
+    }
+}
+
 /// At most `cap` of `lines`, and how many were left out: when some are, the last line shown
 /// gives way to the count.
-fn capped(mut lines: Vec<String>, cap: usize) -> (Vec<String>, usize) {
+fn capped(lines: Vec<String>, cap: usize) -> (Vec<String>, usize) {
+    let mut lines: Vec<String> = lines.into_iter().map(clipped).collect();
     if lines.len() <= cap {
         return (lines, 0);
     }
@@ -228,12 +228,7 @@ pub fn summary(diff: &Diff, max_lines: usize) -> Summary<'_> {
             let shown = g.members.len().min(GROUP_MEMBERS);
             if groups_hidden == 0 && shown < left {
                 left -= 1 + shown;
-                let members = g
-                    .members
-                    .iter()
-                    .take(shown)
-                    .filter_map(|id| b.shift(g.family, id))
-                    .collect();
+                let members = b.members(g).take(shown).collect();
                 groups.push((g, members));
                 shifts_hidden += g.members.len() - shown;
             } else {

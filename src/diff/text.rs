@@ -184,10 +184,8 @@ pub fn full(diff: &Diff) -> String {
             .unwrap_or(0);
         for group in &b.groups {
             out.push(format!("  {}: {}:", group.title, group.words));
-            for id in &group.members {
-                if let Some(s) = b.shift(group.family, id) {
-                    out.push(shift_line(s, width, "    "));
-                }
+            for s in b.members(group) {
+                out.push(shift_line(s, width, "    "));
             }
         }
         out.push(format!(
