@@ -229,7 +229,11 @@ pub fn intervals(
         + 1e-9;
     let n = rows.len().max(1);
     let height = (120 + 44 * n as u32).min(SIZE.1 * 2);
-    let label_width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(4) as u32;
+    let label_width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(4) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (SIZE.0, height)).into_drawing_area();

@@ -346,5 +346,8 @@ fn report(rules: &Rules, table: &Table, run: &Run, mut totals: Totals) -> Report
         scores: totals.scores,
         lengths: totals.lengths,
         samples: totals.samples,
+        counters: (0..rules.boxes.len())
+            .map(|b| rules.turn_boxes.contains(&b) || rules.ball_boxes.contains(&b))
+            .collect(),
     }
 }

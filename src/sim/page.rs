@@ -267,23 +267,24 @@ fn details(runs: &[Report]) -> Markup {
             .map(|r| format!("{what}: {}", r.policy))
             .collect()
     };
-    let table = |title: &str, ids: Vec<&str>, what: &str, value: &dyn Fn(&Report, usize) -> String| {
-        let headings = per_run(what);
-        let mut columns = vec![Column::text(title)];
-        columns.extend(headings.iter().map(|h| Column::number(h)));
-        let rows = ids.iter().enumerate().map(|(i, id)| {
-            let mut row = vec![cell(id)];
-            row.extend(runs.iter().map(|r| cell(value(r, i))));
-            row
-        });
-        let summary = format!("{} ({})", title, ids.len());
-        html! {
-            details {
-                summary { (html::text(&summary)) }
-                (html::table(&columns, rows))
+    let table =
+        |title: &str, ids: Vec<&str>, what: &str, value: &dyn Fn(&Report, usize) -> String| {
+            let headings = per_run(what);
+            let mut columns = vec![Column::text(title)];
+            columns.extend(headings.iter().map(|h| Column::number(h)));
+            let rows = ids.iter().enumerate().map(|(i, id)| {
+                let mut row = vec![cell(id)];
+                row.extend(runs.iter().map(|r| cell(value(r, i))));
+                row
+            });
+            let summary = format!("{} ({})", title, ids.len());
+            html! {
+                details {
+                    summary { (html::text(&summary)) }
+                    (html::table(&columns, rows))
+                }
             }
-        }
-    };
+        };
     let mean_turn = |r: &Report, i: usize| {
         let b = &r.boxes[i];
         match b.mean_turn {
