@@ -639,3 +639,85 @@ fn a_game_folder_overrides_a_template_by_name() {
     // The other templates are still the built-in ones.
     assert_eq!(page_sizes_mm(&pdf(&built["field-guide.pdf"])).len(), 2);
 }
+
+/// `build --emit-typst` writes each print document as a Typst project for the benchmark
+/// against Typst alone (benches/typst_side_by_side.sh). Compiled by Typst with nothing but the
+/// project folder and the fonts beside it, each gives the very PDF `build` writes, byte for
+/// byte: the benchmark compares like with like.
+#[test]
+fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("emit-typst-{}", std::process::id()));
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["build", "--only", "sheet,deck,dice", "-q", "--emit-typst"])
+        .arg(&dir)
+        .arg(default_game())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let built = build(&default_game(), |options| {
+        options.targets = vec![Target::Sheet, Target::Deck, Target::Dice];
+    });
+    let read_json = |path: PathBuf| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let documents = read_json(dir.join("documents.json"));
+    let game = documents["game"].as_str().unwrap();
+    let mut font_files: Vec<PathBuf> = std::fs::read_dir(dir.join("fonts"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    font_files.sort();
+    let fonts: Vec<Vec<u8>> = font_files
+        .iter()
+        .map(|f| std::fs::read(f).unwrap())
+        .collect();
+    let mut compared = Vec::new();
+    for step in documents["steps"].as_array().unwrap() {
+        let project = dir.join(step["root"].as_str().unwrap());
+        let main = step["main"].as_str().unwrap();
+        for entry in std::fs::read_dir(project.join("templates")).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            assert!(!text.contains("sys.inputs"), "{main}: sys.inputs left in");
+        }
+        let engine = typst_as_lib::TypstEngine::builder()
+            .fonts(fonts.iter().map(Vec::as_slice))
+            .with_file_system_resolver(&project)
+            .build();
+        let document: typst_layout::PagedDocument = engine
+            .compile(format!("/{main}").as_str())
+            .output
+            .unwrap_or_else(|err| panic!("{main} does not compile: {err:?}"));
+        let target = step["pdf"].as_str().unwrap();
+        let written = target.strip_prefix("out/");
+        let ident = written.unwrap_or_else(|| main.rsplit('/').next().unwrap());
+        let options = typst_pdf::PdfOptions {
+            ident: typst::foundations::Smart::Custom(format!("{game}/{ident}")),
+            timestamp: None,
+            tagged: false,
+            ..Default::default()
+        };
+        let bytes = typst_pdf::pdf(&document, &options).unwrap();
+        let path = dir.join(target);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        if let Some(name) = written {
+            assert!(
+                bytes == built[name],
+                "{name} from Typst alone differs from build's"
+            );
+            compared.push(name.to_string());
+        }
+    }
+    compared.sort();
+    assert_eq!(
+        compared,
+        [
+            "dice.pdf",
+            "encounter-deck-cards.pdf",
+            "encounter-deck.pdf",
+            "field-guide.pdf"
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -59,6 +59,11 @@ pub struct Args {
 
     #[command(flatten)]
     bounds: super::typeset_worker::BoundsArgs,
+
+    /// Instead of building, write the print documents this build would typeset as Typst
+    /// projects into DIR, for Typst alone to compile (benches/typst_side_by_side.sh).
+    #[arg(long, value_name = "DIR", hide = true)]
+    emit_typst: Option<PathBuf>,
 }
 
 fn parse_offset(text: &str) -> Result<(f64, f64), String> {
@@ -93,6 +98,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         Some(url) => AssetBase::Url(url.clone()),
         None => AssetBase::OutputFolder(args.out.clone()),
     };
+    if let Some(dir) = &args.emit_typst {
+        return emit_typst(&mut folder, &options, dir, ui);
+    }
     // A spinner while typesetting (large decks take seconds); indicatif draws nothing when
     // stderr is not a terminal.
     let spinner = if ui.quiet {
@@ -107,6 +115,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         Err(code) => return code,
     };
     let built = crate::build_with(&mut folder, &options, &mut typesetting);
+    // The worker is done: it ends while the files are written.
+    drop(typesetting);
     spinner.finish_and_clear();
     report(&folder, &built.checked.diagnostics, Format::Human, ui);
     for t in &built.timings {
@@ -167,6 +177,63 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
         Err(diagnostic) => {
             report(&folder, &diagnostic.into(), Format::Human, ui);
+            exit::FAILURE
+        }
+    }
+}
+
+/// `--emit-typst DIR`: checks the game as a build would, then writes its print documents as
+/// Typst projects (`backends::print::emit`).
+fn emit_typst(
+    folder: &mut crate::world::GameFolder,
+    options: &BuildOptions,
+    dir: &Path,
+    ui: Ui,
+) -> u8 {
+    use crate::backends::print::{Document, PrintOptions, emit, files::TemplateFiles};
+    let documents: Vec<Document> = options
+        .targets
+        .iter()
+        .filter_map(|target| match target {
+            Target::Sheet => Some(Document::Sheet),
+            Target::Deck => Some(Document::Deck),
+            Target::Dice => Some(Document::Dice),
+            Target::Ruleset | Target::Tts => None,
+        })
+        .collect();
+    let checked = crate::check_with(
+        folder,
+        &crate::CheckOptions {
+            paper: options.print.paper,
+            sheet: documents.contains(&Document::Sheet),
+        },
+    );
+    report(folder, &checked.diagnostics, Format::Human, ui);
+    let Some(game) = &checked.game else {
+        return exit::FAILURE;
+    };
+    if checked.diagnostics.has_errors() {
+        return exit::ERRORS;
+    }
+    let files = match TemplateFiles::load(folder) {
+        Ok(files) => files,
+        Err(diagnostic) => {
+            report(folder, &diagnostic.into(), Format::Human, ui);
+            return exit::ERRORS;
+        }
+    };
+    let print = PrintOptions {
+        documents,
+        ..options.print.clone()
+    };
+    let root = folder.root().to_path_buf();
+    match emit::emit(game, checked.layout.as_ref(), &files, &root, &print, dir) {
+        Ok(()) => {
+            ui.info(format!("wrote the Typst projects into {}", dir.display()));
+            exit::OK
+        }
+        Err(err) => {
+            eprintln!("error: cannot write into {}: {err}", dir.display());
             exit::FAILURE
         }
     }

@@ -148,6 +148,13 @@ impl TemplateFiles {
         }
     }
 
+    /// Every source by its Typst path (`/templates/field-guide.typ`), for `build --emit-typst`.
+    pub fn texts(&self) -> impl Iterator<Item = (String, &str)> {
+        self.sources
+            .iter()
+            .map(|(id, (source, _))| (id.vpath().get_with_slash().to_string(), source.text()))
+    }
+
     /// Where a Typst file is in the folder's source table, and its Typst source.
     pub fn lookup(&self, id: TypstFileId) -> Option<&(Source, FileId)> {
         self.sources.get(&id)

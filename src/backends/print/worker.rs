@@ -63,6 +63,9 @@ struct Live {
     stderr_reader: std::thread::JoinHandle<()>,
 }
 
+/// mimalloc's option for transparent huge pages, set off for the worker unless given.
+const ALLOW_THP: &str = "MIMALLOC_ALLOW_THP";
+
 /// How much of a worker's stderr is kept, for the message when it crashes.
 const STDERR_TAIL: usize = 4096;
 
@@ -148,7 +151,15 @@ impl Worker {
     }
 
     fn spawn(&self) -> std::io::Result<Live> {
-        let mut child = Command::new(&self.program)
+        let mut command = Command::new(&self.program);
+        // No transparent huge pages for the worker's heap: the allocator asks for them, and
+        // where the kernel has to compact memory to make one (defrag=madvise, the common
+        // setting) the first touch of each 2 MiB stalls; a build then took up to twice as
+        // long, and its time swung with the machine's memory (docs/performance.md).
+        if std::env::var_os(ALLOW_THP).is_none() {
+            command.env(ALLOW_THP, "0");
+        }
+        let mut child = command
             .arg(SUBCOMMAND)
             .arg(MEMORY_OPTION)
             .arg(self.bounds.memory.to_string())
@@ -277,7 +288,13 @@ impl Drop for Worker {
     fn drop(&mut self) {
         if let Some(mut live) = self.live.take() {
             let _ = live.child.kill();
-            let _ = live.child.wait();
+            // Reaped on a thread of its own: the kernel takes 20-30 ms to free a worker's
+            // heap, which nothing here has to wait for (a build goes on to write its files,
+            // and a process that ends first leaves the reaping to init).
+            let mut child = live.child;
+            std::thread::spawn(move || {
+                let _ = child.wait();
+            });
         }
     }
 }
