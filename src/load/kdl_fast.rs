@@ -59,14 +59,8 @@ enum Token {
 fn is_unicode_space(c: char) -> bool {
     matches!(
         c,
-        '\u{0009}'
-            | '\u{0020}'
-            | '\u{00A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
+        '\u{0009}' | '\u{0020}' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
     )
 }
 
@@ -504,8 +498,7 @@ impl Reader<'_> {
         if matches!(self.bytes.get(p), Some(b'+' | b'-')) {
             p += 1;
         }
-        if self.bytes.get(p) == Some(&b'.') && matches!(self.bytes.get(p + 1), Some(b'0'..=b'9'))
-        {
+        if self.bytes.get(p) == Some(&b'.') && matches!(self.bytes.get(p + 1), Some(b'0'..=b'9')) {
             return None;
         }
         while let Some(b) = self.peek() {
@@ -717,10 +710,18 @@ impl Reader<'_> {
             self.pos += 2;
             self.digits(radix, &mut digits)?;
             let n = i128::from_str_radix(&digits, radix).ok()?;
-            return Some(KdlValue::Integer(if negative { n.checked_neg()? } else { n }));
+            return Some(KdlValue::Integer(if negative {
+                n.checked_neg()?
+            } else {
+                n
+            }));
         }
         self.digits(10, &mut digits)?;
-        let mut float = if negative { String::from("-") } else { String::new() };
+        let mut float = if negative {
+            String::from("-")
+        } else {
+            String::new()
+        };
         float.push_str(&digits);
         let mut is_float = false;
         if self.peek() == Some(b'.') {
@@ -747,6 +748,10 @@ impl Reader<'_> {
             return Some(KdlValue::Float(float.parse().ok()?));
         }
         let n: i128 = digits.parse().ok()?;
-        Some(KdlValue::Integer(if negative { n.checked_neg()? } else { n }))
+        Some(KdlValue::Integer(if negative {
+            n.checked_neg()?
+        } else {
+            n
+        }))
     }
 }
