@@ -10,7 +10,7 @@ pub mod rules;
 mod validate;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};
-pub use policy::{Choice, Choices, Decision, Policy, Rerolls};
+pub use policy::{Choice, Choices, Deck, Decision, Policy, Rerolls, Stage, View};
 pub use rules::Rules;
 
 use crate::backends::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
