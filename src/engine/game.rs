@@ -8,7 +8,7 @@ use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 use smallvec::SmallVec;
 
-use super::policy::{Choice, Choices, Deck, Decision, Policy, Rerolls, Stage, View};
+use super::policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 use super::rules::{Gain, Need, Rules};
 use crate::model::{Action, Effect, Habitat, ItemKind, Style};
 
@@ -544,7 +544,13 @@ impl<'r> Game<'r> {
         if choices.len() == 1 {
             return choices.get(0);
         }
-        let view = view(self.rules, &self.players[p], &self.deck, &self.discard, context);
+        let view = view(
+            self.rules,
+            &self.players[p],
+            &self.deck,
+            &self.discard,
+            context,
+        );
         let index = policy.choose(&view, decision, choices, &mut self.rng);
         choices.answer(index)
     }
