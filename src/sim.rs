@@ -282,6 +282,7 @@ pub fn simulate(
         policy::Builtin::Random(policy) => run.totals(|| policy.clone()),
         policy::Builtin::Greedy(policy) => run.totals(|| policy.clone()),
         policy::Builtin::Expected(policy) => run.totals(|| policy.clone()),
+        policy::Builtin::Search(policy) => run.totals(|| policy.clone()),
     };
     let player_games = (games * players as u64).max(1) as f64;
     let games_f = games.max(1) as f64;

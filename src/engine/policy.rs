@@ -10,6 +10,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::game::Player;
 use super::rules::{Gain, Rules};
+pub use super::search::Search;
 use crate::model::Action;
 
 /// What the player is deciding.
@@ -308,6 +309,7 @@ pub enum Builtin {
     Random,
     Greedy,
     Expected,
+    Search,
 }
 
 /// The policies `safari sim` knows, by name.
@@ -316,11 +318,13 @@ pub fn by_name(name: &str) -> Option<Builtin> {
         "random" => Some(Random.into()),
         "greedy" => Some(Greedy::default().into()),
         "expected" => Some(Expected::default().into()),
-        _ => None,
+        _ => Search::from_name(name).map(Into::into),
     }
 }
 
-pub const NAMES: &[&str] = &["random", "greedy", "expected"];
+/// The names of the policies, weakest first; `search:N` also names `search` with a budget of
+/// N rollouts per choice.
+pub const NAMES: &[&str] = &["random", "greedy", "expected", "search"];
 
 /// Uniform among the legal choices: explores everything the rules allow.
 #[derive(Clone)]
@@ -390,7 +394,7 @@ impl Greedy {
     }
 
     /// Worth of each face this turn, by `Action as usize`.
-    fn worths(&mut self, view: &View) -> [f64; 6] {
+    pub(super) fn worths(&mut self, view: &View) -> [f64; 6] {
         if let Some(worth) = self.turn_worths {
             return worth;
         }
