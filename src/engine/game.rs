@@ -857,10 +857,14 @@ impl<'r> Game<'r> {
                 {
                     self.fill(p, b, policy);
                 }
-                self.face_fills(p, view.faces, (face, left), policy);
-                let trainers = count(view.faces, Action::Trainer);
+                let showing = showing(view.faces);
+                let mut left_showing = showing;
+                left_showing[face as usize] = left;
+                let first = Action::ALL.iter().position(|f| *f == face).unwrap_or(0);
+                self.face_fills(p, view.faces, left_showing, first, policy);
+                let trainers = showing[Action::Trainer as usize];
                 let trainers = self.spend_trainers(p, view.faces, trainers, policy);
-                self.encounter(p, view.faces, trainers, policy);
+                self.encounter(p, &showing, trainers, policy);
             }
             (Stage::Trainers { left }, _) => {
                 let mut trainers = left;
@@ -869,7 +873,7 @@ impl<'r> Game<'r> {
                     self.use_item(p, i as usize, policy);
                     trainers = self.spend_trainers(p, view.faces, trainers, policy);
                 }
-                self.encounter(p, view.faces, trainers, policy);
+                self.encounter(p, &showing(view.faces), trainers, policy);
             }
             (Stage::Encounter { trainers }, _) => {
                 let chosen = match choice {
@@ -995,29 +999,27 @@ impl<'r> Game<'r> {
     }
 
     fn resolve_faces<P: Policy>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
-        let first = Action::ALL[0];
-        self.face_fills(p, faces, (first, count(faces, first)), policy);
-        let trainers = self.spend_trainers(p, faces, count(faces, Action::Trainer), policy);
-        self.encounter(p, faces, trainers, policy);
+        let showing = showing(faces);
+        self.face_fills(p, faces, showing, 0, policy);
+        let trainers = showing[Action::Trainer as usize];
+        let trainers = self.spend_trainers(p, faces, trainers, policy);
+        self.encounter(p, &showing, trainers, policy);
     }
 
     /// Each face showing fills the next box of one track it fills (Area and Item faces in the
-    /// rulebook; a designer may give any face a track), from face `from.0` with `from.1` of
-    /// it left, in the order of [`Action::ALL`].
+    /// rulebook; a designer may give any face a track), face by face in the order of
+    /// [`Action::ALL`] from its `first`th, `showing` counting the faces of each still to
+    /// resolve.
     fn face_fills<P: Policy>(
         &mut self,
         p: usize,
         faces: &[Action],
-        from: (Action, u32),
+        showing: [u32; 6],
+        first: usize,
         policy: &mut P,
     ) {
         let rules = self.rules;
-        let mut showing = [0u32; 6];
-        for face in faces {
-            showing[*face as usize] += 1;
-        }
-        showing[from.0 as usize] = from.1;
-        for face in Action::ALL.into_iter().skip_while(|f| *f != from.0) {
+        for face in Action::ALL.into_iter().skip(first) {
             if rules.face_tracks[face as usize].is_empty() {
                 continue;
             }
@@ -1132,16 +1134,20 @@ impl<'r> Game<'r> {
         self.deck.pop()
     }
 
-    /// The encounter, when Grass or Water faces show: the cards drawn, the one met.
+    /// The encounter, when Grass or Water faces show (`showing` counts the faces): the cards
+    /// drawn, the one met.
     fn encounter<P: Policy>(
         &mut self,
         p: usize,
-        faces: &[Action],
+        showing: &[u32; 6],
         mut trainers: u32,
         policy: &mut P,
     ) {
         let rules = self.rules;
-        let (grass, water) = (count(faces, Action::Grass), count(faces, Action::Water));
+        let (grass, water) = (
+            showing[Action::Grass as usize],
+            showing[Action::Water as usize],
+        );
         if grass + water == 0 {
             return;
         }
@@ -1298,7 +1304,11 @@ impl<'r> Game<'r> {
     }
 }
 
-/// How many of the faces show `face`.
-fn count(faces: &[Action], face: Action) -> u32 {
-    faces.iter().filter(|f| **f == face).count() as u32
+/// How many of the faces show each face, by `Action as usize`.
+fn showing(faces: &[Action]) -> [u32; 6] {
+    let mut showing = [0u32; 6];
+    for face in faces {
+        showing[*face as usize] += 1;
+    }
+    showing
 }

@@ -6,15 +6,18 @@
 //! to the end of the game instead would take thousands of playouts per choice to see through
 //! a game's luck (its final score varies by some 35 VP), where a turn's luck is small; so
 //! the rest of the game is left to a model of what positions are worth, fitted once per
-//! ruleset to games played with this same search.
+//! ruleset to games played with this same search. The model's errors, not the rollouts' luck,
+//! are what limit the search past some 50 rollouts per choice: the default.
 //!
 //! The copies are set up from what the player can see: their own sheet, the deck's cards
 //! reshuffled (never the deck's order), the face-up discard pile, and fresh dice. Each choice
 //! is played out with the same dice and the same deck order (common random numbers), so that
 //! the differences between choices are the choices' and not the luck's. The rest of the turn
 //! is played as `expected` would ([`playout`]). Re-rolls are many (up to 63 sets of dice),
-//! so only those `expected` scores best are tried. A decision's luck comes from a seed drawn
-//! from the game's own random numbers, so a game's seed decides its play.
+//! so only the few `expected` scores best are tried: trying more played worse, the more
+//! choices compared on estimates the likelier a poor one wins by its estimate's errors. A
+//! decision's luck comes from a seed drawn from the game's own random numbers, so a game's
+//! seed decides its play.
 
 mod playout;
 mod value;
@@ -29,7 +32,8 @@ use super::{Game, Rules};
 use playout::Playout;
 use value::Values;
 
-/// The re-rolls tried at a roll besides stopping: those `expected` scores best.
+/// The re-rolls tried at a roll besides stopping: those `expected` scores best. Measured on
+/// the default game at 50 rollouts: 4 tried, 130 VP; 6, 134; 12, 132; all 31, 130.
 const REROLLS_TRIED: usize = 6;
 
 #[derive(Clone)]
@@ -96,6 +100,7 @@ impl Search {
         search.prepared_for = Some(rules.compilation);
         search.values = Some(values);
         search.playout.prepare(rules);
+        // Half the re-rolls: the model is fitted in four fifths of the time, and as good.
         search.rerolls_tried = REROLLS_TRIED / 2;
         search
     }

@@ -7,14 +7,14 @@
 //! turn brought plus what the model already fitted says the next position is worth
 //! (temporal-difference targets: a target then carries one turn's luck, not the whole game's).
 //!
-//! The positions come from games played twice over: first by `expected` letting a card go or
-//! a throw pass now and then (so that the first model has seen positions with balls to
-//! spare), then by a search of one rollout per choice valuing positions with that first
-//! model. The second model is fitted to the search's positions, its weights drawn towards the
-//! first's (a search wastes no balls the way `expected` does, and its positions are the ones a
-//! search needs valued). Each fit is from a fixed seed, so every thread and every run gets
-//! the same model; it is fitted once per ruleset in a process, the games spread over the
-//! machine's cores.
+//! The positions come from games played three times over: first by `expected` letting a card
+//! go or a throw pass now and then (so that the first model has seen positions with balls to
+//! spare), then twice by a search of one rollout per choice valuing positions with the model
+//! fitted before, each new model's weights drawn towards the one before's. A search wastes no
+//! balls the way `expected` does, and its positions are the ones a search needs valued: each
+//! round brings the model closer to the worth of a position to the search that uses it. The
+//! games are played from a fixed seed, so every thread and every run gets the same model; it
+//! is fitted once per ruleset in a process, the games spread over the machine's cores.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -31,10 +31,12 @@ use crate::engine::{Game, Player, Rules};
 const MOST_FEATURES: usize = 256;
 /// At most this many sets of weights; longer games share them between neighbouring turns.
 const MOST_BUCKETS: usize = 24;
-/// Turns played by the exploring games, and by the searching games, per feature: a model
-/// of a small sheet needs fewer games to fit.
+/// Turns played by the exploring games, and by each round of searching games, per feature:
+/// a model of a small sheet needs fewer games to fit.
 const EXPLORING_TURNS: u64 = 200;
 const SEARCHING_TURNS: u64 = 130;
+/// Rounds of searching games, each valuing positions with the model the round before fitted.
+const SEARCHING_ROUNDS: usize = 2;
 /// The ridge penalty: how many positions' worth of evidence it takes to move a weight.
 const RIDGE: f64 = 100.0;
 /// The seed the models' games are played from.
@@ -204,17 +206,21 @@ impl Values {
 
     fn fit(rules: &Rules) -> Values {
         let turns = u64::from(rules.turns.max(1));
+        let features = Layout::new(rules).len as u64;
         let mut explorer = Explorer::default();
         explorer.prepare(rules);
-        let features = Layout::new(rules).len as u64;
-        let exploring_games = (EXPLORING_TURNS * features / turns).max(50);
-        let exploring = Positions::play(rules, 0..exploring_games, &explorer, Explorer::for_game);
-        let first = Arc::new(Values::fit_to(rules, &exploring, None));
-        let searcher = Search::with_values(1, rules, first.clone());
-        let searching_games = (SEARCHING_TURNS * features / turns).max(20);
-        let games = exploring_games..exploring_games + searching_games;
-        let searching = Positions::play(rules, games, &searcher, |_, _| {});
-        Values::fit_to(rules, &searching, Some(&first))
+        let games = 0..(EXPLORING_TURNS * features / turns).max(50);
+        let mut next_game = games.end;
+        let exploring = Positions::play(rules, games, &explorer, Explorer::for_game);
+        let mut values = Arc::new(Values::fit_to(rules, &exploring, None));
+        for _ in 0..SEARCHING_ROUNDS {
+            let searcher = Search::with_values(1, rules, values.clone());
+            let games = next_game..next_game + (SEARCHING_TURNS * features / turns).max(20);
+            next_game = games.end;
+            let searching = Positions::play(rules, games, &searcher, |_, _| {});
+            values = Arc::new(Values::fit_to(rules, &searching, Some(&values)));
+        }
+        Arc::into_inner(values).expect("the searches that held the model are gone")
     }
 
     /// Fits weights to the positions, bucket by bucket from the last; drawn towards
