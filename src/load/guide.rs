@@ -6,9 +6,9 @@
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
-use super::{kdl_fast, kdl_slips};
 use super::limits::{MAX_BOXES, MAX_TEXT_CHARS, MAX_VP};
 use super::names::Names;
+use super::{kdl_fast, kdl_slips};
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
     Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
