@@ -164,6 +164,7 @@ pub fn play(
             policy::Builtin::Random(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Greedy(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Expected(p) => run.totals(|| vec![p.clone(); players]),
+            policy::Builtin::Search(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Target(p) => run.totals(|| vec![p.clone(); players]),
         }
     };
