@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Typst alone: compiles the documents `safari build --emit-typst DIR` wrote, as safari
+"""Typst alone: compiles the documents `safari build --emit-typst` wrote into
+DIR = out/<game>/typst/, as safari
 would typeset them, with the `typst` package from PyPI (Typst 0.15 as a Python module).
 
     python3 benches/typst_alone.py DIR [--jobs N] [--no-previews] [--compare OUT/GAME] [-v]

@@ -11,7 +11,8 @@
 #
 # (the script uses .venv-typst/bin/python when it exists, else $TYPST_PYTHON or python3).
 #
-# 1. `safari build --emit-typst DIR` writes each print document as a Typst project: the
+# 1. `safari build --emit-typst` writes each print document as a Typst project (into
+#    out/<game>/typst/, here under a temporary --out): the
 #    templates, the data safari passes as `sys.inputs` (as JSON files), the game's files and
 #    the fonts safari typesets with (backends/print/emit.rs).
 # 2. benches/typst_alone.py compiles them to the same PDFs and PNG previews; with CHECK=1 (the
@@ -45,7 +46,8 @@ SAFARI=target/release/safari
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-"$SAFARI" build "$GAME" --only sheet,deck,dice --emit-typst "$WORK/typst" -q
+"$SAFARI" build "$GAME" --only sheet,deck,dice --emit-typst --out "$WORK/emitted" -q
+ln -s "$WORK"/emitted/*/typst "$WORK/typst"
 if [[ $CHECK == 1 ]]; then
     "$SAFARI" build "$GAME" --only sheet,deck,dice --out "$WORK/check" -q
     "$PYTHON" benches/typst_alone.py "$WORK/typst" --compare "$WORK/check"/*

@@ -646,15 +646,16 @@ fn a_game_folder_overrides_a_template_by_name() {
 /// byte: the benchmark compares like with like.
 #[test]
 fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
-    let dir =
+    let out =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("emit-typst-{}", std::process::id()));
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
-        .args(["build", "--only", "sheet,deck,dice", "-q", "--emit-typst"])
-        .arg(&dir)
+        .args(["build", "--only", "sheet,deck,dice", "-q", "--emit-typst", "--out"])
+        .arg(&out)
         .arg(default_game())
         .status()
         .unwrap();
     assert!(status.success());
+    let dir = out.join("safari-zone/typst");
     let built = build(&default_game(), |options| {
         options.targets = vec![Target::Sheet, Target::Deck, Target::Dice];
     });
@@ -719,5 +720,5 @@ fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
             "field-guide.pdf"
         ]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
 }

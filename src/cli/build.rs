@@ -61,9 +61,10 @@ pub struct Args {
     bounds: super::typeset_worker::BoundsArgs,
 
     /// Instead of building, write the print documents this build would typeset as Typst
-    /// projects into DIR, for Typst alone to compile (benches/typst_side_by_side.sh).
-    #[arg(long, value_name = "DIR", hide = true)]
-    emit_typst: Option<PathBuf>,
+    /// projects into out/<game>/typst/, for Typst alone to compile
+    /// (benches/typst_side_by_side.sh).
+    #[arg(long, hide = true)]
+    emit_typst: bool,
 }
 
 fn parse_offset(text: &str) -> Result<(f64, f64), String> {
@@ -98,8 +99,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         Some(url) => AssetBase::Url(url.clone()),
         None => AssetBase::OutputFolder(args.out.clone()),
     };
-    if let Some(dir) = &args.emit_typst {
-        return emit_typst(&mut folder, &options, dir, ui);
+    if args.emit_typst {
+        return emit_typst(&mut folder, &options, &args.out, ui);
     }
     // A spinner while typesetting (large decks take seconds); indicatif draws nothing when
     // stderr is not a terminal.
@@ -182,12 +183,12 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
 }
 
-/// `--emit-typst DIR`: checks the game as a build would, then writes its print documents as
-/// Typst projects (`backends::print::emit`).
+/// `--emit-typst`: checks the game as a build would, then writes its print documents as Typst
+/// projects into `out/<game>/typst/` (`backends::print::emit`).
 fn emit_typst(
     folder: &mut crate::world::GameFolder,
     options: &BuildOptions,
-    dir: &Path,
+    out: &Path,
     ui: Ui,
 ) -> u8 {
     use crate::backends::print::{Document, PrintOptions, emit, files::TemplateFiles};
@@ -215,26 +216,31 @@ fn emit_typst(
     if checked.diagnostics.has_errors() {
         return exit::ERRORS;
     }
-    let files = match TemplateFiles::load(folder) {
-        Ok(files) => files,
-        Err(diagnostic) => {
-            report(folder, &diagnostic.into(), Format::Human, ui);
-            return exit::ERRORS;
-        }
-    };
     let print = PrintOptions {
         documents,
         ..options.print.clone()
     };
-    let root = folder.root().to_path_buf();
-    match emit::emit(game, checked.layout.as_ref(), &files, &root, &print, dir) {
-        Ok(()) => {
+    let written = TemplateFiles::load(folder)
+        .and_then(|files| {
+            emit::emit(
+                game,
+                checked.layout.as_ref(),
+                &files,
+                &folder.reader(),
+                &print,
+            )
+        })
+        .and_then(|outputs| {
+            crate::output::OutputRoot::new(out).update(&game.manifest.id, "typst", &outputs)
+        });
+    match written {
+        Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));
             exit::OK
         }
-        Err(err) => {
-            eprintln!("error: cannot write into {}: {err}", dir.display());
-            exit::FAILURE
+        Err(diagnostic) => {
+            report(folder, &diagnostic.into(), Format::Human, ui);
+            exit::ERRORS
         }
     }
 }

@@ -2,8 +2,9 @@
 //! hidden `safari build --emit-typst DIR`, which benches/typst_side_by_side.sh uses to time
 //! `safari build` against Typst on the same documents with the same data.
 //!
-//! Each document (a [`Job`] of the [`plan`], and the card designs the deck places) becomes a
-//! folder `DIR/<template's stem>/` that Typst compiles with that folder as its root:
+//! Like every backend it only makes bytes: the command writes them into
+//! `out/<game>/typst/` (called `DIR` below). Each document (a [`Job`] of the [`plan`], and the
+//! card designs the deck places) becomes a folder `DIR/<template's stem>/` that Typst compiles with that folder as its root:
 //!
 //! - `templates/*.typ` and `park-rules.typ`: the sources this build typesets (the game's own
 //!   templates where it has them), each mention of `sys.inputs` replaced by `safari-inputs`,
@@ -13,7 +14,8 @@
 //!   (`game.json`, the deck's `grid.json` ...), which gives the same Typst values as safari's
 //!   conversion of the same JSON; the deck's card designs are `read` from `designs.pdf`, which
 //!   the step before it writes;
-//! - every other file of the game folder (card art), as Typst reads it through the folder.
+//! - the card art the cards name, read through the game folder's seam (a template of the
+//!   game's own that reads other files of the folder would not find them).
 //!
 //! `DIR/fonts/` holds the faces safari typesets with (the bundled ones and the DejaVu Sans
 //! Mono fallback from typst-assets), to be given as the only fonts; `DIR/documents.json`
@@ -21,15 +23,16 @@
 //! Tabletop Simulator export is not emitted (it is safari's own work on Typst's pages), nor are
 //! `--preview`'s card pictures.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use super::PrintOptions;
 use super::files::TemplateFiles;
 use super::plan;
+use crate::backends::Output;
+use crate::diag::Diagnostic;
 use crate::layout::SheetLayout;
 use crate::model::Game;
+use crate::world::FolderReader;
 
 /// What replaces `sys.inputs` in the emitted sources.
 const INPUTS: &str = "safari-inputs";
@@ -69,18 +72,18 @@ struct EmittedPreviews {
     pages: Option<Vec<usize>>,
 }
 
-/// Writes the documents `options` ask for into `dir` (see the module's documentation).
+/// The files of the Typst projects for the documents `options` ask for, paths relative to the
+/// folder they go in (see the module's documentation). Card art is read through `reader`.
 pub fn emit(
     game: &Game,
     layout: Option<&SheetLayout>,
     files: &TemplateFiles,
-    root: &Path,
+    reader: &FolderReader,
     options: &PrintOptions,
-    dir: &Path,
-) -> std::io::Result<()> {
+) -> Result<Vec<Output>, Diagnostic> {
     let plan = plan::plan(game, layout, files.has_park_rules, options, None);
-    std::fs::create_dir_all(dir)?;
-    write_fonts(&dir.join("fonts"))?;
+    let art = card_art(game, reader)?;
+    let mut outputs = fonts("fonts");
     let mut steps = Vec::new();
     for job in &plan.jobs {
         let Some(pdf) = &job.pdf else { continue };
@@ -95,13 +98,13 @@ pub fn emit(
         let mut needs = Vec::new();
         if let Some(designs) = &job.designs {
             let designs_name = stem(designs);
-            write_project(
-                &dir.join(designs_name),
-                root,
+            outputs.extend(project(
+                designs_name,
                 files,
+                &art,
                 &[("game".to_string(), "game.json".to_string())],
                 &[("game.json".to_string(), json(&plan.game))],
-            )?;
+            ));
             steps.push(Step {
                 root: designs_name.to_string(),
                 main: format!("templates/{designs}"),
@@ -112,7 +115,7 @@ pub fn emit(
             inputs.push(("designs".to_string(), "designs.pdf".to_string()));
             needs.push(designs_name.to_string());
         }
-        write_project(&dir.join(name), root, files, &inputs, &data)?;
+        outputs.extend(project(name, files, &art, &inputs, &data));
         steps.push(Step {
             root: name.to_string(),
             main: format!("templates/{}", job.template),
@@ -131,7 +134,28 @@ pub fn emit(
         fonts: "fonts",
         steps,
     };
-    std::fs::write(dir.join("documents.json"), json(&documents))
+    outputs.push(Output {
+        path: "documents.json".to_string(),
+        bytes: json(&documents),
+    });
+    Ok(outputs)
+}
+
+/// The card art the deck's designs show, by its path in the game folder: the only files of
+/// the folder besides the sources that the built-in templates read.
+fn card_art(game: &Game, reader: &FolderReader) -> Result<Vec<(String, Vec<u8>)>, Diagnostic> {
+    let mut paths: Vec<&str> = game
+        .deck
+        .cards
+        .iter()
+        .filter_map(|card| card.art.as_deref())
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+        .into_iter()
+        .map(|path| Ok((path.to_string(), reader.read(path)?)))
+        .collect()
 }
 
 fn stem(template: &str) -> &str {
@@ -142,26 +166,25 @@ fn json(value: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(value).expect("print data serialises")
 }
 
-/// A project folder: the game folder's files, the sources rewritten, and `data/`.
-fn write_project(
-    project: &Path,
-    game_root: &Path,
+/// The files of one project folder `name/`: the sources rewritten, the card art, and `data/`.
+fn project(
+    name: &str,
     files: &TemplateFiles,
+    art: &[(String, Vec<u8>)],
     inputs: &[(String, String)],
     data: &[(String, Vec<u8>)],
-) -> std::io::Result<()> {
-    if project.exists() {
-        std::fs::remove_dir_all(project)?;
-    }
-    std::fs::create_dir_all(project.join("data"))?;
-    if !game_root.as_os_str().is_empty() {
-        copy_folder(game_root, project)?;
+) -> Vec<Output> {
+    let mut outputs = Vec::new();
+    let mut add = |path: &str, bytes: Vec<u8>| {
+        outputs.push(Output {
+            path: format!("{name}/{}", path.trim_start_matches('/')),
+            bytes,
+        })
+    };
+    for (path, bytes) in art {
+        add(path, bytes.clone());
     }
     for (path, text) in files.texts() {
-        let target = project.join(path.trim_start_matches('/'));
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
         let text = if text.contains("sys.inputs") {
             format!(
                 "#import \"/data/inputs.typ\": {INPUTS}\n{}",
@@ -170,7 +193,7 @@ fn write_project(
         } else {
             text.to_string()
         };
-        std::fs::write(target, text)?;
+        add(&path, text.into_bytes());
     }
     let mut typ = format!(
         "// `sys.inputs` as safari gives them to this document, read from the files beside.\n\
@@ -185,63 +208,45 @@ fn write_project(
         typ.push_str(&format!("  \"{key}\": {read},\n"));
     }
     typ.push_str(")\n");
-    std::fs::write(project.join("data/inputs.typ"), typ)?;
+    add("data/inputs.typ", typ.into_bytes());
     for (file, bytes) in data {
-        std::fs::write(project.join("data").join(file), bytes)?;
+        add(&format!("data/{file}"), bytes.clone());
     }
-    Ok(())
+    outputs
 }
 
-/// Copies the game folder's files (not hidden ones, not links) into `to`.
-fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            std::fs::create_dir_all(to.join(&name))?;
-            copy_folder(&entry.path(), &to.join(&name))?;
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), to.join(&name))?;
-        }
-    }
-    Ok(())
-}
-
-/// The faces safari's Typst engine is given, as files.
-fn write_fonts(dir: &Path) -> std::io::Result<()> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir)?;
-    }
-    std::fs::create_dir_all(dir)?;
+/// The faces safari's Typst engine is given, as files in `dir/`.
+fn fonts(dir: &str) -> Vec<Output> {
     let faces = crate::fonts::FILES
         .iter()
         .chain(crate::fonts::FALLBACK.iter())
         .copied();
-    for (index, data) in faces.enumerate() {
-        let info = typst::text::Font::iter(typst::foundations::Bytes::new(data))
-            .next()
-            .map(|font| {
-                let info = font.info();
-                let variant = info.variant;
-                format!(
-                    "{}-{}-{:?}",
-                    info.family,
-                    variant.weight.to_number(),
-                    variant.style
-                )
-                .replace(' ', "")
-            })
-            .unwrap_or_default();
-        let extension = if data.starts_with(b"OTTO") {
-            "otf"
-        } else {
-            "ttf"
-        };
-        std::fs::write(dir.join(format!("{index:02}-{info}.{extension}")), data)?;
-    }
-    Ok(())
+    faces
+        .enumerate()
+        .map(|(index, data)| {
+            let info = typst::text::Font::iter(typst::foundations::Bytes::new(data))
+                .next()
+                .map(|font| {
+                    let info = font.info();
+                    let variant = info.variant;
+                    format!(
+                        "{}-{}-{:?}",
+                        info.family,
+                        variant.weight.to_number(),
+                        variant.style
+                    )
+                    .replace(' ', "")
+                })
+                .unwrap_or_default();
+            let extension = if data.starts_with(b"OTTO") {
+                "otf"
+            } else {
+                "ttf"
+            };
+            Output {
+                path: format!("{dir}/{index:02}-{info}.{extension}"),
+                bytes: data.to_vec(),
+            }
+        })
+        .collect()
 }
