@@ -1,7 +1,10 @@
-//! Check speed: the default game, and synthetic Field Guides of 1,000 and 10,000 boxes
+//! Check speed: the default game, and synthetic Field Guides of 1,000 and 9,960 boxes
 //! (tracks of ten boxes, each track opened by an item the track before it grants, ten sections
-//! to a row of the grid, on a paper large enough to hold them), to show the check grows linearly; and the layout alone, which
-//! the check includes.
+//! to a row of the grid, on a paper large enough to hold them), to show the check grows
+//! linearly; the layout alone, which the check includes; and content of every shape a check
+//! could be slow on (one long track, long chains of box requirements that hold or that fail,
+//! many sections, many cards), each at sizes doubling up to the content limits, so that a flat
+//! time per element shows the check is linear in each.
 
 use std::path::Path;
 
@@ -34,6 +37,10 @@ fn parse_guide(c: &mut Criterion) {
     });
     group.finish();
 }
+
+/// The most boxes the limit (10,000) leaves beside the 30 of the turn and ball tracks, in
+/// tracks of ten.
+const LARGEST: usize = 9_960;
 
 /// A game whose Field Guide has `boxes` boxes, all reachable.
 fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
@@ -98,7 +105,7 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
 
 fn synthetic_guides(c: &mut Criterion) {
     let mut group = c.benchmark_group("rules check of a loaded synthetic guide");
-    for boxes in [1_000, 10_000] {
+    for boxes in [1_000, LARGEST] {
         let files = synthetic(boxes);
         let mut folder = GameFolder::in_memory();
         for (name, text) in &files {
@@ -106,7 +113,7 @@ fn synthetic_guides(c: &mut Criterion) {
         }
         let mut diagnostics = safari::diag::Diagnostics::default();
         let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
-        assert!(diagnostics.is_empty());
+        assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().next());
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
             b.iter(|| {
@@ -118,7 +125,7 @@ fn synthetic_guides(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("check synthetic guide (load + check)");
-    for boxes in [1_000, 10_000] {
+    for boxes in [1_000, LARGEST] {
         let files = synthetic(boxes);
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &files, |b, files| {
@@ -139,6 +146,144 @@ fn synthetic_guides(c: &mut Criterion) {
     group.finish();
 }
 
+/// A game around `guide` (after the turn and ball sections), with `items` and the deck's
+/// `cards` (TOML), on paper large enough for any guide within the limits.
+fn game_files(guide: &str, items: &str, cards: &str) -> Vec<(&'static str, String)> {
+    let guide = format!(
+        "sheet columns=10\nsection \"turns\" fill=\"turn\" row=1 width=10 {{\n    track \"turn-tracker\" {{ box shape=\"circle\" repeat=20 }}\n}}\n\
+         section \"balls\" fill=\"ball\" row=2 width=10 {{\n    track \"balls\" {{ box shape=\"ball\" repeat=10 }}\n}}\n{guide}"
+    );
+    let game = "id = \"synthetic\"\nname = \"Synthetic\"\n[play]\nturns = 20\nsafari-balls = 10\n\
+                [print]\npaper = { width-mm = 2000, height-mm = 2000 }\n"
+        .to_string();
+    let species = "[[species]]\nid = \"mon\"\nname = \"Mon\"\n".to_string();
+    let dice = "[[set]]\nid = \"e\"\nname = \"E\"\nrole = \"expedition\"\ncount = 5\nsides = 6\nfaces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\", \"hazard\"]\n\n\
+                [[set]]\nid = \"c\"\nname = \"C\"\nrole = \"capture\"\ncount = 3\nsides = 6\nfaces = [1, 2, 3, 4, 5, 6]\n"
+        .to_string();
+    vec![
+        ("game.toml", game),
+        ("items.toml", items.to_string()),
+        ("species.toml", species),
+        ("dice.toml", dice),
+        ("field-guide.kdl", guide),
+        ("deck.toml", format!("name = \"D\"\n{cards}")),
+    ]
+}
+
+const ONE_CARD: &str = "[[card]]\nspecies = \"mon\"\ncapture-rate = 10\nhabitats = \"[G]\"\n";
+
+/// One section holding one track of `n` boxes.
+fn long_track(n: usize) -> Vec<(&'static str, String)> {
+    let mut guide = String::from("section \"s\" row=3 width=10 fill=\"dice:area\" {\n    track \"t\" {\n");
+    for i in 0..n {
+        guide.push_str(if i % 3 == 0 { "        box vp=1\n" } else { "        box\n" });
+    }
+    guide.push_str("    }\n}\n");
+    game_files(&guide, "", ONE_CARD)
+}
+
+/// `n` boxes in tracks of ten, each box after the first needing the box before it by id
+/// (`needs="box:..."`), across tracks. With `holds`, the first box is open and every box
+/// reachable; without it, the first needs an item no box gives, and the whole chain is
+/// unreachable: the report names each box's immediate blocker.
+fn needs_chain(n: usize, holds: bool) -> Vec<(&'static str, String)> {
+    let mut guide = String::from("section \"s\" row=3 width=10 fill=\"dice:area\" {\n");
+    for i in 0..n {
+        if i % 10 == 0 {
+            guide.push_str(&format!("    track \"t{}\" {{\n", i / 10));
+        }
+        let needs = match (i, holds) {
+            (0, true) => String::new(),
+            (0, false) => " needs=\"item:lost-key\"".to_string(),
+            _ => format!(" needs=\"box:b{}\"", i - 1),
+        };
+        guide.push_str(&format!("        box \"b{i}\"{needs} vp=1\n"));
+        if i % 10 == 9 || i + 1 == n {
+            guide.push_str("    }\n");
+        }
+    }
+    guide.push_str("}\n");
+    let items = "[[item]]\nid = \"lost-key\"\nname = \"Lost Key\"\nkind = \"passive\"\n";
+    game_files(&guide, items, ONE_CARD)
+}
+
+/// `n` boxes in sections of one track of ten boxes, ten sections to a row of the grid.
+fn many_sections(n: usize) -> Vec<(&'static str, String)> {
+    let mut guide = String::new();
+    for s in 0..n / 10 {
+        guide.push_str(&format!(
+            "section \"s{s}\" column={} row={} fill=\"dice:trainer\" {{\n    track \"t{s}\" {{ box repeat=9; box vp=2 }}\n}}\n",
+            s % 10 + 1,
+            s / 10 + 3
+        ));
+    }
+    game_files(&guide, "", ONE_CARD)
+}
+
+/// A deck of `n` card designs, each its own species, and a Field Guide collecting each
+/// species once.
+fn many_cards(n: usize) -> Vec<(&'static str, String)> {
+    let mut guide = String::from("section \"dex\" row=3 width=10 {\n    track \"dex\" {\n");
+    let mut cards = String::new();
+    let mut species = String::new();
+    for i in 0..n {
+        guide.push_str(&format!("        box fill=\"collect:mon-{i}\" vp=1\n"));
+        cards.push_str(&format!(
+            "[[card]]\nspecies = \"mon-{i}\"\ncapture-rate = {}\nhabitats = \"[G]\"\n",
+            2 + i % 10
+        ));
+        species.push_str(&format!("[[species]]\nid = \"mon-{i}\"\nname = \"Mon {i}\"\n"));
+    }
+    guide.push_str("    }\n}\n");
+    let mut files = game_files(&guide, "", &cards);
+    for file in &mut files {
+        if file.0 == "species.toml" {
+            file.1 = species.clone();
+        }
+    }
+    files
+}
+
+/// Load and check (the layout included) of every shape at doubling sizes; the throughput is
+/// per box (per card design for the deck), so linear growth shows as a flat rate.
+fn shapes(c: &mut Criterion) {
+    type Shape = fn(usize) -> Vec<(&'static str, String)>;
+    let boxes = [1_245, 2_490, 4_980, LARGEST];
+    // Each with whether its check finds errors (the unreachable chain, one per box).
+    let shapes: [(&str, Shape, &[usize], bool); 5] = [
+        ("long track", long_track, &boxes, false),
+        ("needs chain, reachable", |n| needs_chain(n, true), &boxes, false),
+        ("needs chain, unreachable", |n| needs_chain(n, false), &boxes, true),
+        ("many sections", many_sections, &boxes, false),
+        ("many cards", many_cards, &[125, 250, 500, 1_000], false),
+    ];
+    for (name, shape, sizes, errors) in shapes {
+        let mut group = c.benchmark_group(format!("check by shape: {name}"));
+        group.sample_size(20);
+        for &n in sizes {
+            let files = shape(n);
+            group.throughput(Throughput::Elements(n as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(n), &files, |b, files| {
+                b.iter(|| {
+                    let mut folder = GameFolder::in_memory();
+                    for (file, text) in files {
+                        folder.add_source(*file, text.clone());
+                    }
+                    let checked = safari::check(&mut folder);
+                    assert_eq!(
+                        checked.diagnostics.has_errors(),
+                        errors,
+                        "{name}: {:?}",
+                        checked.diagnostics.iter().next()
+                    );
+                    checked
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
 /// The Field Guide's layout alone: the default game on A4 (what the check adds to a check),
 /// and the synthetic guides on their large paper.
 fn layout(c: &mut Criterion) {
@@ -149,7 +294,7 @@ fn layout(c: &mut Criterion) {
         b.iter(|| safari::layout::field_guide(&game, safari::model::Paper::A4).unwrap())
     });
     let mut group = c.benchmark_group("layout synthetic guide");
-    for boxes in [1_000, 10_000] {
+    for boxes in [1_000, LARGEST] {
         let mut folder = GameFolder::in_memory();
         for (name, text) in synthetic(boxes) {
             folder.add_source(name, text);
@@ -165,5 +310,12 @@ fn layout(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_guide, default_game, synthetic_guides, layout);
+criterion_group!(
+    benches,
+    parse_guide,
+    default_game,
+    synthetic_guides,
+    shapes,
+    layout
+);
 criterion_main!(benches);

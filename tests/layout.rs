@@ -959,3 +959,24 @@ fn sections_hold_their_items_on_the_fuzz_reproductions() {
         }
     }
 }
+
+/// The fallback face the layout measures with and Typst sets in is picked out of typst-assets
+/// by the family in its name table, which is cheap; Typst, which decides what it draws with,
+/// must read the same family from the faces picked, and find no other face of that family.
+#[test]
+fn the_fallback_faces_are_the_ones_typst_calls_dejavu_sans_mono() {
+    let family = |data: &[u8]| {
+        typst::text::Font::iter(typst::foundations::Bytes::new(data.to_vec()))
+            .map(|font| font.info().family.clone())
+            .collect::<Vec<_>>()
+    };
+    let picked = &*safari::fonts::FALLBACK;
+    assert_eq!(picked.len(), 4, "DejaVu Sans Mono has four faces");
+    for data in picked {
+        assert_eq!(family(data), ["DejaVu Sans Mono"]);
+    }
+    let all = typst_assets::fonts()
+        .filter(|data| family(data).iter().any(|f| f == "DejaVu Sans Mono"))
+        .count();
+    assert_eq!(all, picked.len());
+}

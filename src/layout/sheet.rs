@@ -59,13 +59,33 @@ pub fn lay_out(
 }
 
 fn attempt(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Result<SheetLayout, Overflow> {
+    attempt_counted(sheet, titles, paper, &std::cell::Cell::new(0))
+}
+
+/// [`attempt`], adding to `work` the boxes (and sections) of each layout it makes.
+fn attempt_counted(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    work: &std::cell::Cell<usize>,
+) -> Result<SheetLayout, Overflow> {
+    let size = sheet.sections.len()
+        + sheet
+            .sections
+            .iter()
+            .flat_map(|s| &s.tracks)
+            .map(|t| t.boxes.len())
+            .sum::<usize>();
     // The most generous density at which the sheet fits with no tag broken over two lines;
     // failing that, the most generous at which it fits at all. Tighter densities fit at least
     // as well, so both are found by bisection, from the tightest.
     let mut tried: Vec<Option<Result<SheetLayout, Overflow>>> = vec![None; LEVELS.len()];
     let mut at = |i: usize| -> Result<SheetLayout, Overflow> {
         tried[i]
-            .get_or_insert_with(|| at_level(sheet, titles, paper, i, &LEVELS[i]))
+            .get_or_insert_with(|| {
+                work.set(work.get() + size);
+                at_level(sheet, titles, paper, i, &LEVELS[i])
+            })
             .clone()
     };
     // Most sheets fit at the first try.
@@ -698,13 +718,27 @@ fn frame(
 
 // ---- What would make it fit ----------------------------------------------------------------------
 
+/// The layout work the suggestions may cost together, in boxes laid out. Each suggestion is
+/// checked by laying the sheet out again, a few dozen times in all: nothing for a sheet of
+/// ordinary size, but at the box limit each layout takes milliseconds, and an overflowing
+/// sheet's check took seconds. Past the budget the remaining suggestions are not tried, so a
+/// check costs at most a bounded number of the sheet's layouts; the edits most likely to help
+/// a sheet that large (bigger paper, a shorter track) are tried first.
+const SUGGESTION_WORK: usize = 500_000;
+
 fn suggestions(
     sheet: &SheetData,
     titles: &Titles,
     paper: PaperSize,
     overflow: &Overflow,
 ) -> Vec<String> {
-    let fits = |sheet: &SheetData, paper: PaperSize| attempt(sheet, titles, paper).is_ok();
+    let spent = std::cell::Cell::new(0usize);
+    let attempt = |sheet: &SheetData, paper: PaperSize| {
+        (spent.get() < SUGGESTION_WORK).then(|| attempt_counted(sheet, titles, paper, &spent))
+    };
+    let fits = |sheet: &SheetData, paper: PaperSize| attempt(sheet, paper).is_some_and(|r| r.is_ok());
+    let bigger_paper = bigger_paper(sheet, paper, &fits);
+    let shorter_track = shorter_track(sheet, paper, overflow, &fits);
     let mut out = Vec::new();
     // Another place for the section at fault, or for another section with a written place:
     // at each width, the layout's own choice of cell (a dozen tries at most).
@@ -723,7 +757,7 @@ fn suggestions(
             moved.sections[s].width = width;
             moved.sections[s].width_given = true;
             // The place the layout found, written as the designer would write it, must fit too.
-            let found = attempt(&moved, titles, paper).ok().and_then(|layout| {
+            let found = attempt(&moved, paper).and_then(Result::ok).and_then(|layout| {
                 layout
                     .sections
                     .iter()
@@ -761,7 +795,21 @@ fn suggestions(
             );
         }
     }
-    // Fewer boxes: the longest track of the section at fault, shortened until the sheet fits.
+    out.extend(shorter_track);
+    out.extend(bigger_paper);
+    if out.is_empty() {
+        out.push("give the sheet fewer boxes, or shorten its titles and labels".to_string());
+    }
+    out
+}
+
+/// Fewer boxes: the longest track of the section at fault, shortened until the sheet fits.
+fn shorter_track(
+    sheet: &SheetData,
+    paper: PaperSize,
+    overflow: &Overflow,
+    fits: &dyn Fn(&SheetData, PaperSize) -> bool,
+) -> Option<String> {
     if let Some(s) = overflow.section {
         let longest = sheet.sections[s]
             .tracks
@@ -788,12 +836,21 @@ fn suggestions(
                         hi = mid - 1;
                     }
                 }
-                out.push(format!(
+                return Some(format!(
                     "split track `{id}` ({len} boxes) over two sections, or give it at most {lo} boxes"
                 ));
             }
         }
     }
+    None
+}
+
+/// The first standard paper the sheet fits on, as a suggestion.
+fn bigger_paper(
+    sheet: &SheetData,
+    paper: PaperSize,
+    fits: &dyn Fn(&SheetData, PaperSize) -> bool,
+) -> Option<String> {
     // The next paper of the same family first (A-series after A4, US sizes after Letter).
     let order: &[PaperSize] = if matches!(paper.name, "letter" | "tabloid") {
         &[
@@ -812,7 +869,7 @@ fn suggestions(
     };
     for other in order {
         if other.name != paper.name && fits(sheet, *other) {
-            out.push(format!(
+            return Some(format!(
                 "print on {} ({} × {} mm): `--paper {}` or `paper = \"{}\"` in game.toml",
                 other.label(),
                 other.width,
@@ -820,13 +877,9 @@ fn suggestions(
                 other.name,
                 other.name
             ));
-            break;
         }
     }
-    if out.is_empty() {
-        out.push("give the sheet fewer boxes, or shorten its titles and labels".to_string());
-    }
-    out
+    None
 }
 
 /// Requirement and reward tags set on two lines.
