@@ -138,7 +138,7 @@ pub fn build_with(
             timings: Vec::new(),
         };
     }
-    let templates = match backends::print::files::TemplateFiles::load(folder) {
+    let templates = match backends::print::files::TemplateFiles::load(folder, &game.manifest.park_rules) {
         Ok(templates) => templates,
         Err(diagnostic) => {
             checked.diagnostics.push(diagnostic);

@@ -722,3 +722,16 @@ fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
     );
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `[files] park-rules` names the Park Rules' file: its text is the back of the Field Guide,
+/// wherever in the game folder it is.
+#[test]
+fn the_park_rules_come_from_the_file_game_toml_names() {
+    let built = build(&print_fixture("park-rules-elsewhere"), |options| {
+        options.targets = vec![Target::Sheet];
+    });
+    let guide = &built["field-guide.pdf"];
+    assert_eq!(page_sizes_mm(&pdf(guide)).len(), 2);
+    let text = pdf_text(guide);
+    assert!(text.contains("Rules from elsewhere"), "{text}");
+}

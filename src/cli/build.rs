@@ -220,7 +220,7 @@ fn emit_typst(
         documents,
         ..options.print.clone()
     };
-    let written = TemplateFiles::load(folder)
+    let written = TemplateFiles::load(folder, &game.manifest.park_rules)
         .and_then(|files| {
             emit::emit(
                 game,

@@ -164,7 +164,7 @@ impl Default for Files {
             dice: at("dice.toml"),
             species: at("species.toml"),
             items: at("items.toml"),
-            park_rules: at("park-rules.typ"),
+            park_rules: at(super::DEFAULT_PARK_RULES),
         }
     }
 }

@@ -24,6 +24,9 @@ use crate::world::{FileId, GameFolder, Origin};
 
 pub const MANIFEST: &str = "game.toml";
 
+/// The Park Rules' file when `[files]` names none.
+pub const DEFAULT_PARK_RULES: &str = "park-rules.typ";
+
 /// Whether loading kept everything the content says: no file was missing or malformed and no
 /// entry was dropped. Unknown and duplicate names do not count: the model marks them and the
 /// checks work around them.
@@ -57,7 +60,7 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
     };
     let text = folder.source(manifest_file).text.clone();
     let raw = toml_read::read_whole::<ManifestFile>(manifest_file, &text, diagnostics);
-    let manifest = lower_manifest(raw.as_ref(), manifest_file, &text, diagnostics);
+    let mut manifest = lower_manifest(raw.as_ref(), manifest_file, &text, diagnostics);
     let files = match raw {
         Some(manifest) => manifest.files,
         // The manifest did not load, but its `[files]` may still say where the files are.
@@ -76,6 +79,17 @@ pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Ga
         let span = spanned.span();
         (span != (0..0)).then(|| Origin::new(manifest_file, span))
     };
+    manifest.park_rules = (
+        files.park_rules.get_ref().clone(),
+        named_at(&files.park_rules),
+    );
+    // A Park Rules file game.toml names must be there (the default one may be left out: the
+    // back of the sheet is then left empty), and `check` says so, not only `build`.
+    if let (path, Some(at)) = &manifest.park_rules
+        && let Err(diagnostic) = folder.read(path, Some(*at))
+    {
+        diagnostics.push(diagnostic);
+    }
 
     let mut read =
         |path: &toml::Spanned<String>, diagnostics: &mut Diagnostics| -> Option<(FileId, String)> {
@@ -178,6 +192,7 @@ fn lower_manifest(
             hazard_limit: 3,
             card_size: CardSize::NAMED[0],
             paper: Paper::A4,
+            park_rules: (DEFAULT_PARK_RULES.to_string(), None),
             origin,
         };
     };
@@ -325,6 +340,7 @@ fn lower_manifest(
         hazard_limit: raw.play.hazard_limit,
         card_size,
         paper,
+        park_rules: (DEFAULT_PARK_RULES.to_string(), None),
         origin,
     }
 }

@@ -104,6 +104,8 @@ pub struct Manifest {
     pub hazard_limit: u32,
     pub card_size: CardSize,
     pub paper: Paper,
+    /// The Park Rules' file (`[files] park-rules`), and where game.toml names it when it does.
+    pub park_rules: (String, Option<Origin>),
     pub origin: Origin,
 }
 

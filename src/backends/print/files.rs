@@ -47,7 +47,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The game's Park Rules, typeset on the back of the Field Guide.
+/// The game's Park Rules, typeset on the back of the Field Guide: its path as the templates
+/// import it (and its default name in the game folder).
 pub const PARK_RULES: &str = "park-rules.typ";
 
 /// Every Typst source of a build, read once, and where each is in the folder's table.
@@ -76,8 +77,13 @@ pub fn typst_id(path: &str) -> TypstFileId {
 
 impl TemplateFiles {
     /// Reads the templates (the folder's overrides, else the built-in ones) and the Park
-    /// Rules, registering each in the folder's source table.
-    pub fn load(folder: &mut GameFolder) -> Result<TemplateFiles, crate::diag::Diagnostic> {
+    /// Rules (`park_rules`: the manifest's file, and where it names one), registering each in
+    /// the folder's source table. Typst sees the Park Rules as `/park-rules.typ` wherever the
+    /// file is.
+    pub fn load(
+        folder: &mut GameFolder,
+        park_rules: &(String, Option<crate::world::Origin>),
+    ) -> Result<TemplateFiles, crate::diag::Diagnostic> {
         let mut sources = HashMap::new();
         for (name, text) in BUILT_IN {
             let relative = format!("templates/{name}");
@@ -90,9 +96,10 @@ impl TemplateFiles {
             let text = folder.source(id).text.clone();
             sources.insert(typst, (Source::new(typst, text), id));
         }
-        let has_park_rules = folder.exists(PARK_RULES);
+        let (path, named_at) = park_rules;
+        let has_park_rules = named_at.is_some() || folder.exists(path);
         if has_park_rules {
-            let id = folder.read(PARK_RULES, None)?;
+            let id = folder.read(path, *named_at)?;
             let typst = typst_id(&format!("/{PARK_RULES}"));
             let text = folder.source(id).text.clone();
             sources.insert(typst, (Source::new(typst, text), id));
