@@ -174,9 +174,14 @@ const ONE_CARD: &str = "[[card]]\nspecies = \"mon\"\ncapture-rate = 10\nhabitats
 
 /// One section holding one track of `n` boxes.
 fn long_track(n: usize) -> Vec<(&'static str, String)> {
-    let mut guide = String::from("section \"s\" row=3 width=10 fill=\"dice:area\" {\n    track \"t\" {\n");
+    let mut guide =
+        String::from("section \"s\" row=3 width=10 fill=\"dice:area\" {\n    track \"t\" {\n");
     for i in 0..n {
-        guide.push_str(if i % 3 == 0 { "        box vp=1\n" } else { "        box\n" });
+        guide.push_str(if i % 3 == 0 {
+            "        box vp=1\n"
+        } else {
+            "        box\n"
+        });
     }
     guide.push_str("    }\n}\n");
     game_files(&guide, "", ONE_CARD)
@@ -232,7 +237,9 @@ fn many_cards(n: usize) -> Vec<(&'static str, String)> {
             "[[card]]\nspecies = \"mon-{i}\"\ncapture-rate = {}\nhabitats = \"[G]\"\n",
             2 + i % 10
         ));
-        species.push_str(&format!("[[species]]\nid = \"mon-{i}\"\nname = \"Mon {i}\"\n"));
+        species.push_str(&format!(
+            "[[species]]\nid = \"mon-{i}\"\nname = \"Mon {i}\"\n"
+        ));
     }
     guide.push_str("    }\n}\n");
     let mut files = game_files(&guide, "", &cards);
@@ -252,8 +259,18 @@ fn shapes(c: &mut Criterion) {
     // Each with whether its check finds errors (the unreachable chain, one per box).
     let shapes: [(&str, Shape, &[usize], bool); 5] = [
         ("long track", long_track, &boxes, false),
-        ("needs chain, reachable", |n| needs_chain(n, true), &boxes, false),
-        ("needs chain, unreachable", |n| needs_chain(n, false), &boxes, true),
+        (
+            "needs chain, reachable",
+            |n| needs_chain(n, true),
+            &boxes,
+            false,
+        ),
+        (
+            "needs chain, unreachable",
+            |n| needs_chain(n, false),
+            &boxes,
+            true,
+        ),
         ("many sections", many_sections, &boxes, false),
         ("many cards", many_cards, &[125, 250, 500, 1_000], false),
     ];

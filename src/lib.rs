@@ -138,17 +138,18 @@ pub fn build_with(
             timings: Vec::new(),
         };
     }
-    let templates = match backends::print::files::TemplateFiles::load(folder, &game.manifest.park_rules) {
-        Ok(templates) => templates,
-        Err(diagnostic) => {
-            checked.diagnostics.push(diagnostic);
-            return Built {
-                checked,
-                outputs: None,
-                timings: Vec::new(),
-            };
-        }
-    };
+    let templates =
+        match backends::print::files::TemplateFiles::load(folder, &game.manifest.park_rules) {
+            Ok(templates) => templates,
+            Err(diagnostic) => {
+                checked.diagnostics.push(diagnostic);
+                return Built {
+                    checked,
+                    outputs: None,
+                    timings: Vec::new(),
+                };
+            }
+        };
     let context = backends::Context {
         game,
         folder,

@@ -649,7 +649,14 @@ fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
     let out =
         Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("emit-typst-{}", std::process::id()));
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
-        .args(["build", "--only", "sheet,deck,dice", "-q", "--emit-typst", "--out"])
+        .args([
+            "build",
+            "--only",
+            "sheet,deck,dice",
+            "-q",
+            "--emit-typst",
+            "--out",
+        ])
         .arg(&out)
         .arg(default_game())
         .status()
@@ -734,4 +741,54 @@ fn the_park_rules_come_from_the_file_game_toml_names() {
     assert_eq!(page_sizes_mm(&pdf(guide)).len(), 2);
     let text = pdf_text(guide);
     assert!(text.contains("Rules from elsewhere"), "{text}");
+}
+
+/// `build --printer`: one picture per card design and one for the back, at the pixel size the
+/// service takes for the game's card size (its bleed in place of the game's, at 300 dpi), and
+/// the copies of each to order.
+#[test]
+fn printer_presets_give_each_service_its_card_pictures() {
+    use safari::backends::print::printer::Printer;
+    let png_size = |bytes: &[u8]| {
+        assert_eq!(&bytes[1..4], b"PNG");
+        let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+        (word(16), word(20))
+    };
+    // The default game's poker cards, and the fixture's mini cards.
+    let cases = [
+        (default_game(), Printer::Tgc, (825, 1125)),
+        (default_game(), Printer::Mpc, (822, 1122)),
+        (print_fixture("mini-odd-deck"), Printer::Tgc, (600, 825)),
+    ];
+    for (game, printer, size) in cases {
+        let built = build(&game, |options| {
+            options.targets = vec![Target::Deck];
+            options.print.printer = Some(printer);
+        });
+        let folder = format!("printer/{}/", printer.name());
+        let mut pictures: Vec<&String> = built
+            .keys()
+            .filter(|path| path.starts_with(&folder) && path.ends_with(".png"))
+            .collect();
+        pictures.sort();
+        let csv = String::from_utf8(built[&format!("{folder}copies.csv")].clone()).unwrap();
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert_eq!(pictures.len(), rows.len(), "{csv}");
+        for row in &rows {
+            let path = format!("{folder}{}", row[0]);
+            assert_eq!(png_size(&built[&path]), size, "{path}");
+        }
+        // Fronts count every physical card once; the back, all of them.
+        let (back, fronts) = rows.split_last().unwrap();
+        let copies: u32 = fronts
+            .iter()
+            .map(|row| row[2].parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(back[0], "back.png");
+        assert_eq!(back[2].parse::<u32>().unwrap(), copies);
+    }
 }

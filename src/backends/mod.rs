@@ -63,6 +63,7 @@ impl Target {
                     || path == "encounter-deck-cards.pdf"
                     || page_preview("encounter-deck")
                     || path.starts_with("preview/cards/")
+                    || path.starts_with("printer/")
             }
             Target::Dice => path == "dice.pdf" || page_preview("dice"),
             Target::Ruleset => path == "ruleset.json",

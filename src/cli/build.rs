@@ -43,6 +43,13 @@ pub struct Args {
     #[arg(long)]
     preview: bool,
 
+    /// Also write a PNG per card face and one for the back at the size and bleed a
+    /// print-on-demand service takes, with the copies of each (printer/<service>/):
+    /// tgc (The Game Crafter, a poker card 825 x 1125 px) or mpc (MakePlayingCards,
+    /// 822 x 1122 px).
+    #[arg(long, value_enum, value_name = "SERVICE")]
+    printer: Option<crate::backends::print::printer::Printer>,
+
     /// Tabletop Simulator: image URLs become URL/<file> (for images uploaded to a web host
     /// or the Steam Cloud). By default they are file:/// paths to out/<game>/tts/images.
     #[arg(long, value_name = "URL")]
@@ -95,6 +102,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     options.print.layout = args.layout;
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;
+    options.print.printer = args.printer;
     options.asset_base = match &args.asset_base {
         Some(url) => AssetBase::Url(url.clone()),
         None => AssetBase::OutputFolder(args.out.clone()),

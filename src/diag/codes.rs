@@ -54,7 +54,7 @@ codes! {
         "So that no game folder can make a check or a build run out of memory or time, content has limits: the size of each file, the number of entries (cards, species, items, boxes), the length of a piece of text, how deeply KDL blocks nest, and each number of things (copies, players, repeats). The limits are far above what a printed game holds; docs/content.md lists them. Content past a limit is refused with this code, at the value or file at fault.",
         "// field-guide.kdl: a track of a million boxes\ntrack \"long\" { box repeat=1000000 }";
     KdlSyntax = "SZ0101", "the KDL file is not well-formed",
-        "The Field Guide layout is KDL 2.0. The parser could not read the file; the label shows where. Common causes: an unclosed `{` or string, `#true`/`#false` written without `#` (KDL 2), a property without a value.",
+        "The Field Guide layout is KDL 2.0. The parser could not read the file; the label shows where. Common causes: an unclosed `{` or string, a string in single quotes (KDL strings take double quotes: `label=\"Lucky Chansey\"`; `safari fix` changes them), `#true`/`#false` written without `#` (KDL 2), a property without a value.",
         "section \"areas\" {\n    track \"area-1\" {\n        box vp=\n}";
     TomlSyntax = "SZ0102", "the TOML file is not well-formed",
         "Manifest, deck, dice, species and items files are TOML 1.0. The parser could not read the file at the label. Common causes: a string without quotes, a missing `=`, a repeated key, a table header written twice.",

@@ -736,7 +736,8 @@ fn suggestions(
     let attempt = |sheet: &SheetData, paper: PaperSize| {
         (spent.get() < SUGGESTION_WORK).then(|| attempt_counted(sheet, titles, paper, &spent))
     };
-    let fits = |sheet: &SheetData, paper: PaperSize| attempt(sheet, paper).is_some_and(|r| r.is_ok());
+    let fits =
+        |sheet: &SheetData, paper: PaperSize| attempt(sheet, paper).is_some_and(|r| r.is_ok());
     let bigger_paper = bigger_paper(sheet, paper, &fits);
     let shorter_track = shorter_track(sheet, paper, overflow, &fits);
     let mut out = Vec::new();
@@ -757,13 +758,15 @@ fn suggestions(
             moved.sections[s].width = width;
             moved.sections[s].width_given = true;
             // The place the layout found, written as the designer would write it, must fit too.
-            let found = attempt(&moved, paper).and_then(Result::ok).and_then(|layout| {
-                layout
-                    .sections
-                    .iter()
-                    .find(|l| l.id == sheet.sections[s].id)
-                    .map(|p| (p.column, p.row, p.width))
-            });
+            let found = attempt(&moved, paper)
+                .and_then(Result::ok)
+                .and_then(|layout| {
+                    layout
+                        .sections
+                        .iter()
+                        .find(|l| l.id == sheet.sections[s].id)
+                        .map(|p| (p.column, p.row, p.width))
+                });
             let written = found.filter(|&(column, row, width)| {
                 let mut placed = sheet.clone();
                 let section = &mut placed.sections[s];

@@ -16,6 +16,7 @@ pub mod emit;
 pub mod files;
 pub mod geometry;
 mod plan;
+pub mod printer;
 mod run;
 mod typeset;
 pub(crate) mod wire;
@@ -55,6 +56,8 @@ pub struct PrintOptions {
     pub page_previews: bool,
     /// One PNG per card design, at print resolution.
     pub card_previews: bool,
+    /// One PNG per card face and back for a print-on-demand service, in `printer/<name>/`.
+    pub printer: Option<printer::Printer>,
 }
 
 impl Default for PrintOptions {
@@ -66,6 +69,7 @@ impl Default for PrintOptions {
             documents: vec![Document::Sheet, Document::Deck, Document::Dice],
             page_previews: true,
             card_previews: false,
+            printer: None,
         }
     }
 }
@@ -123,6 +127,15 @@ pub fn print(
         }
         Typesetting::Bounded(worker) => worker.run(&plan, files)?,
     };
+    let mut outputs = outputs;
+    if let Some(printer) = options.printer
+        && options.documents.contains(&Document::Deck)
+    {
+        outputs.push(Output {
+            path: format!("{}/copies.csv", printer.folder()),
+            bytes: printer::copies_csv(game).into_bytes(),
+        });
+    }
     let mut warnings = done.warnings;
     let makes_sheet = plan
         .jobs

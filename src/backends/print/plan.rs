@@ -33,9 +33,9 @@ pub struct Job {
     /// `sys.inputs` besides `game`.
     pub inputs: Vec<(String, serde_json::Value)>,
     pub previews: Option<Previews>,
-    /// Card designs' ids, in page order, when each page is a card to preview at print
-    /// resolution (the page after the last design is the back).
-    pub card_previews: Option<Vec<String>>,
+    /// Each page a card to render at print resolution (the page after the last design is
+    /// the back): the card previews, or a print-on-demand service's pictures.
+    pub card_images: Option<CardImages>,
     /// Whether the Tabletop Simulator export draws on this document.
     pub keep: bool,
     /// A template typeset first, whose PDF this one receives as `sys.inputs.designs`: the
@@ -50,6 +50,14 @@ pub struct Previews {
     pub dpi: f64,
     /// The pages to preview, numbered from 1; every page when `None`.
     pub pages: Option<Vec<usize>>,
+}
+
+/// One PNG per card design and one for the back: `<folder>/NN-<design>.png`, `<folder>/back.png`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardImages {
+    pub folder: String,
+    /// Card designs' ids, in page order.
+    pub designs: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -92,7 +100,7 @@ pub fn plan(
         pdf: pdf.map(str::to_string),
         inputs: Vec::new(),
         previews: None,
-        card_previews: None,
+        card_images: None,
         keep: false,
         designs: None,
     };
@@ -130,14 +138,30 @@ pub fn plan(
             ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
         });
     }
+    let design_ids = || data.deck.designs.iter().map(|d| d.id.clone()).collect();
     if wants(Document::Deck) || keep {
         let deck = wants(Document::Deck);
-        let card_previews = (options.card_previews && deck)
-            .then(|| data.deck.designs.iter().map(|d| d.id.clone()).collect());
+        let card_images = (options.card_previews && deck).then(|| CardImages {
+            folder: "preview/cards".to_string(),
+            designs: design_ids(),
+        });
         jobs.push(Job {
-            card_previews,
+            card_images,
             keep,
             ..job("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
+        });
+    }
+    if let Some(printer) = options.printer
+        && wants(Document::Deck)
+    {
+        // The designs again, with the service's bleed in place of the game's.
+        jobs.push(Job {
+            inputs: vec![("bleed".to_string(), json(&printer.bleed_mm()))],
+            card_images: Some(CardImages {
+                folder: printer.folder(),
+                designs: design_ids(),
+            }),
+            ..job("cards.typ", None)
         });
     }
     if wants(Document::Dice) {
@@ -192,10 +216,11 @@ fn json(value: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("print data serialises")
 }
 
-/// Card preview file names: `preview/cards/NN-<design>.png`, then the back.
-pub fn card_preview_name(designs: &[String], page: usize) -> String {
-    match designs.get(page - 1) {
-        Some(design) => format!("preview/cards/{page:02}-{design}.png"),
-        None => "preview/cards/back.png".to_string(),
+/// A card picture's file name, by its page: `<folder>/NN-<design>.png`, then the back.
+pub fn card_image_name(images: &CardImages, page: usize) -> String {
+    let folder = &images.folder;
+    match images.designs.get(page - 1) {
+        Some(design) => format!("{folder}/{page:02}-{design}.png"),
+        None => format!("{folder}/back.png"),
     }
 }

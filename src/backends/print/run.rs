@@ -136,9 +136,9 @@ fn run_job(
             |page| format!("preview/{}-{page}.png", previews.name),
         );
     }
-    if let Some(designs) = &job.card_previews {
+    if let Some(images) = &job.card_images {
         page_pngs(&typeset.document, CARD_DPI, true, None, progress, |page| {
-            plan::card_preview_name(designs, page)
+            plan::card_image_name(images, page)
         });
     }
     let timing = Timing {
