@@ -1,0 +1,154 @@
+//! `watch`'s incremental rebuild: after a one-card edit, the rebuild takes every image and PDF
+//! whose page did not change from what the session kept, and must still write exactly the
+//! bytes a full build of the edited content writes (the previews, the sprite sheets, the
+//! export's JSON that names images by their hash, the PDFs). Both ways the session runs: in
+//! this process, and in the typesetting worker as `watch` runs it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use safari::backends::print::Typesetting;
+use safari::backends::print::worker::{Bounds, Worker};
+use safari::backends::tts::AssetBase;
+use safari::backends::{BuildOptions, Target};
+use safari::cli::watch;
+use safari::world::GameFolder;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("safari-incremental-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+type Files = BTreeMap<String, Vec<u8>>;
+
+fn build(dir: &Path, options: &BuildOptions, typesetting: &mut Typesetting) -> Files {
+    let mut folder = GameFolder::open(dir).unwrap();
+    let built = safari::build_with(&mut folder, options, typesetting);
+    let outputs = built
+        .outputs
+        .unwrap_or_else(|| panic!("{:?}", built.checked.diagnostics));
+    outputs.into_iter().map(|o| (o.path, o.bytes)).collect()
+}
+
+/// What `watch` writes for a save of `targets`: each of its builds' files, and what each
+/// took from the session's cache and made (in this process).
+fn rebuild(
+    dir: &Path,
+    out: &Path,
+    targets: &[Target],
+    typesetting: &mut Typesetting,
+) -> Vec<(Files, Option<(usize, usize)>)> {
+    let targets: BTreeSet<Target> = targets.iter().copied().collect();
+    watch::passes(&targets, out)
+        .iter()
+        .map(|options| {
+            let files = build(dir, options, typesetting);
+            let counts = match typesetting {
+                Typesetting::Session(cache) => Some(cache.last_build()),
+                _ => None,
+            };
+            (files, counts)
+        })
+        .collect()
+}
+
+/// The edits, each to the content as the one before left it: a flavour text, then a capture
+/// rate (which the card prints as odds), then the first text back as it was.
+fn edits(deck: &str) -> Vec<String> {
+    let flavour = "Its large ears stay raised to catch the faintest rustle in the tall grass.";
+    assert!(deck.contains(flavour));
+    let first = deck.replace(flavour, "Its ears twitch at every rustle of the grass.");
+    let second = first.replacen("capture-rate = 13", "capture-rate = 14", 1);
+    assert_ne!(first, second);
+    let third = second.replace("Its ears twitch at every rustle of the grass.", flavour);
+    vec![first, second, third]
+}
+
+fn holds_to_full_builds(name: &str, mut session: Typesetting) {
+    let dir = temp_dir(name);
+    let game = dir.join("game");
+    copy_dir(&root().join("content/safari-zone"), &game);
+    let out = dir.join("out");
+    let targets = watch::affected("deck.toml");
+    let targets: Vec<Target> = targets.into_iter().collect();
+    // What `watch` starts with: a build of everything, in the session.
+    rebuild(&game, &out, &Target::ALL, &mut session);
+    let deck = std::fs::read_to_string(game.join("deck.toml")).unwrap();
+    for (step, text) in edits(&deck).into_iter().enumerate() {
+        std::fs::write(game.join("deck.toml"), text).unwrap();
+        let passes = rebuild(&game, &out, &targets, &mut session);
+        assert_eq!(
+            passes.len(),
+            3,
+            "PDFs; previews and export; the sheet checked"
+        );
+        // The second build, previews and export, rasterises one card's face and the deck
+        // page that first shows it, and encodes them and that card's sprite sheet: no more.
+        if let Some((reused, made)) = passes[1].1 {
+            assert!(
+                made <= 3 && reused > 30,
+                "edit {step}: {made} images made and {reused} reused"
+            );
+        }
+        // A full build of the edited content as `safari build` makes it: nothing kept.
+        let options = BuildOptions {
+            asset_base: AssetBase::OutputFolder(out.clone()),
+            ..BuildOptions::default()
+        };
+        let full = build(&game, &options, &mut Typesetting::InProcess);
+        // Every file of every build is the full build's (the second build's export, made with
+        // the last build's Field Guide tiles, too: a card edit leaves the sheet as it was).
+        for (pass, (files, _)) in passes.iter().enumerate() {
+            for (path, bytes) in files {
+                let Some(expected) = full.get(path) else {
+                    panic!("edit {step}, build {pass}: {path} is not a full build's file")
+                };
+                assert!(
+                    bytes == expected,
+                    "edit {step}, build {pass}: {path} differs from a full build's"
+                );
+            }
+        }
+        // And the rebuild made every file of what it rebuilt.
+        for path in full.keys() {
+            if targets.iter().any(|t| t.owns(path)) {
+                assert!(
+                    passes.iter().any(|(files, _)| files.contains_key(path)),
+                    "edit {step}: {path} was not rebuilt"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rebuild_in_a_session_writes_what_a_full_build_writes() {
+    holds_to_full_builds("in-process", Typesetting::InProcess.for_session());
+}
+
+#[test]
+fn a_rebuild_in_watchs_worker_writes_what_a_full_build_writes() {
+    let worker = Worker::new(env!("CARGO_BIN_EXE_safari"), Bounds::DEFAULT);
+    holds_to_full_builds("worker", Typesetting::Bounded(worker).for_session());
+}
