@@ -104,6 +104,10 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
         );
         // The second build, previews and export, rasterises one card's face and the deck
         // page that first shows it, and encodes them and that card's sprite sheet: no more.
+        // What the session keeps of the default game: about 25 MB (card faces, PNGs, PDFs).
+        if let Typesetting::Session(cache) = &session {
+            assert!(cache.bytes() < 64 << 20, "{} bytes kept", cache.bytes());
+        }
         if let Some((reused, made)) = passes[1].1 {
             assert!(
                 made <= 3 && reused > 30,
