@@ -321,6 +321,10 @@ fn build_and_write(
             eprint!("\x1b[2J\x1b[H");
         }
         report(&folder, &built.checked.diagnostics, Format::Human, ui);
+    } else if built.checked.diagnostics.has_errors() {
+        // A later build's own faults (typesetting what the first did not: the sheet after a
+        // card edit, the previews) show below the first build's report.
+        report(&folder, &built.checked.diagnostics, Format::Human, ui);
     }
     for t in &built.timings {
         ui.detail(format!(
@@ -328,6 +332,7 @@ fn build_and_write(
             t.document, t.typeset_ms, t.pdf_ms, t.previews_ms
         ));
     }
+    let built_errors = built.checked.diagnostics.has_errors();
     match (built.checked.game, built.outputs) {
         (Some(game), Some(outputs)) => {
             let root = crate::output::OutputRoot::new(out);
@@ -349,7 +354,7 @@ fn build_and_write(
             }
         }
         _ => {
-            if report_diagnostics {
+            if report_diagnostics || built_errors {
                 ui.info("not rebuilt: the last good outputs stay in place");
             }
             None
