@@ -54,24 +54,24 @@ impl Image {
 
     /// Copies `other` in at (x, y), turned half a turn when `flip`; clipped to this image.
     pub fn paste(&mut self, other: &Image, x: u32, y: u32, flip: bool) {
-        for oy in 0..other.height {
-            let ty = y + oy;
-            if ty >= self.height {
-                break;
-            }
-            for ox in 0..other.width {
-                let tx = x + ox;
-                if tx >= self.width {
-                    break;
+        if x >= self.width || y >= self.height {
+            return;
+        }
+        let columns = other.width.min(self.width - x) as usize;
+        let rows = other.height.min(self.height - y);
+        for oy in 0..rows {
+            let to = ((y + oy) as usize * self.width as usize + x as usize) * 3;
+            let target = &mut self.rgb[to..to + columns * 3];
+            if flip {
+                // Row `oy` of the turned image is row `height - 1 - oy` read backwards.
+                let sy = (other.height - 1 - oy) as usize;
+                let row = &other.rgb[sy * other.width as usize * 3..][..other.width as usize * 3];
+                for (pixel, source) in target.chunks_exact_mut(3).zip(row.chunks_exact(3).rev()) {
+                    pixel.copy_from_slice(source);
                 }
-                let (sx, sy) = if flip {
-                    (other.width - 1 - ox, other.height - 1 - oy)
-                } else {
-                    (ox, oy)
-                };
-                let from = ((sy * other.width + sx) * 3) as usize;
-                let to = ((ty * self.width + tx) * 3) as usize;
-                self.rgb[to..to + 3].copy_from_slice(&other.rgb[from..from + 3]);
+            } else {
+                let from = oy as usize * other.width as usize * 3;
+                target.copy_from_slice(&other.rgb[from..from + columns * 3]);
             }
         }
     }

@@ -86,6 +86,10 @@ pub struct BuildOptions {
     pub print: PrintOptions,
     /// Where the Tabletop Simulator images will be found.
     pub asset_base: tts::AssetBase,
+    /// The export's Field Guide tiles are the ones the session's last export drew, when its
+    /// cache holds them (the sheet is then not typeset): for `watch`'s quick pass after an
+    /// edit the sheet does not show, which a later pass with the sheet checks.
+    pub last_sheet: bool,
 }
 
 impl Default for BuildOptions {
@@ -94,6 +98,7 @@ impl Default for BuildOptions {
             targets: Target::ALL.to_vec(),
             print: PrintOptions::default(),
             asset_base: tts::AssetBase::Url("images".to_string()),
+            last_sheet: false,
         }
     }
 }
@@ -137,6 +142,7 @@ pub fn run_all(
         TtsPlan {
             ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
             asset_base: options.asset_base.url(&context.game.manifest.id),
+            last_sheet: options.last_sheet,
         }
     });
     if !documents.is_empty() || tts.is_some() {

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use typst_layout::{Page, PagedDocument};
 
 use super::Output;
+use super::print::cache::{self, Key, Reuse};
 use super::ruleset::Ruleset;
 use crate::raster::Image;
 use rayon::prelude::*;
@@ -91,8 +92,37 @@ pub struct TtsOptions {
 /// The documents the export draws from.
 pub struct TtsSources<'a> {
     pub cards: &'a PagedDocument,
-    pub sheet: &'a PagedDocument,
+    pub sheet: Sheet<'a>,
     pub die_faces: &'a PagedDocument,
+}
+
+/// Where the Field Guide tiles come from.
+pub enum Sheet<'a> {
+    /// The Field Guide as typeset for this build.
+    Pages(&'a PagedDocument),
+    /// The tiles the session's last export drew from it (`BuildOptions::last_sheet`).
+    Last(std::sync::Arc<SheetTiles>),
+}
+
+/// The Field Guide's two sides as the export last drew them, kept in a session's cache under
+/// [`last_sheet_key`].
+pub struct SheetTiles {
+    front: std::sync::Arc<Png>,
+    back: std::sync::Arc<Png>,
+    /// Height over width of the front.
+    aspect: f64,
+}
+
+impl cache::Weigh for SheetTiles {
+    fn bytes(&self) -> usize {
+        // The images are weighed under their own keys.
+        0
+    }
+}
+
+/// Where a session's cache keeps the last export's Field Guide tiles of a game.
+pub fn last_sheet_key(game_id: &str) -> Key {
+    cache::key(&("last sheet tiles", game_id))
 }
 
 /// The saved object's file name: the game's name, letters and digits only.
@@ -193,12 +223,32 @@ function getRuleset()
 end
 "#;
 
-/// The saved object, its thumbnail and its images, under `tts/`.
+/// An encoded image and the hash it is named by.
+struct Png {
+    bytes: Vec<u8>,
+    hash: String,
+}
+
+impl cache::Weigh for Png {
+    fn bytes(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// The key of a page rasterised at `scale` for the export.
+fn page_key(page: &Page, scale: f64) -> Key {
+    cache::key(&("tts page", page, scale.to_bits()))
+}
+
+/// The saved object, its thumbnail and its images, under `tts/`. With a cache (`reuse`),
+/// images whose pages are as in an earlier build are not rasterised or encoded again: a
+/// one-card edit redraws that card's face and encodes its sprite sheet, nothing else.
 pub fn export(
     ruleset: &Ruleset,
     ruleset_json: &str,
     sources: &TtsSources,
     options: &TtsOptions,
+    reuse: Reuse,
 ) -> Vec<Output> {
     let mut guids = Guids {
         game: ruleset.game.id.clone(),
@@ -206,14 +256,33 @@ pub fn export(
     };
     let mut guid = |role: &str| guids.next(role);
     let mut outputs = Vec::new();
-    let mut image = |stem: &str, picture: &Image| -> String {
-        let bytes = picture.png();
-        let file = format!("{stem}-{}.png", short_hash(&bytes));
+    // An image made by `draw` (unless the cache has it under `key`), encoded and hashed.
+    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| {
+        reuse.get(
+            || cache::key(&("png", key())),
+            || {
+                let bytes = draw().png();
+                let hash = short_hash(&bytes);
+                Png { bytes, hash }
+            },
+        )
+    };
+    // An encoded image as a file named by its hash, and its URL.
+    let mut publish = |stem: &str, png: std::sync::Arc<Png>| -> String {
+        let file = format!("{stem}-{}.png", png.hash);
+        let bytes = match std::sync::Arc::try_unwrap(png) {
+            Ok(png) => png.bytes,
+            Err(shared) => shared.bytes.clone(),
+        };
         outputs.push(Output {
             path: format!("tts/images/{file}"),
             bytes,
         });
         format!("{}/{file}", options.asset_base)
+    };
+    let mut image = |stem: &str, key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| -> String {
+        let png = encode(key, draw);
+        publish(stem, png)
     };
 
     // Card faces: one slot per design (copies share it), 70 per sheet at most.
@@ -232,24 +301,40 @@ pub fn export(
         let size = back.frame.size();
         card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
     });
-    let back_url = back_page
-        .first()
-        .map(|page| image("card-back", &Image::of_page(page, scale, false)));
+    let back_url = back_page.first().map(|page| {
+        image("card-back", &|| page_key(page, scale), &|| {
+            Image::of_page(page, scale, false)
+        })
+    });
     for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
         let deck_id = sheet as u32 + 1;
         let (columns, rows) = grid(chunk.len());
-        let faces: Vec<Image> = chunk
-            .par_iter()
-            .map(|p| Image::of_page(p, scale, false))
-            .collect();
-        let (cw, ch) = (faces[0].width, faces[0].height);
-        let mut sprite = Image::blank(cw * columns, ch * rows);
-        for (index, face) in faces.iter().enumerate() {
-            let index = index as u32;
-            sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
-            slot_of_design.push(deck_id * 100 + index);
-        }
-        let face_url = image(&format!("card-faces-{deck_id}"), &sprite);
+        // Each card's face is kept apart, so that a sheet with one card changed is made
+        // by rasterising that card alone and pasting the others.
+        let face_keys: Vec<Key> = if reuse.is_on() {
+            chunk.par_iter().map(|p| page_key(p, scale)).collect()
+        } else {
+            Vec::new()
+        };
+        let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
+        let draw = || {
+            let faces: Vec<std::sync::Arc<Image>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(index, p)| {
+                    reuse.get(|| face_keys[index], || Image::of_page(p, scale, false))
+                })
+                .collect();
+            let (cw, ch) = (faces[0].width, faces[0].height);
+            let mut sprite = Image::blank(cw * columns, ch * rows);
+            for (index, face) in faces.iter().enumerate() {
+                let index = index as u32;
+                sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
+            }
+            sprite
+        };
+        slot_of_design.extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
+        let face_url = image(&format!("card-faces-{deck_id}"), &sprite_key, &draw);
         custom_decks.insert(
             deck_id.to_string(),
             json!({
@@ -334,20 +419,29 @@ pub fn export(
             let url = match textures.get(&key) {
                 Some(url) => String::clone(url),
                 None => {
-                    let faces: Vec<Image> = pages
-                        .par_iter()
-                        .take(6)
-                        .map(|page| {
-                            let scale = DIE_FACE_PX as f64 / page.frame.width().to_pt();
-                            Image::of_page(page, scale, false)
-                        })
-                        .collect();
-                    let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
-                    for (face, picture) in faces.iter().enumerate() {
-                        let (x, y, flip) = DIE_CELLS[face];
-                        texture.paste(picture, x, y, flip);
-                    }
-                    let url = image(&format!("die-{}", set.id), &texture);
+                    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
+                    let texture_key = || {
+                        let faces: Vec<Key> = pages
+                            .iter()
+                            .take(6)
+                            .map(|page| page_key(page, scale(page)))
+                            .collect();
+                        cache::key(&("die texture", faces))
+                    };
+                    let draw = || {
+                        let faces: Vec<Image> = pages
+                            .par_iter()
+                            .take(6)
+                            .map(|page| Image::of_page(page, scale(page), false))
+                            .collect();
+                        let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
+                        for (face, picture) in faces.iter().enumerate() {
+                            let (x, y, flip) = DIE_CELLS[face];
+                            texture.paste(picture, x, y, flip);
+                        }
+                        texture
+                    };
+                    let url = image(&format!("die-{}", set.id), &texture_key, &draw);
                     textures.insert(key, url.clone());
                     url
                 }
@@ -386,16 +480,47 @@ pub fn export(
     }
 
     // One Field Guide per player, locked so the vector paint tool can mark it.
-    let sheet_pages = sources.sheet.pages();
-    if let (Some(front), Some(back)) = (sheet_pages.first(), sheet_pages.get(1)) {
-        let scale = SHEET_DPI / 72.0;
-        let (front_image, back_image) = rayon::join(
-            || Image::of_page(front, scale, false),
-            || Image::of_page(back, scale, false),
-        );
-        let front_url = image("field-guide", &front_image);
-        let back_url = image("park-rules", &back_image);
-        let aspect = front.frame.height().to_pt() / front.frame.width().to_pt();
+    let tiles = match &sources.sheet {
+        Sheet::Last(tiles) => Some(std::sync::Arc::clone(tiles)),
+        Sheet::Pages(document) => {
+            let sheet_pages = document.pages();
+            sheet_pages
+                .first()
+                .zip(sheet_pages.get(1))
+                .map(|(front, back)| {
+                    let scale = SHEET_DPI / 72.0;
+                    // Both sides at once (a side the cache has is not drawn again).
+                    let (front_png, back_png) = rayon::join(
+                        || {
+                            encode(&|| page_key(front, scale), &|| {
+                                Image::of_page(front, scale, false)
+                            })
+                        },
+                        || {
+                            encode(&|| page_key(back, scale), &|| {
+                                Image::of_page(back, scale, false)
+                            })
+                        },
+                    );
+                    let tiles = std::sync::Arc::new(SheetTiles {
+                        front: front_png,
+                        back: back_png,
+                        aspect: front.frame.height().to_pt() / front.frame.width().to_pt(),
+                    });
+                    if let Some(cache) = reuse.0 {
+                        cache.put(
+                            last_sheet_key(&ruleset.game.id),
+                            std::sync::Arc::clone(&tiles),
+                        );
+                    }
+                    tiles
+                })
+        }
+    };
+    if let Some(tiles) = tiles {
+        let front_url = publish("field-guide", std::sync::Arc::clone(&tiles.front));
+        let back_url = publish("park-rules", std::sync::Arc::clone(&tiles.back));
+        let aspect = tiles.aspect;
         for player in 0..ruleset.parameters.players_max {
             let mut tile = object(
                 "Custom_Tile",
@@ -465,15 +590,21 @@ pub fn export(
     let thumbnail = back_page.first().map(|page| {
         let size = page.frame.size();
         let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
-        let card = Image::of_page(page, scale, false);
-        let mut square = Image::blank(256, 256);
-        square.paste(
-            &card,
-            (256 - card.width.min(256)) / 2,
-            (256 - card.height.min(256)) / 2,
-            false,
+        let png = reuse.get(
+            || cache::key(&("thumbnail", page_key(page, scale))),
+            || {
+                let card = Image::of_page(page, scale, false);
+                let mut square = Image::blank(256, 256);
+                square.paste(
+                    &card,
+                    (256 - card.width.min(256)) / 2,
+                    (256 - card.height.min(256)) / 2,
+                    false,
+                );
+                square.png()
+            },
         );
-        square.png()
+        cache::owned(png)
     });
 
     outputs.push(Output {

@@ -11,7 +11,7 @@ mod init;
 mod schema;
 mod sim;
 mod typeset_worker;
-mod watch;
+pub mod watch;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -9,8 +9,8 @@ use std::io::BufWriter;
 use std::time::Duration;
 
 use super::exit;
-use crate::backends::print::Typesetting;
 use crate::backends::print::worker::{self, Bounds, Worker};
+use crate::backends::print::{RenderCache, Typesetting};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,7 +23,9 @@ pub fn run(args: Args) -> u8 {
     crate::memory::set_limit(args.memory_bytes);
     let mut input = std::io::stdin().lock();
     let output = BufWriter::with_capacity(1 << 16, std::io::stdout());
-    match crate::backends::print::wire::serve(&mut input, output) {
+    // What `watch`'s builds keep for the next: an eighth of the memory bound at most.
+    let cache = RenderCache::new(usize::try_from(args.memory_bytes / 8).unwrap_or(usize::MAX));
+    match crate::backends::print::wire::serve(&mut input, output, &cache) {
         Ok(()) => exit::OK,
         // The parent is gone: there is nobody to tell.
         Err(_) => exit::FAILURE,

@@ -79,9 +79,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
     drop(folder);
     let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
-    // One worker for every rebuild: it keeps Typst's caches warm between them.
+    // One worker for every rebuild: it keeps Typst's caches warm between them, and the
+    // images and PDFs of the last builds, so a rebuild rasterises and encodes only the pages
+    // that changed.
     let mut typesetting = match args.bounds.typesetting() {
-        Ok(typesetting) => typesetting,
+        Ok(typesetting) => typesetting.for_session(),
         Err(code) => return code,
     };
 
@@ -198,10 +200,62 @@ fn is_editor_litter(path: &Path) -> bool {
         || name.contains(".tmp-")
 }
 
-/// Rebuilds `targets` in two steps: first the PDFs and the ruleset (what the designer waits
-/// for), then the page previews and the Tabletop Simulator export, which Typst's caches (in
-/// the worker, which lives from build to build) make cheap to typeset again but which take
-/// longest to rasterise.
+/// The builds of a rebuild of `targets`, in order: first the PDFs and the ruleset, without
+/// page previews (what the designer waits for); then, when anything printed or the export is
+/// stale, the page previews and the Tabletop Simulator export (with its images where `out`
+/// will hold them). The second makes the PDFs again, but the session's worker takes them, and
+/// every image whose page did not change, from what it kept of earlier builds.
+///
+/// After a content edit that `affected` does not count as the sheet's (a card), the second
+/// build gives the export the Field Guide tiles it drew last rather than typeset the sheet,
+/// the slowest document, again; and a third build then typesets the sheet and the export, so
+/// that what the Park Rules print of the deck (how many cards; the generated reference page
+/// lists every design) shows in `field-guide.pdf`, its previews and the export. When it does
+/// not, the third build writes nothing: its files are the bytes already written.
+pub fn passes(targets: &BTreeSet<Target>, out: &Path) -> Vec<BuildOptions> {
+    let mut first = BuildOptions {
+        targets: targets
+            .iter()
+            .copied()
+            .filter(|t| *t != Target::Tts)
+            .collect(),
+        ..BuildOptions::default()
+    };
+    first.print.page_previews = false;
+    let mut passes = vec![first.clone()];
+    let prints = targets
+        .iter()
+        .any(|t| matches!(t, Target::Sheet | Target::Deck | Target::Dice));
+    if prints || targets.contains(&Target::Tts) {
+        let mut second = first;
+        second.targets = targets
+            .iter()
+            .copied()
+            .filter(|t| *t != Target::Ruleset)
+            .collect();
+        second.print.page_previews = true;
+        second.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
+        // Content changed (the ruleset is stale), the sheet is not rebuilt, the export is.
+        let sheet_later = targets.contains(&Target::Ruleset)
+            && !targets.contains(&Target::Sheet)
+            && targets.contains(&Target::Tts);
+        if sheet_later {
+            second.last_sheet = true;
+            let mut third = second.clone();
+            third.last_sheet = false;
+            third.targets = vec![Target::Sheet, Target::Tts];
+            passes.push(second);
+            passes.push(third);
+        } else {
+            passes.push(second);
+        }
+    }
+    passes
+}
+
+/// Rebuilds `targets` in the builds [`passes`] gives. The typesetting worker lives from build
+/// to build: Typst's caches make typesetting again cheap, and what it kept of earlier builds
+/// spares rasterising and encoding the pages that did not change.
 fn rebuild(
     root: &Path,
     out: &Path,
@@ -210,48 +264,37 @@ fn rebuild(
     ui: Ui,
 ) {
     let started = Instant::now();
-    let quick: Vec<Target> = targets
-        .iter()
-        .copied()
-        .filter(|t| *t != Target::Tts)
-        .collect();
-    let mut options = BuildOptions {
-        targets: quick,
-        ..BuildOptions::default()
-    };
-    options.print.page_previews = false;
-    let Some(first) = build_and_write(root, out, &options, typesetting, ui, true) else {
+    let mut passes = passes(&targets, out).into_iter();
+    let Some(first) = passes.next() else {
         return;
     };
-    let names: Vec<&str> = first.iter().map(|t| target_name(*t)).collect();
+    let Some(built) = build_and_write(root, out, &first, typesetting, ui, true) else {
+        return;
+    };
+    let names: Vec<&str> = built.iter().map(|t| target_name(*t)).collect();
     ui.info(format!(
         "rebuilt {} in {:.0} ms",
         names.join(", "),
         started.elapsed().as_secs_f64() * 1e3
     ));
-    let prints = targets
-        .iter()
-        .any(|t| matches!(t, Target::Sheet | Target::Deck | Target::Dice));
-    if prints || targets.contains(&Target::Tts) {
-        let second = Instant::now();
-        options.targets = targets
-            .iter()
-            .copied()
-            .filter(|t| *t != Target::Ruleset)
-            .collect();
-        options.print.page_previews = true;
-        options.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
-        if build_and_write(root, out, &options, typesetting, ui, false).is_some() {
-            ui.info(format!(
-                "then previews{} in {:.0} ms",
-                if targets.contains(&Target::Tts) {
-                    " and the Tabletop Simulator export"
-                } else {
-                    ""
-                },
-                second.elapsed().as_secs_f64() * 1e3
-            ));
+    for (index, options) in passes.enumerate() {
+        let clock = Instant::now();
+        if build_and_write(root, out, &options, typesetting, ui, false).is_none() {
+            return;
         }
+        let what = if index == 0 {
+            if options.targets.contains(&Target::Tts) {
+                "then previews and the Tabletop Simulator export"
+            } else {
+                "then previews"
+            }
+        } else {
+            "then the Field Guide checked against the deck"
+        };
+        ui.info(format!(
+            "{what} in {:.0} ms",
+            clock.elapsed().as_secs_f64() * 1e3
+        ));
     }
 }
 
@@ -278,7 +321,18 @@ fn build_and_write(
             eprint!("\x1b[2J\x1b[H");
         }
         report(&folder, &built.checked.diagnostics, Format::Human, ui);
+    } else if built.checked.diagnostics.has_errors() {
+        // A later build's own faults (typesetting what the first did not: the sheet after a
+        // card edit, the previews) show below the first build's report.
+        report(&folder, &built.checked.diagnostics, Format::Human, ui);
     }
+    for t in &built.timings {
+        ui.detail(format!(
+            "  {}: Typst {:.1} ms, PDF {:.1} ms, previews {:.1} ms",
+            t.document, t.typeset_ms, t.pdf_ms, t.previews_ms
+        ));
+    }
+    let built_errors = built.checked.diagnostics.has_errors();
     match (built.checked.game, built.outputs) {
         (Some(game), Some(outputs)) => {
             let root = crate::output::OutputRoot::new(out);
@@ -300,7 +354,7 @@ fn build_and_write(
             }
         }
         _ => {
-            if report_diagnostics {
+            if report_diagnostics || built_errors {
                 ui.info("not rebuilt: the last good outputs stay in place");
             }
             None

@@ -11,6 +11,7 @@
 //! bounded in time and memory ([`worker`]): a template is a program, and Typst can neither
 //! be stopped nor limited from inside the process it runs in.
 
+pub mod cache;
 pub mod data;
 pub mod emit;
 pub mod files;
@@ -26,6 +27,7 @@ use super::Output;
 use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
 use crate::model::{Game, Paper};
+pub use cache::RenderCache;
 use files::TemplateFiles;
 use geometry::DeckLayout;
 pub use plan::TtsPlan;
@@ -95,6 +97,10 @@ pub enum Typesetting {
     /// In this process: nothing bounds a template's time or memory. For the library's
     /// callers (tests, benchmarks) that typeset content they trust.
     InProcess,
+    /// In this process, keeping rasterised images and PDFs from build to build so that a
+    /// rebuild makes only what changed (what `watch` does in its worker): for tests and
+    /// benchmarks of that path.
+    Session(RenderCache),
     /// In a worker process bounded in time and memory, reused from build to build (the
     /// command line's way).
     Bounded(Worker),
@@ -112,18 +118,24 @@ pub fn print(
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let plan = plan::plan(game, layout, files.has_park_rules, options, tts);
+    let in_process = |reuse: cache::Reuse| {
+        let outputs = std::sync::Mutex::new(Vec::new());
+        let done = run::run(&plan, files, reuse, &|progress| {
+            if let run::Progress::Output(output) = progress {
+                outputs
+                    .lock()
+                    .expect("no panic holds the lock")
+                    .push(output);
+            }
+        });
+        done.map(|done| (outputs.into_inner().expect("no panic holds the lock"), done))
+    };
     let (outputs, done) = match typesetting {
-        Typesetting::InProcess => {
-            let outputs = std::sync::Mutex::new(Vec::new());
-            let done = run::run(&plan, files, &|progress| {
-                if let run::Progress::Output(output) = progress {
-                    outputs
-                        .lock()
-                        .expect("no panic holds the lock")
-                        .push(output);
-                }
-            })?;
-            (outputs.into_inner().expect("no panic holds the lock"), done)
+        Typesetting::InProcess => in_process(cache::Reuse::NONE)?,
+        Typesetting::Session(cache) => {
+            let result = in_process(cache::Reuse(Some(cache)));
+            cache.finish_build();
+            result?
         }
         Typesetting::Bounded(worker) => worker.run(&plan, files)?,
     };
@@ -156,3 +168,20 @@ pub fn print(
         timings: done.timings,
     })
 }
+
+impl Typesetting {
+    /// The same, for a session of rebuilds (`watch`): images and PDFs a build made are kept
+    /// for the next, which rasterises and encodes only what changed. Outputs are the same
+    /// bytes either way.
+    pub fn for_session(self) -> Typesetting {
+        match self {
+            Typesetting::InProcess => Typesetting::Session(RenderCache::new(SESSION_BUDGET)),
+            Typesetting::Bounded(worker) => Typesetting::Bounded(worker.reusing_renders()),
+            session => session,
+        }
+    }
+}
+
+/// The bytes a session in this process keeps (the worker keeps an eighth of its memory
+/// bound).
+const SESSION_BUDGET: usize = 512 << 20;

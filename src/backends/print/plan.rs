@@ -66,6 +66,9 @@ pub struct TtsPlan {
     pub ruleset_json: String,
     /// Image URLs are `<asset_base>/<file>`.
     pub asset_base: String,
+    /// The Field Guide tiles may be the last export's (see `BuildOptions::last_sheet`).
+    #[serde(default)]
+    pub last_sheet: bool,
 }
 
 impl Plan {

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use typst::foundations::{Bytes, Dict, Smart, Value};
 use typst_layout::PagedDocument;
 
+use super::cache::{self, Designs, Reuse};
 use super::files::TemplateFiles;
 use super::plan::{self, Job, Plan};
 use super::typeset::Typesetter;
@@ -39,20 +40,40 @@ pub struct Done {
 }
 
 /// Runs `plan` here, handing files to `progress`. Errors (a template that does not compile)
-/// come with the warnings found on the way.
+/// come with the warnings found on the way. With a cache (`reuse`), pages, images and PDFs
+/// made by earlier builds are taken from it rather than made again.
 pub fn run(
     plan: &Plan,
     files: &TemplateFiles,
+    reuse: Reuse,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Done, Vec<Diagnostic>> {
     let game = to_typst(&plan.game);
     let typesetter = Typesetter::new(files);
-    let results: Vec<JobResult> = plan
+    // The export's Field Guide tiles as the session last drew them, when the plan allows it,
+    // the sheet is typeset only for the export, and the cache has them: the sheet is then
+    // not typeset at all.
+    let only_for_the_export = |job: &Job| {
+        job.template == "field-guide.typ" && job.pdf.is_none() && job.previews.is_none()
+    };
+    let last_sheet = match (&plan.tts, reuse.0) {
+        (Some(export), Some(cache))
+            if export.last_sheet && plan.jobs.iter().any(only_for_the_export) =>
+        {
+            cache.peek::<tts::SheetTiles>(tts::last_sheet_key(&plan.game_id))
+        }
+        _ => None,
+    };
+    let jobs: Vec<&Job> = plan
         .jobs
+        .iter()
+        .filter(|job| last_sheet.is_none() || !only_for_the_export(job))
+        .collect();
+    let results: Vec<JobResult> = jobs
         .par_iter()
         .map(|job| {
             progress(Progress::Started(&job.template));
-            let result = run_job(&typesetter, &game, &plan.game_id, job, progress);
+            let result = run_job(&typesetter, &game, &plan.game_id, job, reuse, progress);
             progress(Progress::Finished(&job.template));
             result
         })
@@ -78,7 +99,7 @@ pub fn run(
     if let Some(tts) = &plan.tts {
         progress(Progress::Started(TTS));
         let clock = std::time::Instant::now();
-        export_tts(tts, &kept, progress);
+        export_tts(tts, &kept, last_sheet, reuse, progress);
         done.timings.push(Timing {
             document: TTS.to_string(),
             typeset_ms: 0.0,
@@ -98,6 +119,7 @@ fn run_job(
     game: &Value,
     game_id: &str,
     job: &Job,
+    reuse: Reuse,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> JobResult {
     let clock = std::time::Instant::now();
@@ -107,12 +129,25 @@ fn run_job(
         inputs.insert(key.as_str().into(), to_typst(value));
     }
     let mut warnings = Vec::new();
+    // With a cache, what the designs' pages are, for the keys of the pages that place them.
+    let mut design_keys = None;
     if let Some(template) = &job.designs {
         let mut design_inputs = Dict::new();
         design_inputs.insert("game".into(), game.clone());
-        let designs = typesetter.typeset(template, design_inputs)?;
-        let bytes = pdf(&designs.document, game_id, template)?;
-        inputs.insert("designs".into(), Value::Bytes(Bytes::new(bytes)));
+        let mut designs = typesetter.typeset(template, design_inputs)?;
+        let bytes = Bytes::new(cache::owned(pdf(
+            &mut designs.document,
+            game_id,
+            template,
+            reuse,
+        )?));
+        if reuse.is_on() {
+            design_keys = Some(Designs {
+                document: cache::key(&bytes),
+                pages: designs.document.pages().iter().map(cache::key).collect(),
+            });
+        }
+        inputs.insert("designs".into(), Value::Bytes(bytes));
         warnings = designs.warnings;
     }
     let mut typeset = typesetter.typeset(&job.template, inputs)?;
@@ -121,7 +156,7 @@ fn run_job(
     if let Some(name) = &job.pdf {
         progress(Progress::Output(Output {
             path: name.clone(),
-            bytes: pdf(&typeset.document, game_id, name)?,
+            bytes: cache::owned(pdf(&mut typeset.document, game_id, name, reuse)?),
         }));
     }
     let pdf_ms = clock.elapsed().as_secs_f64() * 1e3 - typeset_ms;
@@ -129,17 +164,22 @@ fn run_job(
         let pages = previews.pages.as_deref();
         page_pngs(
             &typeset.document,
-            previews.dpi,
-            false,
+            (previews.dpi, false),
             pages,
+            (reuse, design_keys.as_ref()),
             progress,
             |page| format!("preview/{}-{page}.png", previews.name),
         );
     }
     if let Some(images) = &job.card_images {
-        page_pngs(&typeset.document, CARD_DPI, true, None, progress, |page| {
-            plan::card_image_name(images, page)
-        });
+        page_pngs(
+            &typeset.document,
+            (CARD_DPI, true),
+            None,
+            (reuse, None),
+            progress,
+            |page| plan::card_image_name(images, page),
+        );
     }
     let timing = Timing {
         document: Plan::document_name(job).to_string(),
@@ -154,6 +194,8 @@ fn run_job(
 fn export_tts(
     plan: &plan::TtsPlan,
     kept: &[(String, PagedDocument)],
+    last_sheet: Option<std::sync::Arc<tts::SheetTiles>>,
+    reuse: Reuse,
     progress: &(dyn Fn(Progress) + Sync),
 ) {
     let document = |name: &str| {
@@ -170,46 +212,70 @@ fn export_tts(
         &plan.ruleset_json,
         &tts::TtsSources {
             cards: document("cards.typ"),
-            sheet: document("field-guide.typ"),
+            sheet: match last_sheet {
+                Some(tiles) => tts::Sheet::Last(tiles),
+                None => tts::Sheet::Pages(document("field-guide.typ")),
+            },
             die_faces: document("die-faces.typ"),
         },
         &tts::TtsOptions {
             asset_base: plan.asset_base.clone(),
         },
+        reuse,
     );
     for output in outputs {
         progress(Progress::Output(output));
     }
 }
 
-fn pdf(document: &PagedDocument, game: &str, name: &str) -> Result<Vec<u8>, Vec<Diagnostic>> {
+/// The document as PDF; with a cache, the bytes exported before for the same pages (and
+/// metadata), as `watch`'s second pass makes the PDFs of its first again.
+fn pdf(
+    document: &mut PagedDocument,
+    game: &str,
+    name: &str,
+    reuse: Reuse,
+) -> Result<std::sync::Arc<Vec<u8>>, Vec<Diagnostic>> {
+    let tagged = std::env::var_os("SAFARI_TAGGED").is_some();
     let options = typst_pdf::PdfOptions {
         // A stable identifier keeps the PDF's /ID the same from build to build.
         ident: Smart::Custom(format!("{game}/{name}")),
         timestamp: None,
-        tagged: std::env::var_os("SAFARI_TAGGED").is_some(),
+        tagged,
         ..Default::default()
     };
-    typst_pdf::pdf(document, &options).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| {
-                Diagnostic::error(
-                    Code::TemplateError,
-                    format!("cannot write {name}: {}", e.message),
-                )
-            })
-            .collect()
-    })
+    let export = |document: &PagedDocument| {
+        typst_pdf::pdf(document, &options).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| {
+                    Diagnostic::error(
+                        Code::TemplateError,
+                        format!("cannot write {name}: {}", e.message),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    match reuse.0 {
+        None => export(document).map(std::sync::Arc::new),
+        Some(cache) => {
+            let info = cache::key(&*document.info_mut());
+            let key = cache::key(&("pdf", game, name, tagged, document.pages(), info));
+            cache.try_get(key, || export(document))
+        }
+    }
 }
 
-/// Pages of a document as PNG (`pages` numbered from 1, every page when `None`), named by
-/// `name(page number)`.
+/// Pages of a document as PNG at (dpi, with bleed) (`pages` numbered from 1, every page when
+/// `None`), named by `name(page number)`. With a cache, a page whose key was rasterised
+/// before is not rasterised again (pages placing the card designs are keyed by the designs
+/// they show).
 fn page_pngs(
     document: &PagedDocument,
-    dpi: f64,
-    bleed: bool,
+    (dpi, bleed): (f64, bool),
     pages: Option<&[usize]>,
+    (reuse, designs): (Reuse, Option<&Designs>),
     progress: &(dyn Fn(Progress) + Sync),
     name: impl Fn(usize) -> String + Sync,
 ) {
@@ -220,9 +286,20 @@ fn page_pngs(
     };
     numbers.par_iter().for_each(|&number| {
         let page = &all[number - 1];
+        let bytes = reuse.get(
+            || {
+                cache::key(&(
+                    "preview",
+                    cache::page_key(page, designs),
+                    dpi.to_bits(),
+                    bleed,
+                ))
+            },
+            || crate::raster::Image::of_page(page, dpi / 72.0, bleed).png(),
+        );
         progress(Progress::Output(Output {
             path: name(number),
-            bytes: crate::raster::Image::of_page(page, dpi / 72.0, bleed).png(),
+            bytes: cache::owned(bytes),
         }));
     });
 }

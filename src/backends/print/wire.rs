@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::Timing;
+use super::cache::{RenderCache, Reuse};
 use super::files::{TemplateFiles, TemplateSources};
 use super::plan::Plan;
 use super::run::{self, Progress};
@@ -28,6 +29,8 @@ const MAX_HEADER: u32 = 1 << 30;
 pub struct Request {
     pub files: TemplateSources,
     pub plan: Plan,
+    /// Whether the worker keeps this build's images and PDFs for the next (`watch`).
+    pub reuse: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -142,9 +145,14 @@ fn read_exactly(from: &mut impl Read, length: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The worker's loop: a build per request, until the parent closes stdin. Typst's caches
-/// (comemo) live on from one request to the next, which is what makes `watch`'s rebuilds
-/// cheap; what the last few builds did not use is evicted after each.
-pub fn serve(input: &mut impl Read, output: impl Write + Send) -> io::Result<()> {
+/// (comemo) live on from one request to the next, and so does `cache` for the requests that
+/// ask (`watch`'s), which is what makes rebuilds cheap; what the last few builds did not use
+/// is evicted after each.
+pub fn serve(
+    input: &mut impl Read,
+    output: impl Write + Send,
+    cache: &RenderCache,
+) -> io::Result<()> {
     let output = Mutex::new(output);
     let failed = Mutex::new(None);
     let send = |header: &Event, blob: &[u8]| {
@@ -158,7 +166,8 @@ pub fn serve(input: &mut impl Read, output: impl Write + Send) -> io::Result<()>
     };
     while let Some((request, _)) = read_frame::<Request>(input)? {
         let files = TemplateFiles::from_sources(request.files);
-        let done = run::run(&request.plan, &files, &|progress| match progress {
+        let reuse = Reuse(request.reuse.then_some(cache));
+        let done = run::run(&request.plan, &files, reuse, &|progress| match progress {
             Progress::Started(name) => send(&Event::Started(name.to_string()), &[]),
             Progress::Finished(name) => send(&Event::Finished(name.to_string()), &[]),
             Progress::Output(file) => send(&Event::Output(file.path), &file.bytes),
@@ -175,6 +184,9 @@ pub fn serve(input: &mut impl Read, output: impl Write + Send) -> io::Result<()>
         if let Some(err) = failed.lock().expect("no panic holds the lock").take() {
             // The parent is gone: nobody is left to answer.
             return Err(err);
+        }
+        if request.reuse {
+            cache.finish_build();
         }
         comemo::evict(10);
     }

@@ -51,6 +51,8 @@ pub struct Worker {
     program: PathBuf,
     bounds: Bounds,
     live: Option<Live>,
+    /// Whether the worker keeps each build's images and PDFs for the next.
+    reuse: bool,
 }
 
 struct Live {
@@ -76,7 +78,16 @@ impl Worker {
             program: program.into(),
             bounds,
             live: None,
+            reuse: false,
         }
+    }
+
+    /// The same worker, keeping each build's images and PDFs for the next (in its own
+    /// memory, within its bound): for `watch`, whose rebuilds then rasterise and encode
+    /// only what changed.
+    pub fn reusing_renders(mut self) -> Worker {
+        self.reuse = true;
+        self
     }
 
     /// A worker running the binary this process was started from.
@@ -107,6 +118,7 @@ impl Worker {
         let request = Request {
             files: files.to_sources(),
             plan: plan.clone(),
+            reuse: self.reuse,
         };
         let mut unfinished: Vec<String> = Vec::new();
         if wire::write_frame(&mut live.stdin, &request, &[])

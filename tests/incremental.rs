@@ -1,0 +1,210 @@
+//! `watch`'s incremental rebuild: after a one-card edit, the rebuild takes every image and PDF
+//! whose page did not change from what the session kept, and must still write exactly the
+//! bytes a full build of the edited content writes (the previews, the sprite sheets, the
+//! export's JSON that names images by their hash, the PDFs). Both ways the session runs: in
+//! this process, and in the typesetting worker as `watch` runs it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use safari::backends::print::Typesetting;
+use safari::backends::print::worker::{Bounds, Worker};
+use safari::backends::tts::AssetBase;
+use safari::backends::{BuildOptions, Target};
+use safari::cli::watch;
+use safari::world::GameFolder;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("safari-incremental-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+type Files = BTreeMap<String, Vec<u8>>;
+
+fn build(dir: &Path, options: &BuildOptions, typesetting: &mut Typesetting) -> Files {
+    let mut folder = GameFolder::open(dir).unwrap();
+    let built = safari::build_with(&mut folder, options, typesetting);
+    let outputs = built
+        .outputs
+        .unwrap_or_else(|| panic!("{:?}", built.checked.diagnostics));
+    outputs.into_iter().map(|o| (o.path, o.bytes)).collect()
+}
+
+/// One of `watch`'s builds: its options, its files, and what it took from the session's
+/// cache and made (in this process).
+struct Pass {
+    options: BuildOptions,
+    files: Files,
+    counts: Option<(usize, usize)>,
+}
+
+/// What `watch` makes for a save of `targets`, build by build.
+fn rebuild(dir: &Path, out: &Path, targets: &[Target], typesetting: &mut Typesetting) -> Vec<Pass> {
+    let targets: BTreeSet<Target> = targets.iter().copied().collect();
+    watch::passes(&targets, out)
+        .into_iter()
+        .map(|options| {
+            let files = build(dir, &options, typesetting);
+            let counts = match typesetting {
+                Typesetting::Session(cache) => Some(cache.last_build()),
+                _ => None,
+            };
+            Pass {
+                options,
+                files,
+                counts,
+            }
+        })
+        .collect()
+}
+
+/// The output folder after `passes`, as `watch` writes it: each build's files, and after a
+/// build with previews, the files of its targets that it did not make removed.
+fn write(folder: &mut Files, passes: &[Pass]) {
+    for pass in passes {
+        if pass.options.print.page_previews {
+            folder.retain(|path, _| {
+                pass.files.contains_key(path) || !pass.options.targets.iter().any(|t| t.owns(path))
+            });
+        }
+        folder.extend(pass.files.clone());
+    }
+}
+
+/// The edits, each to the content as the one before left it, and whether the sheet prints
+/// what it changes: a flavour text, a capture rate (which the card prints as odds), the
+/// flavour text back as it was, and a card printed once more (the Park Rules count the
+/// cards).
+fn edits(deck: &str) -> Vec<(String, bool)> {
+    let flavour = "Its large ears stay raised to catch the faintest rustle in the tall grass.";
+    assert!(deck.contains(flavour));
+    let first = deck.replace(flavour, "Its ears twitch at every rustle of the grass.");
+    let second = first.replacen("capture-rate = 13", "capture-rate = 14", 1);
+    assert_ne!(first, second);
+    let third = second.replace("Its ears twitch at every rustle of the grass.", flavour);
+    let fourth =
+        third
+            .replacen("size = 52", "size = 53", 1)
+            .replacen("copies = 5", "copies = 6", 1);
+    assert_ne!(third, fourth);
+    vec![
+        (first, false),
+        (second, false),
+        (third, false),
+        (fourth, true),
+    ]
+}
+
+fn holds_to_full_builds(name: &str, mut session: Typesetting) {
+    let dir = temp_dir(name);
+    let game = dir.join("game");
+    copy_dir(&root().join("content/safari-zone"), &game);
+    let out = dir.join("out");
+    let targets = watch::affected("deck.toml");
+    let targets: Vec<Target> = targets.into_iter().collect();
+    // What `watch` starts with: a build of everything, in the session.
+    let mut folder = Files::new();
+    write(
+        &mut folder,
+        &rebuild(&game, &out, &Target::ALL, &mut session),
+    );
+    let deck = std::fs::read_to_string(game.join("deck.toml")).unwrap();
+    for (step, (text, sheet_shows_it)) in edits(&deck).into_iter().enumerate() {
+        std::fs::write(game.join("deck.toml"), text).unwrap();
+        let passes = rebuild(&game, &out, &targets, &mut session);
+        assert_eq!(
+            passes.len(),
+            3,
+            "PDFs; previews and export; the sheet checked"
+        );
+        // The second build, previews and export, rasterises one card's face and the deck
+        // page that first shows it, and encodes them and that card's sprite sheet: no more.
+        // (A card printed once more numbers every card after it anew.)
+        if let (Some((reused, made)), false) = (passes[1].counts, sheet_shows_it) {
+            assert!(
+                made <= 3 && reused > 30,
+                "edit {step}: {made} images made and {reused} reused"
+            );
+        }
+        // What the session keeps of the default game: about 25 MB (card faces, PNGs, PDFs).
+        if let Typesetting::Session(cache) = &session {
+            assert!(cache.bytes() < 64 << 20, "{} bytes kept", cache.bytes());
+        }
+        // A full build of the edited content as `safari build` makes it: nothing kept.
+        let options = BuildOptions {
+            asset_base: AssetBase::OutputFolder(out.clone()),
+            ..BuildOptions::default()
+        };
+        let full = build(&game, &options, &mut Typesetting::InProcess);
+        // Every file of every build is the full build's; the second build's export too,
+        // made with the last build's Field Guide tiles, unless the sheet shows the edit (the
+        // third build then brings the tiles up to date).
+        for (index, pass) in passes.iter().enumerate() {
+            for (path, bytes) in &pass.files {
+                if sheet_shows_it && index == 1 && path.starts_with("tts/") {
+                    continue;
+                }
+                let Some(expected) = full.get(path) else {
+                    panic!("edit {step}, build {index}: {path} is not a full build's file")
+                };
+                assert!(
+                    bytes == expected,
+                    "edit {step}, build {index}: {path} differs from a full build's"
+                );
+            }
+        }
+        // And once all are written, the output folder is the full build's, file for file.
+        write(&mut folder, &passes);
+        assert_eq!(
+            folder.keys().collect::<Vec<_>>(),
+            full.keys().collect::<Vec<_>>(),
+            "edit {step}: the output folder holds a full build's files"
+        );
+        for (path, bytes) in &full {
+            assert!(folder[path] == *bytes, "edit {step}: {path} differs");
+        }
+        if sheet_shows_it {
+            let before = &passes[1].files;
+            assert!(
+                passes[2]
+                    .files
+                    .iter()
+                    .any(|(path, bytes)| path.starts_with("tts/images/park-rules")
+                        && before.get(path) != Some(bytes)),
+                "edit {step}: the third build redraws the Park Rules tile"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rebuild_in_a_session_writes_what_a_full_build_writes() {
+    holds_to_full_builds("in-process", Typesetting::InProcess.for_session());
+}
+
+#[test]
+fn a_rebuild_in_watchs_worker_writes_what_a_full_build_writes() {
+    let worker = Worker::new(env!("CARGO_BIN_EXE_safari"), Bounds::DEFAULT);
+    holds_to_full_builds("worker", Typesetting::Bounded(worker).for_session());
+}
