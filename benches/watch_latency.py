@@ -8,7 +8,7 @@ each file to a temporary name and renames it over the old one). Prints, per edit
 PDFs and the ruleset were current and when the last preview and export file was, counted from
 the save; then the medians.
 
-    scripts/watch_latency.py [--safari target/release/safari] [--game content/safari-zone]
+    benches/watch_latency.py [--safari target/release/safari] [--game content/safari-zone]
                              [--edits 8] [--card 1]
 
 Linux only (inotify through ctypes; nothing to install).
