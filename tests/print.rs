@@ -792,3 +792,71 @@ fn printer_presets_give_each_service_its_card_pictures() {
         assert_eq!(back[2].parse::<u32>().unwrap(), copies);
     }
 }
+
+/// `--color cmyk`: the templates' colours are written as DeviceCMYK (`k`, `K`) and none in RGB
+/// (`rg`, `RG`, or a three-component ICC space, as Typst writes sRGB), on the sheet and on the
+/// cards (a see-through white stays grey: CMYK has no transparency); a default build writes
+/// none in CMYK.
+#[test]
+fn a_cmyk_build_writes_its_colours_as_cmyk() {
+    use lopdf::Object;
+    use safari::backends::print::ColorSpace;
+    // Colour operators by name, and the components of the ICC spaces the pages name.
+    let colours = |bytes: &[u8]| {
+        let doc = pdf(bytes);
+        let mut operators = std::collections::BTreeSet::<String>::new();
+        let mut icc_components = std::collections::BTreeSet::<i64>::new();
+        for page in doc.get_pages().values() {
+            let content = doc.get_and_decode_page_content(*page).unwrap();
+            for op in content.operations {
+                if ["k", "K", "rg", "RG"].contains(&op.operator.as_str()) {
+                    operators.insert(op.operator);
+                }
+            }
+            let (resources, ids) = doc.get_page_resources(*page).unwrap();
+            let dicts = resources.into_iter().cloned().chain(
+                ids.into_iter()
+                    .filter_map(|id| doc.get_dictionary(id).ok().cloned()),
+            );
+            for dict in dicts {
+                let Ok(spaces) = dict.get(b"ColorSpace") else {
+                    continue;
+                };
+                let Ok(spaces) = doc
+                    .dereference(spaces)
+                    .and_then(|(_, o)| o.as_dict().cloned())
+                else {
+                    continue;
+                };
+                for (_, space) in spaces.iter() {
+                    let Ok((_, Object::Array(space))) = doc.dereference(space) else {
+                        continue;
+                    };
+                    if let [Object::Name(kind), stream] = &space[..]
+                        && kind == b"ICCBased"
+                        && let Ok((_, Object::Stream(stream))) = doc.dereference(stream)
+                    {
+                        icc_components.insert(stream.dict.get(b"N").unwrap().as_i64().unwrap());
+                    }
+                }
+            }
+        }
+        (operators, icc_components)
+    };
+    for space in [ColorSpace::Cmyk, ColorSpace::Rgb] {
+        let built = build(&default_game(), |options| {
+            options.targets = vec![Target::Sheet, Target::Deck];
+            options.print.color_space = space;
+        });
+        for name in ["field-guide.pdf", "encounter-deck-cards.pdf"] {
+            let (operators, icc) = colours(&built[name]);
+            let cmyk = operators.contains("k") && operators.contains("K");
+            let rgb = operators.contains("rg") || operators.contains("RG") || icc.contains(&3);
+            assert_eq!(
+                (cmyk, rgb),
+                (space == ColorSpace::Cmyk, space == ColorSpace::Rgb),
+                "{space:?} {name}: {operators:?}, ICC spaces of {icc:?} components"
+            );
+        }
+    }
+}

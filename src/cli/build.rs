@@ -88,7 +88,7 @@ fn parse_offset(text: &str) -> Result<(f64, f64), String> {
     Ok((number(x)?, number(y)?))
 }
 
-pub fn run(args: Args, ui: Ui) -> u8 {
+pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) -> u8 {
     let started = std::time::Instant::now();
     let mut folder = match open_game(args.game.as_deref()) {
         Ok(folder) => folder,
@@ -103,6 +103,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;
     options.print.printer = args.printer;
+    options.print.color_space = color_space;
     options.asset_base = match &args.asset_base {
         Some(url) => AssetBase::Url(url.clone()),
         None => AssetBase::OutputFolder(args.out.clone()),

@@ -18,6 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::backends::print::ColorSpace;
 use crate::diag::{RenderOptions, printable};
 
 /// The default game, relative to the working directory.
@@ -34,7 +35,8 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// When to colour output (NO_COLOR is honoured).
+    /// When to colour output (NO_COLOR is honoured); for `build` and `watch`, `cmyk` writes
+    /// the print files' colours as CMYK (and colours the terminal as `auto` does).
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
 
@@ -76,6 +78,10 @@ enum Color {
     Auto,
     Always,
     Never,
+    /// The print files' colours in RGB, as by default (`build`, `watch`).
+    Rgb,
+    /// The print files' colours in CMYK (`build`, `watch`).
+    Cmyk,
 }
 
 #[derive(Subcommand)]
@@ -160,8 +166,22 @@ pub fn main() -> ExitCode {
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal(),
+        Color::Auto | Color::Rgb | Color::Cmyk => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+        }
     };
+    let color_space = match cli.color {
+        Color::Cmyk => ColorSpace::Cmyk,
+        _ => ColorSpace::Rgb,
+    };
+    if matches!(cli.color, Color::Rgb | Color::Cmyk)
+        && !matches!(cli.command, Command::Build(_) | Command::Watch(_))
+    {
+        eprintln!(
+            "error: `--color rgb` and `--color cmyk` choose the print files' colours: they are for `build` and `watch`"
+        );
+        return ExitCode::from(exit::FAILURE);
+    }
     let ui = Ui {
         render: RenderOptions {
             width: terminal_width(),
@@ -173,8 +193,8 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args, ui),
         Command::Fix(args) => fix::run(args, ui),
-        Command::Build(args) => build::run(args, ui),
-        Command::Watch(args) => watch::run(args, ui),
+        Command::Build(args) => build::run(args, color_space, ui),
+        Command::Watch(args) => watch::run(args, color_space, ui),
         Command::Explain(args) => explain::run(args),
         Command::Init(args) => init::run(args, ui),
         Command::Diff(args) => diff::run(args, ui),

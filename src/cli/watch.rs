@@ -12,7 +12,7 @@ use notify_debouncer_mini::{DebouncedEvent, new_debouncer};
 
 use super::check::{Format, open_game, report};
 use super::{Ui, exit};
-use crate::backends::print::Typesetting;
+use crate::backends::print::{ColorSpace, Typesetting};
 use crate::backends::{BuildOptions, Target};
 
 #[derive(clap::Args)]
@@ -65,7 +65,7 @@ pub fn affected(relative: &str) -> BTreeSet<Target> {
     targets
 }
 
-pub fn run(args: Args, ui: Ui) -> u8 {
+pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     let folder = match open_game(args.game.as_deref()) {
         Ok(folder) => folder,
         Err(code) => return code,
@@ -106,6 +106,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         &root,
         &out,
         Target::ALL.into_iter().collect(),
+        color_space,
         &mut typesetting,
         ui,
     );
@@ -135,7 +136,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             }
         }
         if !targets.is_empty() {
-            rebuild(&root, &out, targets, &mut typesetting, ui);
+            rebuild(&root, &out, targets, color_space, &mut typesetting, ui);
         }
     }
     exit::OK
@@ -260,11 +261,16 @@ fn rebuild(
     root: &Path,
     out: &Path,
     targets: BTreeSet<Target>,
+    color_space: ColorSpace,
     typesetting: &mut Typesetting,
     ui: Ui,
 ) {
     let started = Instant::now();
-    let mut passes = passes(&targets, out).into_iter();
+    let mut passes = passes(&targets, out);
+    for pass in &mut passes {
+        pass.print.color_space = color_space;
+    }
+    let mut passes = passes.into_iter();
     let Some(first) = passes.next() else {
         return;
     };

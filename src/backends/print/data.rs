@@ -36,6 +36,8 @@ pub struct GameData<'a> {
     pub items: Vec<ItemData>,
     /// Whether the game folder has `park-rules.typ` for the back of the sheet.
     pub has_park_rules: bool,
+    /// `"rgb"`, or `"cmyk"` for a build whose colours are written as CMYK (`--color cmyk`).
+    pub color_space: super::ColorSpace,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -184,6 +186,7 @@ pub fn game_data<'a>(
             })
             .collect(),
         has_park_rules,
+        color_space: super::ColorSpace::Rgb,
     }
 }
 

@@ -60,6 +60,19 @@ pub struct PrintOptions {
     pub card_previews: bool,
     /// One PNG per card face and back for a print-on-demand service, in `printer/<name>/`.
     pub printer: Option<printer::Printer>,
+    /// The colour space the templates' palette is written in.
+    pub color_space: ColorSpace,
+}
+
+/// The colour space of the print files' colours (`--color cmyk`): the templates read it as
+/// `game.color_space` and convert their palette, which Typst writes as DeviceCMYK. Pictures
+/// (card art) keep their own; Typst 0.15 cannot write PDF/X, nor attach an output profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorSpace {
+    #[default]
+    Rgb,
+    Cmyk,
 }
 
 impl Default for PrintOptions {
@@ -72,6 +85,7 @@ impl Default for PrintOptions {
             page_previews: true,
             card_previews: false,
             printer: None,
+            color_space: ColorSpace::Rgb,
         }
     }
 }

@@ -88,7 +88,8 @@ pub fn plan(
     tts: Option<TtsPlan>,
 ) -> Plan {
     let paper = options.paper.unwrap_or(game.manifest.paper);
-    let data: GameData = data::game_data(game, paper, layout, has_park_rules);
+    let mut data: GameData = data::game_data(game, paper, layout, has_park_rules);
+    data.color_space = options.color_space;
     let previews = |name: &str, pages: Option<Vec<usize>>| {
         options.page_previews.then(|| Previews {
             name: name.to_string(),
