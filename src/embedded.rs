@@ -51,22 +51,16 @@ pub fn manifest_for(id: &str, name: &str) -> String {
         .iter()
         .find(|(file, _)| *file == "game.toml")
         .expect("the default game has a manifest");
-    let mut out = String::new();
-    let (mut id_done, mut name_done) = (false, false);
-    for line in manifest.lines() {
-        // The game's own keys come before any `[table]`.
-        if !id_done && line.starts_with("id = ") {
-            out.push_str(&format!("id = {}", toml::Value::from(id)));
-            id_done = true;
-        } else if !name_done && line.starts_with("name = ") {
-            out.push_str(&format!("name = {}", toml::Value::from(name)));
-            name_done = true;
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out
+    renamed(manifest, id, name).expect("the default game's manifest is TOML")
+}
+
+/// A manifest with its `id` and `name` set, everything else (comments, order, tables) as
+/// written; an error when the text is not TOML.
+pub fn renamed(manifest: &str, id: &str, name: &str) -> Result<String, toml_edit::TomlError> {
+    let mut document: toml_edit::DocumentMut = manifest.parse()?;
+    document["id"] = toml_edit::value(id);
+    document["name"] = toml_edit::value(name);
+    Ok(document.to_string())
 }
 
 /// The README `safari init` puts in a new game folder.

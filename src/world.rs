@@ -223,6 +223,53 @@ impl GameFolder {
         }
     }
 
+    /// Every regular file of the folder by its relative path (`/`-separated, sorted): not
+    /// hidden ones (`.git`), not what a symbolic link leads to, at most
+    /// [`MAX_GAME_FILES`](crate::load::limits::MAX_GAME_FILES). For `safari init --from`,
+    /// which copies a game; the files are then read through [`GameFolder::reader`].
+    pub fn files(&self) -> Result<Vec<String>, Diagnostic> {
+        use crate::load::limits::MAX_GAME_FILES;
+        let mut files = Vec::new();
+        // Folders still to list, an explicit stack: no recursion on a depth the disk sets.
+        let mut folders = vec![String::new()];
+        while let Some(folder) = folders.pop() {
+            let path = self.root.join(&folder);
+            let entries = std::fs::read_dir(&path).map_err(|err| {
+                Diagnostic::error(
+                    Code::FileUnreadable,
+                    format!("folder `{}` cannot be read: {err}", path.display()),
+                )
+            })?;
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') {
+                    continue;
+                }
+                let relative = if folder.is_empty() {
+                    name
+                } else {
+                    format!("{folder}/{name}")
+                };
+                match entry.file_type() {
+                    Ok(kind) if kind.is_dir() => folders.push(relative),
+                    Ok(kind) if kind.is_file() => files.push(relative),
+                    _ => {}
+                }
+                if files.len() + folders.len() > MAX_GAME_FILES {
+                    return Err(Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!(
+                            "the game folder has more than {MAX_GAME_FILES} files and folders"
+                        ),
+                    )
+                    .with_help("a game is a few content files, templates and images: is this the right folder?"));
+                }
+            }
+        }
+        files.sort();
+        Ok(files)
+    }
+
     fn resolve(&self, relative: &str) -> Result<PathBuf, Diagnostic> {
         confined(&self.root, relative)
     }

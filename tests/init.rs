@@ -77,3 +77,84 @@ fn an_existing_folder_is_refused_even_when_empty() {
     assert_eq!(std::fs::read_dir(dir.join("taken")).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--from` starts from another game: a pack in `content/` by its name, or any game folder.
+/// Everything is copied (templates, Park Rules, art) but the id and name, which come from the
+/// new folder's name; the rest of game.toml, comments included, is the original's.
+#[test]
+fn init_from_copies_a_pack_or_a_game_folder_with_a_new_id_and_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_dir("from");
+    // A pack by its name, from a folder holding content/.
+    std::fs::create_dir_all(dir.join("content")).unwrap();
+    let pack = root.join("tests/fixtures-print/template-override");
+    let copy = |from: &Path, to: &Path| {
+        std::fs::create_dir_all(to.join("templates")).unwrap();
+        for entry in walk(from) {
+            let target = to.join(entry.strip_prefix(from).unwrap());
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(&entry, target).unwrap();
+        }
+    };
+    copy(&pack, &dir.join("content/house-dice"));
+    let out = safari_in(&dir, &["init", "games/my-dice", "--from", "house-dice"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let game = dir.join("games/my-dice");
+    let table = manifest(&game);
+    assert_eq!(table["id"].as_str(), Some("my-dice"));
+    assert_eq!(table["name"].as_str(), Some("My Dice"));
+    let original = std::fs::read_to_string(pack.join("game.toml")).unwrap();
+    let copied = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    let comments = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(comments(&copied), comments(&original));
+    for file in [
+        "templates/dice.typ",
+        "park-rules.typ",
+        "deck.toml",
+        "field-guide.kdl",
+    ] {
+        assert_eq!(
+            std::fs::read(game.join(file)).unwrap(),
+            std::fs::read(pack.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let out = safari_in(&dir, &["build", "games/my-dice", "--only", "dice"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir.join("out/my-dice/dice.pdf").is_file());
+
+    // A game folder by its path.
+    let out = safari_in(&dir, &["init", "again", "--from", "games/my-dice"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(manifest(&dir.join("again"))["id"].as_str(), Some("again"));
+
+    // Neither: the packs there are named.
+    let out = safari_in(&dir, &["init", "nope", "--from", "no-such-pack"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("house-dice"), "{err}");
+    assert!(!dir.join("nope").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}

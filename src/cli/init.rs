@@ -1,7 +1,8 @@
-//! `safari init NAME`: a new game folder, copied from the built-in default game, with its own
-//! id and name taken from the folder's name (so its outputs go to their own `out/<id>/`).
+//! `safari init NAME [--from PACK]`: a new game folder, copied from the built-in default game
+//! or from any game folder (a pack in `content/`), with its own id and name taken from the
+//! folder's name (so its outputs go to their own `out/<id>/`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{Ui, exit};
 use crate::embedded;
@@ -11,6 +12,11 @@ pub struct Args {
     /// The folder to create; its last component names the game (`my-safari`: id
     /// `my-safari`, name "My Safari").
     name: PathBuf,
+
+    /// Start from this game instead of Safari Zone RNW: a game folder, or a pack in
+    /// `content/` by its name (`content/<PACK>`).
+    #[arg(long, value_name = "PACK")]
+    from: Option<PathBuf>,
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
@@ -31,16 +37,35 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         return exit::FAILURE;
     }
     let title = title(&given);
-    let files = embedded::DEFAULT_GAME
-        .iter()
-        .map(|(name, text)| match *name {
-            "game.toml" => (name.to_string(), embedded::manifest_for(&id, &title)),
-            _ => (name.to_string(), text.to_string()),
-        })
-        .chain(std::iter::once((
+    let (files, source) = match &args.from {
+        None => (default_game_files(), "Safari Zone RNW".to_string()),
+        Some(from) => match game_files(from) {
+            Ok(found) => found,
+            Err(message) => {
+                eprintln!("error: {}", crate::diag::printable(&message));
+                return exit::FAILURE;
+            }
+        },
+    };
+    let mut files: Vec<(String, Vec<u8>)> = files;
+    for (name, bytes) in &mut files {
+        if name == crate::load::MANIFEST {
+            let text = String::from_utf8_lossy(bytes);
+            match embedded::renamed(&text, &id, &title) {
+                Ok(renamed) => *bytes = renamed.into_bytes(),
+                Err(err) => {
+                    eprintln!("error: the game.toml to copy is not TOML: {err}");
+                    return exit::FAILURE;
+                }
+            }
+        }
+    }
+    if !files.iter().any(|(name, _)| name == "README.md") {
+        files.push((
             "README.md".to_string(),
-            embedded::readme(&given),
-        )));
+            embedded::readme(&given).into_bytes(),
+        ));
+    }
     if let Err(err) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create {}: {err}", dir.display());
         return exit::FAILURE;
@@ -56,19 +81,92 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         );
         return exit::FAILURE;
     }
-    for (name, text) in files.chain(schemas) {
-        let text = text.replace("#:schema ../../schema/", "#:schema schema/");
-        if let Err(err) = crate::output::write_atomically(&dir.join(&name), text.as_bytes()) {
+    let schemas = schemas.map(|(name, text)| (name, text.into_bytes()));
+    for (name, bytes) in files.into_iter().chain(schemas) {
+        // The TOML files name their schema beside the game, where the copy has it.
+        let bytes = if name.ends_with(".toml") {
+            String::from_utf8_lossy(&bytes)
+                .replace("#:schema ../../schema/", "#:schema schema/")
+                .into_bytes()
+        } else {
+            bytes
+        };
+        let path = dir.join(&name);
+        if let Some(parent) = path.parent()
+            && let Err(err) = std::fs::create_dir_all(parent)
+        {
+            eprintln!("error: cannot create {}: {err}", parent.display());
+            return exit::FAILURE;
+        }
+        if let Err(err) = crate::output::write_atomically(&path, &bytes) {
             eprintln!("error: {}", err.message);
             return exit::FAILURE;
         }
     }
     ui.info(format!(
-        "created {} (id `{id}`, name \"{title}\") from Safari Zone RNW; next: `safari check {}`",
+        "created {} (id `{id}`, name \"{title}\") from {source}; next: `safari check {}`",
         dir.display(),
         dir.display()
     ));
     exit::OK
+}
+
+/// The built-in default game's files.
+fn default_game_files() -> Vec<(String, Vec<u8>)> {
+    embedded::DEFAULT_GAME
+        .iter()
+        .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+        .collect()
+}
+
+/// The files of the game `from` names (a folder holding game.toml, or `content/<from>`),
+/// read through the game folder's seam, and the game's name; or why not.
+fn game_files(from: &Path) -> Result<(Vec<(String, Vec<u8>)>, String), String> {
+    let is_game = |dir: &Path| dir.join(crate::load::MANIFEST).is_file();
+    let pack = Path::new("content").join(from);
+    let dir = if is_game(from) {
+        from.to_path_buf()
+    } else if from.components().count() == 1 && is_game(&pack) {
+        pack
+    } else {
+        let packs: Vec<String> = std::fs::read_dir("content")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|entry| is_game(&entry.path()))
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        let mut packs = packs;
+        packs.sort();
+        let known = if packs.is_empty() {
+            String::new()
+        } else {
+            format!(" (the packs in content/: {})", packs.join(", "))
+        };
+        return Err(format!(
+            "`{}` is neither a game folder (with a game.toml) nor a pack in content/{known}",
+            from.display()
+        ));
+    };
+    let folder = crate::world::GameFolder::open(&dir).map_err(|d| d.message)?;
+    let reader = folder.reader();
+    let mut files = Vec::new();
+    for relative in folder.files().map_err(|d| d.message)? {
+        let bytes = reader.read(&relative).map_err(|d| d.message)?;
+        files.push((relative, bytes));
+    }
+    let name = files
+        .iter()
+        .find(|(name, _)| name == crate::load::MANIFEST)
+        .and_then(|(_, bytes)| {
+            toml::from_slice::<toml::Table>(bytes)
+                .ok()?
+                .get("name")?
+                .as_str()
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| dir.display().to_string());
+    Ok((files, name))
 }
 
 /// The game's name: a folder name written as an id (`my-safari`, `my_safari`) as words with

@@ -14,6 +14,8 @@ use crate::world::{FileId, Origin};
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Bytes of one image or other file a template reads.
 pub const MAX_ASSET_BYTES: u64 = 16 << 20;
+/// Files `safari init --from` copies from a game folder (its content, templates and art).
+pub const MAX_GAME_FILES: usize = 1000;
 /// Bytes of a ruleset.json read by `sim` or `diff`.
 pub const MAX_RULESET_BYTES: u64 = 16 << 20;
 /// Characters in one piece of text (a name, a label, a flavour text).
