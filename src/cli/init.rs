@@ -47,7 +47,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             }
         },
     };
-    let mut files: Vec<(String, Vec<u8>)> = files;
+    let mut files: Files = files;
     for (name, bytes) in &mut files {
         if name == crate::load::MANIFEST {
             let text = String::from_utf8_lossy(bytes);
@@ -111,8 +111,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     exit::OK
 }
 
+/// A game's files: each path in the game folder, and its bytes.
+type Files = Vec<(String, Vec<u8>)>;
+
 /// The built-in default game's files.
-fn default_game_files() -> Vec<(String, Vec<u8>)> {
+fn default_game_files() -> Files {
     embedded::DEFAULT_GAME
         .iter()
         .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
@@ -121,7 +124,7 @@ fn default_game_files() -> Vec<(String, Vec<u8>)> {
 
 /// The files of the game `from` names (a folder holding game.toml, or `content/<from>`),
 /// read through the game folder's seam, and the game's name; or why not.
-fn game_files(from: &Path) -> Result<(Vec<(String, Vec<u8>)>, String), String> {
+fn game_files(from: &Path) -> Result<(Files, String), String> {
     let is_game = |dir: &Path| dir.join(crate::load::MANIFEST).is_file();
     let pack = Path::new("content").join(from);
     let dir = if is_game(from) {
