@@ -8,6 +8,7 @@ mod explain;
 pub mod graph;
 mod reachability;
 mod structure;
+mod timing;
 
 use crate::diag::Diagnostics;
 use crate::model::{BoxId, Game};
@@ -22,9 +23,20 @@ pub struct Analysis {
 
 impl Analysis {
     pub fn of(game: &Game) -> Analysis {
-        let graph = graph::Graph::build(game);
-        let reach = graph::fixpoint(&graph, game, &[]);
-        Analysis { graph, reach }
+        // Boxes found closed at every moment of their event are never filled; taking them
+        // out may close others, so this repeats until nothing new is found (each round finds
+        // at least one box, and a box once closed stays closed).
+        let mut late = std::collections::HashMap::new();
+        let mut budget = timing::Budget::default();
+        loop {
+            let graph = graph::Graph::build_with(game, late.clone());
+            let reach = graph::fixpoint(&graph, game, &[]);
+            let found = timing::late(game, &graph, &reach, &mut budget);
+            if found.is_empty() {
+                return Analysis { graph, reach };
+            }
+            late.extend(found.into_iter().map(|l| (l.r#box, l)));
+        }
     }
 
     pub fn box_reachable(&self, b: BoxId) -> bool {
