@@ -19,6 +19,22 @@ fn default_game(c: &mut Criterion) {
     });
 }
 
+/// The Field Guide's KDL parse alone: the `kdl` crate's parser and the fast reader the loader
+/// uses (which hands anything it does not read to the crate).
+fn parse_guide(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone/field-guide.kdl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut group = c.benchmark_group("parse default Field Guide");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("kdl crate", |b| {
+        b.iter(|| kdl::KdlDocument::parse_v2(&text).unwrap())
+    });
+    group.bench_function("fast reader", |b| {
+        b.iter(|| safari::load::kdl_fast::parse_fast(&text).unwrap())
+    });
+    group.finish();
+}
+
 /// A game whose Field Guide has `boxes` boxes, all reachable.
 fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
     let tracks = boxes / 10;
@@ -149,5 +165,5 @@ fn layout(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, default_game, synthetic_guides, layout);
+criterion_group!(benches, parse_guide, default_game, synthetic_guides, layout);
 criterion_main!(benches);

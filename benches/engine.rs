@@ -2,6 +2,7 @@
 //! and in turns), and `safari sim` throughput on every core.
 //!
 //! Targets (issue 4, release, greedy): 1,000,000 turns and 50,000 games per second per core.
+//! `search` at its default budget: a game in under a second on one core.
 
 use std::path::Path;
 
@@ -79,6 +80,17 @@ fn games(c: &mut Criterion) {
     games_of(&mut group, &rules, "random", || policy::Random);
     games_of(&mut group, &rules, "greedy", policy::Greedy::default);
     games_of(&mut group, &rules, "expected", policy::Expected::default);
+    group.finish();
+
+    // A search game takes thousands of times a greedy one: ten games a sample, ten samples.
+    let mut group = c.benchmark_group("10 one-player games, one core");
+    group.sample_size(10);
+    for name in ["search:10", "search"] {
+        let mut policies = vec![policy::Search::from_name(name).unwrap()];
+        policies[0].prepare(&rules);
+        group.throughput(Throughput::Elements(10));
+        group.bench_function(name, |b| b.iter(|| play(&rules, &mut policies, 10)));
+    }
     group.finish();
 
     let mut group = c.benchmark_group("sim throughput (all cores)");

@@ -200,3 +200,99 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
     );
     pixmap.encode_png().map_err(|e| e.to_string())
 }
+
+/// One row of an interval chart: a name, a value and its 95% interval.
+pub struct Interval<'a> {
+    pub name: &'a str,
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Values with their intervals as horizontal bars with error whiskers, one row each, the first
+/// at the top; `reference` draws a dashed line (a fair share of wins). `percent` labels the
+/// axis in percent of 1.
+pub fn intervals(
+    title: &str,
+    x_label: &str,
+    rows: &[Interval],
+    reference: Option<f64>,
+    percent: bool,
+) -> String {
+    fonts();
+    let top = rows
+        .iter()
+        .map(|r| r.high.max(r.value))
+        .chain(reference)
+        .fold(0.0, f64::max)
+        * 1.1
+        + 1e-9;
+    let n = rows.len().max(1);
+    let height = (120 + 44 * n as u32).min(SIZE.1 * 2);
+    let label_width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(4) as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size((label_width * 9 + 16).clamp(64, 360))
+            .build_cartesian_2d(0f64..top, 0f64..n as f64)
+            .expect("a valid chart");
+        let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+        let _ = chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .x_desc(x_label)
+            .x_label_formatter(&|x| {
+                if percent {
+                    format!("{:.0}%", x * 100.0)
+                } else {
+                    format!("{x:.0}")
+                }
+            })
+            .y_labels(n * 2 + 1)
+            .y_label_formatter(&|y| {
+                // Rows sit at half-integers, the first at the top.
+                let slot = y - y.floor();
+                let row = n as f64 - 1.0 - y.floor();
+                if (slot - 0.5).abs() < 1e-6 && row >= 0.0 {
+                    names.get(row as usize).unwrap_or(&"").to_string()
+                } else {
+                    String::new()
+                }
+            })
+            .label_style(("sans-serif", 14))
+            .draw();
+        for (i, row) in rows.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            let y = (n - 1 - i) as f64;
+            let _ = chart.draw_series([Rectangle::new(
+                [(0.0, y + 0.25), (row.value, y + 0.75)],
+                color.mix(0.8).filled(),
+            )]);
+            let whisker = BLACK.stroke_width(2);
+            let _ = chart.draw_series([
+                PathElement::new(vec![(row.low, y + 0.5), (row.high, y + 0.5)], whisker),
+                PathElement::new(vec![(row.low, y + 0.35), (row.low, y + 0.65)], whisker),
+                PathElement::new(vec![(row.high, y + 0.35), (row.high, y + 0.65)], whisker),
+            ]);
+        }
+        if let Some(x) = reference {
+            let _ = chart.draw_series(DashedLineSeries::new(
+                [(x, 0.0), (x, n as f64)],
+                6,
+                4,
+                BLACK.mix(0.6).stroke_width(2),
+            ));
+        }
+        let _ = root.present();
+    }
+    svg
+}

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod embedded;
 pub mod engine;
 pub mod fonts;
+pub mod html;
 pub mod layout;
 pub mod load;
 pub mod memory;

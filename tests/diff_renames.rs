@@ -31,7 +31,8 @@ fn a_species_renamed_everywhere_is_a_rename() {
     }
     let out = Command::new(env!("CARGO_BIN_EXE_safari"))
         .args(["diff", old.to_str().unwrap(), new.to_str().unwrap()])
-        .args(["--games", "0", "--format", "json"])
+        .args(["--games", "0", "--format", "json", "--out"])
+        .arg(old.join("out"))
         .output()
         .unwrap();
     assert_eq!(
@@ -56,7 +57,7 @@ fn a_species_renamed_everywhere_is_a_rename() {
     assert_eq!(card["change"], "renamed");
     assert_eq!(card["renamed_from"], "fish");
     assert!(
-        card["details"][0].as_str().unwrap().contains("species"),
+        card["words"].as_str().unwrap().contains("species"),
         "{card}"
     );
     assert!(
@@ -67,14 +68,12 @@ fn a_species_renamed_everywhere_is_a_rename() {
     );
     let human = Command::new(env!("CARGO_BIN_EXE_safari"))
         .args(["diff", old.to_str().unwrap(), new.to_str().unwrap()])
-        .args(["--games", "0"])
+        .args(["--games", "0", "--out"])
+        .arg(old.join("out"))
         .output()
         .unwrap();
     let human = String::from_utf8_lossy(&human.stdout);
-    assert!(
-        human.contains("renamed  species   fish -> trout"),
-        "{human}"
-    );
+    assert!(human.contains("species fish renamed to trout"), "{human}");
     let _ = std::fs::remove_dir_all(&old);
     let _ = std::fs::remove_dir_all(&new);
 }

@@ -924,3 +924,38 @@ fn loose_boxes_of_larger_shapes_do_not_overlap() {
         }
     }
 }
+
+/// Every item of every section inside its panel, badges included, on the fuzz target's
+/// reproductions (tests/layout-faults/): a section spanning rows nothing else fills, and a
+/// section narrower than a loose box and its badge.
+#[test]
+fn sections_hold_their_items_on_the_fuzz_reproductions() {
+    for name in ["section-span-gutters", "narrow-badge"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/layout-faults")
+            .join(name);
+        let mut folder = GameFolder::open(&dir).unwrap();
+        let checked = safari::check(&mut folder);
+        let Some(layout) = checked.layout else {
+            assert!(
+                checked
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code.as_str() == "SZ0309"),
+                "{name}: no layout and no SZ0309"
+            );
+            continue;
+        };
+        for s in &layout.sections {
+            for item in &s.items {
+                let r = item.rect();
+                assert!(
+                    s.rect.contains(&r, 0.01),
+                    "{name}: section {}: {item:?} outside its panel {:?}",
+                    s.id,
+                    s.rect
+                );
+            }
+        }
+    }
+}

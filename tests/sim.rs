@@ -1,6 +1,8 @@
 //! `safari sim`: reports repeat for a seed whatever the number of threads, and the command
 //! plays a game folder or a ruleset.json.
 
+mod browser;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -279,4 +281,69 @@ fn sim_refuses_a_target_that_is_not_a_box_and_names_the_closest() {
         .output()
         .unwrap();
     assert_eq!(seats.status.code(), Some(2));
+}
+
+#[test]
+fn the_html_report_shows_findings_tables_and_charts_in_a_browser() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sim-html");
+    let _ = std::fs::remove_dir_all(&out);
+    let result = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args([
+            "sim",
+            "--games",
+            "400",
+            "--policy",
+            "random,expected",
+            "--seats",
+            "greedy,expected",
+            "--rotate",
+            "--target",
+            "dex-gyarados",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let page = out.join("safari-zone/sim/report.html");
+    let html = std::fs::read_to_string(&page).expect("sim writes its page");
+    assert!(!html.contains("<script"), "a script in the report");
+    // The findings the terminal printed are on the page, in the same words.
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let first = stdout.lines().nth(1).unwrap().trim_start_matches("- ");
+    assert!(first.starts_with("Skill ladder"), "{stdout}");
+    assert!(
+        html.contains("Skill ladder (mean VP"),
+        "the ladder is on the page"
+    );
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sim-report.png");
+    let rendered = browser::open(&chromium, &page, &screenshot, (1280, 3000));
+    for expected in [
+        "How Safari Zone RNW plays",
+        "id=\"findings\"",
+        "id=\"runs\"",
+        "id=\"targets\"",
+        "Win rate per seat",
+        "place in turn order",
+        "<svg",
+    ] {
+        assert!(
+            rendered.dom.contains(expected),
+            "the page shows no {expected}"
+        );
+    }
+    assert!(
+        rendered.dom.matches("<svg").count() >= 6,
+        "every chart is drawn"
+    );
+    println!("screenshot: {}", rendered.screenshot.display());
 }

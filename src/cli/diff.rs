@@ -1,5 +1,6 @@
 //! `safari diff OLD NEW`: what changed between two versions of a game, in content,
-//! reachability and balance.
+//! reachability and balance: a summary on the terminal (`--full` for everything, `--format
+//! json` for tools), and the whole diff as an HTML page in `<out>/<game>/diff/report.html`.
 
 use std::path::PathBuf;
 
@@ -37,6 +38,14 @@ pub struct Args {
     /// How to print the diff.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+
+    /// Print every change and every shift, not only the summary's first screen.
+    #[arg(long)]
+    full: bool,
+
+    /// Where the HTML report goes (`<out>/<game>/diff/report.html`).
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
 }
 
 struct Loaded {
@@ -87,9 +96,10 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     };
     let (v_old, v_new) = (version(&old), version(&new));
     let has_errors = |l: &Loaded| l.diagnostics.iter().any(|d| d.is_error());
-    let balance = if args.games == 0 {
+    let errors = has_errors(&old) || has_errors(&new);
+    let reports = if args.games == 0 {
         None
-    } else if has_errors(&old) || has_errors(&new) {
+    } else if errors {
         ui.info("balance not compared: a version has errors (see `safari check`)");
         None
     } else {
@@ -106,7 +116,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             ))
         };
         match (play(&old.ruleset), play(&new.ruleset)) {
-            (Ok(a), Ok(b)) => Some(diff::balance(&a, &b)),
+            (Ok(a), Ok(b)) => Some((a, b)),
             (Err(e), _) | (_, Err(e)) => {
                 eprintln!("error: cannot simulate: {e}");
                 return exit::FAILURE;
@@ -118,14 +128,45 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         new: v_new.label.clone(),
         content: diff::content(&old.ruleset, &new.ruleset),
         reachability: diff::verdicts(&v_old, &v_new),
-        balance,
+        balance: reports
+            .as_ref()
+            .map(|(a, b)| diff::balance(a, b, &old.ruleset, &new.ruleset)),
     };
     match args.format {
         Format::Json => super::print_out(format!(
             "{}\n",
             serde_json::to_string_pretty(&result).expect("diffs serialise")
         )),
-        Format::Human => super::print_out(crate::diag::printable(&diff::render(&result))),
+        Format::Human if args.full => {
+            super::print_out(crate::diag::printable(&diff::text::full(&result)))
+        }
+        Format::Human => super::print_out(crate::diag::printable(&diff::text::summary(
+            &result,
+            diff::summary::FIRST_SCREEN_LINES,
+        ))),
     }
-    exit::OK
+    if errors {
+        // Outputs are never written from content with errors (ARCHITECTURE.md).
+        ui.info("no HTML report: a version has errors");
+        return exit::OK;
+    }
+    let page = diff::page::page(
+        &result,
+        &new.ruleset.game.name,
+        reports.as_ref().map(|(a, b)| (a, b)),
+    );
+    let files = [crate::backends::Output {
+        path: "report.html".to_string(),
+        bytes: page.into_bytes(),
+    }];
+    match crate::output::OutputRoot::new(&args.out).update(&new.ruleset.game.id, "diff", &files) {
+        Ok(dir) => {
+            ui.info(format!("wrote {}", dir.join("report.html").display()));
+            exit::OK
+        }
+        Err(diagnostic) => {
+            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            exit::FAILURE
+        }
+    }
 }

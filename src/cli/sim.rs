@@ -186,10 +186,16 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         runs,
     };
     super::print_out(crate::diag::printable(&sim::render(&report)));
-    let mut files = vec![crate::backends::Output {
-        path: "report.json".to_string(),
-        bytes: serde_json::to_vec_pretty(&report).expect("reports serialise"),
-    }];
+    let mut files = vec![
+        crate::backends::Output {
+            path: "report.json".to_string(),
+            bytes: serde_json::to_vec_pretty(&report).expect("reports serialise"),
+        },
+        crate::backends::Output {
+            path: "report.html".to_string(),
+            bytes: sim::page(&report).into_bytes(),
+        },
+    ];
     match sim::charts(&report.runs) {
         Ok(charts) => files.extend(
             charts
@@ -209,7 +215,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     };
     ui.info(format!(
-        "wrote {}/ (report.json, charts as SVG and PNG)",
+        "wrote {}/ (report.html, report.json, charts as SVG and PNG)",
         dir.display()
     ));
     exit::OK

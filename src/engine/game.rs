@@ -8,7 +8,7 @@ use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 use smallvec::SmallVec;
 
-use super::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
+use super::policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 use super::rules::{Gain, Need, Rules};
 use crate::model::{Action, Effect, Habitat, ItemKind, Style};
 
@@ -36,7 +36,7 @@ impl BoxList {
 }
 
 /// A player's sheet and supplies.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Player {
     /// Public to read; only the engine fills boxes, and the cursors below follow its fills.
     pub filled: Vec<bool>,
@@ -66,8 +66,11 @@ pub struct Player {
     pub busts: u32,
     /// Turns that filled nothing but their Turn Tracker box: no face, item or card was of use.
     pub idle_turns: u32,
-    /// Boxes filled so far.
+    /// Boxes filled so far, and when this turn's expedition began.
     fills: u32,
+    turn_start_fills: u32,
+    /// Whether hazards ended this turn.
+    busted: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,6 +78,64 @@ pub struct Player {
 pub enum OutReason {
     Turns,
     Balls,
+}
+
+impl Clone for Player {
+    fn clone(&self) -> Player {
+        let mut player = Player::default();
+        player.clone_from(self);
+        player
+    }
+
+    /// Copies into this player's buffers: a search copies a player for every rollout.
+    fn clone_from(&mut self, source: &Player) {
+        let Player {
+            filled,
+            next,
+            filled_prefix,
+            free_pending,
+            items,
+            species,
+            bonus_grass,
+            bonus_water,
+            bonus_any,
+            vp,
+            unique_species,
+            turns_taken,
+            balls_thrown,
+            out,
+            uses,
+            history,
+            filled_on,
+            busts,
+            idle_turns,
+            fills,
+            turn_start_fills,
+            busted,
+        } = source;
+        self.filled.clone_from(filled);
+        self.next.clone_from(next);
+        self.filled_prefix = *filled_prefix;
+        self.free_pending = *free_pending;
+        self.items.clone_from(items);
+        self.species.clone_from(species);
+        self.bonus_grass = *bonus_grass;
+        self.bonus_water = *bonus_water;
+        self.bonus_any = *bonus_any;
+        self.vp = *vp;
+        self.unique_species = *unique_species;
+        self.turns_taken = *turns_taken;
+        self.balls_thrown = *balls_thrown;
+        self.out = *out;
+        self.uses.clone_from(uses);
+        self.history.clone_from(history);
+        self.filled_on.clone_from(filled_on);
+        self.busts = *busts;
+        self.idle_turns = *idle_turns;
+        self.fills = *fills;
+        self.turn_start_fills = *turn_start_fills;
+        self.busted = *busted;
+    }
 }
 
 impl Player {
@@ -115,6 +176,8 @@ impl Player {
         self.busts = 0;
         self.idle_turns = 0;
         self.fills = 0;
+        self.turn_start_fills = 0;
+        self.busted = false;
     }
 
     /// The first unfilled box of a track.
@@ -313,17 +376,25 @@ enum Step {
     Free,
 }
 
-/// What a player's policy sees when it decides: the decision's `context` is the faces showing,
-/// the rolls left, the cards drawn, the card thrown at and the chance a throw catches it.
+/// A decision's own part of what its policy sees: the faces showing, the rolls left, the cards
+/// drawn, the card thrown at, the chance a throw catches it, and what is left of the turn.
+type Context<'a> = (&'a [Action], u32, &'a [usize], Option<usize>, f64, Stage);
+
+/// What a player's policy sees when it decides.
 #[inline]
 fn view<'a>(
     rules: &'a Rules,
     player: &'a Player,
-    context: (&'a [Action], u32, &'a [usize], Option<usize>, f64),
+    deck: &'a [usize],
+    discard: &'a [usize],
+    context: Context<'a>,
 ) -> View<'a> {
     View {
         rules,
         player,
+        stage: context.5,
+        deck: Deck::new(deck),
+        discard,
         faces: context.0,
         rolls_left: context.1,
         drawn: context.2,
@@ -486,7 +557,7 @@ impl<'r> Game<'r> {
         policy: &mut P,
         decision: Decision,
         choices: Vec<Choice>,
-        context: (&[Action], u32, &[usize], Option<usize>, f64),
+        context: Context,
     ) -> Choice {
         let choice = self.pick(p, policy, decision, Choices::Listed(&choices), context);
         self.choices = choices;
@@ -500,12 +571,18 @@ impl<'r> Game<'r> {
         policy: &mut P,
         decision: Decision,
         choices: Choices,
-        context: (&[Action], u32, &[usize], Option<usize>, f64),
+        context: Context,
     ) -> Choice {
         if choices.len() == 1 {
             return choices.get(0);
         }
-        let view = view(self.rules, &self.players[p], context);
+        let view = view(
+            self.rules,
+            &self.players[p],
+            &self.deck,
+            &self.discard,
+            context,
+        );
         let index = policy.choose(&view, decision, choices, &mut self.rng);
         choices.answer(index)
     }
@@ -677,7 +754,7 @@ impl<'r> Game<'r> {
             policy,
             Decision::Bonus,
             choices,
-            (&[], 0, &[], None, 0.0),
+            (&[], 0, &[], None, 0.0, Stage::Cascade),
         ) {
             self.steps.push(Step::Fill(b));
         }
@@ -710,18 +787,28 @@ impl<'r> Game<'r> {
         if let Some(b) = turn_box {
             self.fill(p, b, policy);
         }
-        let fills_before = self.players[p].fills;
-        let busted = match self.expedition(p, policy) {
-            Some(faces) => {
-                self.resolve_faces(p, &faces, policy);
-                false
-            }
-            None => true,
-        };
+        let mut faces = Faces::new();
+        for die in &rules.expedition {
+            let face = self.roll(die);
+            faces.push(face);
+        }
         let player = &mut self.players[p];
-        if busted {
+        player.turn_start_fills = player.fills;
+        player.busted = false;
+        let faces = self.keep_rolling(p, faces, rules.rolls_per_turn - 1, policy);
+        if let Some(faces) = faces {
+            self.resolve_faces(p, &faces, policy);
+        }
+        self.end_turn(p);
+    }
+
+    /// After the turn, a player with no balls left, or else no turns left, is out.
+    fn end_turn(&mut self, p: usize) {
+        let rules = self.rules;
+        let player = &mut self.players[p];
+        if player.busted {
             player.busts += 1;
-        } else if player.fills == fills_before {
+        } else if player.fills == player.turn_start_fills {
             player.idle_turns += 1;
         }
         player.history.push(player.vp);
@@ -735,18 +822,129 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Rolls and re-rolls; `None` when hazards end the turn.
-    fn expedition<P: Policy>(&mut self, p: usize, policy: &mut P) -> Option<Faces> {
-        let rules = self.rules;
-        let mut faces = Faces::new();
-        for die in &rules.expedition {
-            let face = self.roll(die);
-            faces.push(face);
+    /// Plays the rest of player `p`'s turn from the moment `view` shows, with `choice` made
+    /// there and `policy` making the turn's later choices: a search policy's rollouts, in a
+    /// game set up by [`Game::set_position`] from what the view shows. Returns whether the
+    /// turn was played to its end; in a [`Stage::Cascade`] only `choice`'s fill and its
+    /// consequences are played, the view not telling what was left of the turn.
+    pub fn play_on<P: Policy>(
+        &mut self,
+        p: usize,
+        view: &View,
+        choice: Choice,
+        policy: &mut P,
+    ) -> bool {
+        match (view.stage, choice) {
+            (Stage::Cascade, Choice::Box(b)) => {
+                self.fill(p, b as usize, policy);
+                return false;
+            }
+            (Stage::Cascade, _) => return false,
+            (Stage::Rolling, _) => {
+                let mut faces: Faces = view.faces.iter().copied().collect();
+                let mut rolls_left = view.rolls_left;
+                if let Choice::Reroll(mask) = choice {
+                    self.reroll(&mut faces, mask);
+                    rolls_left -= 1;
+                }
+                if let Some(faces) = self.keep_rolling(p, faces, rolls_left, policy) {
+                    self.resolve_faces(p, &faces, policy);
+                }
+            }
+            (Stage::Faces { face, left }, _) => {
+                if let Choice::Track(t) = choice
+                    && let Some(b) = self.players[p].next_box(t as usize)
+                {
+                    self.fill(p, b, policy);
+                }
+                let showing = showing(view.faces);
+                let mut left_showing = showing;
+                left_showing[face as usize] = left;
+                let first = Action::ALL.iter().position(|f| *f == face).unwrap_or(0);
+                self.face_fills(p, view.faces, left_showing, first, policy);
+                let trainers = showing[Action::Trainer as usize];
+                let trainers = self.spend_trainers(p, view.faces, trainers, policy);
+                self.encounter(p, &showing, trainers, policy);
+            }
+            (Stage::Trainers { left }, _) => {
+                let mut trainers = left;
+                if let Choice::Use(i) = choice {
+                    trainers -= 1;
+                    self.use_item(p, i as usize, policy);
+                    trainers = self.spend_trainers(p, view.faces, trainers, policy);
+                }
+                self.encounter(p, &showing(view.faces), trainers, policy);
+            }
+            (Stage::Encounter { trainers }, _) => {
+                let chosen = match choice {
+                    Choice::Card(i) => view.drawn.get(i as usize).copied(),
+                    _ => None,
+                };
+                for (i, &card) in view.drawn.iter().enumerate() {
+                    if choice != Choice::Card(i as u32) {
+                        self.discard.push(card);
+                    }
+                }
+                if let Some(card) = chosen {
+                    self.meet(p, card, trainers, policy);
+                }
+            }
+            (Stage::Throwing { trainers, lock }, _) => {
+                let Some(card) = view.target else {
+                    return false;
+                };
+                if choice == Choice::Throw {
+                    self.throw_at(p, card, trainers, lock, false, policy);
+                } else {
+                    self.discard.push(card);
+                }
+            }
         }
+        self.end_turn(p);
+        true
+    }
+
+    /// Sets this game up as a position to try decisions in, for search policies: one player
+    /// with `player`'s sheet and supplies, a deck of `deck`'s cards shuffled with `seed`
+    /// (so a position hides nothing the deck's order would tell), `discard` as the discard
+    /// pile, and the game's dice rolled from `seed`. Keeps the buffers, and no log.
+    pub fn set_position(&mut self, player: &Player, deck: &[usize], discard: &[usize], seed: u64) {
+        self.rng = Pcg64Mcg::seed_from_u64(seed);
+        self.deck.clear();
+        self.deck.extend_from_slice(deck);
+        self.deck.shuffle(&mut self.rng);
+        self.discard.clear();
+        self.discard.extend_from_slice(discard);
+        self.players.truncate(1);
+        match self.players.first_mut() {
+            Some(first) => first.clone_from(player),
+            None => self.players.push(player.clone()),
+        }
+        for counts in [
+            &mut self.tally.encounters,
+            &mut self.tally.catches,
+            &mut self.tally.throws,
+        ] {
+            counts.fill(0);
+        }
+        self.log = None;
+        self.rounds = 0;
+        self.steps.clear();
+    }
+
+    /// Rolls and re-rolls from `faces` showing with `rolls_left`; `None` when hazards end the
+    /// turn.
+    fn keep_rolling<P: Policy>(
+        &mut self,
+        p: usize,
+        mut faces: Faces,
+        mut rolls_left: u32,
+        policy: &mut P,
+    ) -> Option<Faces> {
+        let rules = self.rules;
         let bicycle = self.players[p]
             .holding(rules, Effect::RerollHazard, false)
             .is_some();
-        let mut rolls_left = rules.rolls_per_turn - 1;
         loop {
             self.event(|| Event::Roll {
                 player: p,
@@ -759,6 +957,7 @@ impl<'r> Game<'r> {
                 .map(|(i, f)| ((*f == Action::Hazard) as u32) << i)
                 .fold(0, |mask, bit| mask | bit);
             if hazards.count_ones() >= rules.hazard_limit {
+                self.players[p].busted = true;
                 return None;
             }
             if rolls_left == 0 {
@@ -773,8 +972,8 @@ impl<'r> Game<'r> {
             let choice = if rerolls.len() == 1 {
                 Choice::Stop
             } else {
-                let context = (&faces[..], rolls_left, &[][..], None, 0.0);
-                let view = view(rules, &self.players[p], context);
+                let context = (&faces[..], rolls_left, &[][..], None, 0.0, Stage::Rolling);
+                let view = view(rules, &self.players[p], &self.deck, &self.discard, context);
                 policy.choose_reroll(&view, rerolls, &mut self.rng)
             };
             // A set of dice the roll does not allow stops rolling.
@@ -784,28 +983,47 @@ impl<'r> Game<'r> {
             if !rerolls.allows(choice) {
                 return Some(faces);
             }
-            for (i, face) in faces.iter_mut().enumerate() {
-                if mask & (1 << i) != 0 {
-                    *face = self.roll(&rules.expedition[i]);
-                }
-            }
+            self.reroll(&mut faces, mask);
             rolls_left -= 1;
         }
     }
 
-    fn resolve_faces<P: Policy>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
+    /// Re-rolls the dice whose bits `mask` sets.
+    fn reroll(&mut self, faces: &mut Faces, mask: u32) {
         let rules = self.rules;
-        // Each face showing fills the next box of one track it fills (Area and Item faces in
-        // the rulebook; a designer may give any face a track).
-        let mut showing = [0u32; 6];
-        for face in faces {
-            showing[*face as usize] += 1;
+        for (i, face) in faces.iter_mut().enumerate() {
+            if mask & (1 << i) != 0 {
+                *face = self.roll(&rules.expedition[i]);
+            }
         }
-        for face in Action::ALL {
+    }
+
+    fn resolve_faces<P: Policy>(&mut self, p: usize, faces: &[Action], policy: &mut P) {
+        let showing = showing(faces);
+        self.face_fills(p, faces, showing, 0, policy);
+        let trainers = showing[Action::Trainer as usize];
+        let trainers = self.spend_trainers(p, faces, trainers, policy);
+        self.encounter(p, &showing, trainers, policy);
+    }
+
+    /// Each face showing fills the next box of one track it fills (Area and Item faces in the
+    /// rulebook; a designer may give any face a track), face by face in the order of
+    /// [`Action::ALL`] from its `first`th, `showing` counting the faces of each still to
+    /// resolve.
+    fn face_fills<P: Policy>(
+        &mut self,
+        p: usize,
+        faces: &[Action],
+        showing: [u32; 6],
+        first: usize,
+        policy: &mut P,
+    ) {
+        let rules = self.rules;
+        for face in Action::ALL.into_iter().skip(first) {
             if rules.face_tracks[face as usize].is_empty() {
                 continue;
             }
-            for _ in 0..showing[face as usize] {
+            for copy in 0..showing[face as usize] {
                 let mut choices = self.take_choices();
                 let player = &self.players[p];
                 choices.extend(
@@ -823,20 +1041,32 @@ impl<'r> Game<'r> {
                     self.choices = choices;
                     break;
                 }
+                let left = showing[face as usize] - copy - 1;
+                let stage = Stage::Faces { face, left };
                 if let Choice::Track(t) = self.decide(
                     p,
                     policy,
                     Decision::Track,
                     choices,
-                    (faces, 0, &[], None, 0.0),
+                    (faces, 0, &[], None, 0.0, stage),
                 ) && let Some(b) = self.players[p].next_box(t as usize)
                 {
                     self.fill(p, b, policy);
                 }
             }
         }
-        let mut trainers = showing[Action::Trainer as usize];
-        // Items used outside the encounter: evolution stones, the flute.
+    }
+
+    /// Items used outside the encounter (evolution stones, the flute), one per Trainer face
+    /// spent; returns the Trainer faces left for the encounter.
+    fn spend_trainers<P: Policy>(
+        &mut self,
+        p: usize,
+        faces: &[Action],
+        mut trainers: u32,
+        policy: &mut P,
+    ) -> u32 {
+        let rules = self.rules;
         while trainers > 0 {
             let mut choices = self.take_choices();
             choices.push(Choice::Stop);
@@ -859,25 +1089,20 @@ impl<'r> Game<'r> {
                 self.choices = choices;
                 break;
             }
+            let stage = Stage::Trainers { left: trainers };
             let Choice::Use(i) = self.decide(
                 p,
                 policy,
                 Decision::Use,
                 choices,
-                (faces, 0, &[], None, 0.0),
+                (faces, 0, &[], None, 0.0, stage),
             ) else {
                 break;
             };
             trainers -= 1;
             self.use_item(p, i as usize, policy);
         }
-        let (grass, water) = (
-            showing[Action::Grass as usize],
-            showing[Action::Water as usize],
-        );
-        if grass + water > 0 {
-            self.encounter(p, grass, water, trainers, policy);
-        }
+        trainers
     }
 
     /// Uses an item: its effect, and the next open box filled by using it.
@@ -909,15 +1134,23 @@ impl<'r> Game<'r> {
         self.deck.pop()
     }
 
+    /// The encounter, when Grass or Water faces show (`showing` counts the faces): the cards
+    /// drawn, the one met.
     fn encounter<P: Policy>(
         &mut self,
         p: usize,
-        grass: u32,
-        water: u32,
+        showing: &[u32; 6],
         mut trainers: u32,
         policy: &mut P,
     ) {
         let rules = self.rules;
+        let (grass, water) = (
+            showing[Action::Grass as usize],
+            showing[Action::Water as usize],
+        );
+        if grass + water == 0 {
+            return;
+        }
         let mut drawn: Drawn = (0..grass + water).filter_map(|_| self.draw()).collect();
         self.event(|| Event::Draw {
             player: p,
@@ -953,54 +1186,80 @@ impl<'r> Game<'r> {
                 .filter(|i| player.meets_card(rules, drawn[*i], grass, water))
                 .map(|i| Choice::Card(i as u32)),
         );
+        let stage = Stage::Encounter { trainers };
         let chosen = match self.decide(
             p,
             policy,
             Decision::Card,
             choices,
-            (&[], 0, &drawn, None, 0.0),
+            (&[], 0, &drawn, None, 0.0, stage),
         ) {
             Choice::Card(i) => Some(drawn.remove(i as usize)),
             _ => None,
         };
         self.discard.extend(&drawn);
-        let Some(card) = chosen else { return };
+        if let Some(card) = chosen {
+            self.meet(p, card, trainers, policy);
+        }
+    }
+
+    /// Encounters a card: a ball thrown at it at once, then more as the player chooses.
+    fn meet<P: Policy>(&mut self, p: usize, card: usize, trainers: u32, policy: &mut P) {
+        let rules = self.rules;
         self.tally.encounters[card] += 1;
         self.event(|| Event::Encounter {
             player: p,
             card: rules.cards[card].id.clone(),
         });
+        self.throw_at(p, card, trainers, None, true, policy);
+    }
+
+    /// Throws at an encountered card until it is caught, let go, or the balls run out; the
+    /// first throw without asking when `at_once`. `locked` is the Poké Doll's lock: which
+    /// capture die, and the value it keeps.
+    fn throw_at<P: Policy>(
+        &mut self,
+        p: usize,
+        card: usize,
+        mut trainers: u32,
+        mut locked: Option<(usize, u32)>,
+        at_once: bool,
+        policy: &mut P,
+    ) {
+        let rules = self.rules;
         let rate = rules.cards[card].capture_rate;
         let doll = self.players[p].holding(rules, Effect::LockCaptureDie, true);
-        // The Poké Doll's lock: which capture die, and the value it keeps.
-        let mut locked: Option<(usize, u32)> = None;
-        let mut first = true;
+        let mut ask = !at_once;
         loop {
             let player = &self.players[p];
             if player.balls_left(rules) == 0 {
                 self.discard.push(card);
                 return;
             }
-            if !first {
+            if ask {
                 let chance = match locked {
                     None => catch_chance(rules, rate),
                     Some(lock) => locked_catch_chance(rules, rate, lock),
                 };
                 let mut choices = self.take_choices();
                 choices.extend([Choice::Throw, Choice::Stop]);
+                let stage = Stage::Throwing {
+                    trainers,
+                    lock: locked,
+                };
                 if self.decide(
                     p,
                     policy,
                     Decision::Throw,
                     choices,
-                    (&[], 0, &[], Some(card), chance),
+                    (&[], 0, &[], Some(card), chance, stage),
                 ) == Choice::Stop
                 {
                     self.discard.push(card);
                     return;
                 }
             }
-            first = false;
+            ask = true;
             if let Some(b) = self.players[p].first_open(rules, BoxList::Ball) {
                 self.fill(p, b, policy);
             }
@@ -1043,4 +1302,13 @@ impl<'r> Game<'r> {
             }
         }
     }
+}
+
+/// How many of the faces show each face, by `Action as usize`.
+fn showing(faces: &[Action]) -> [u32; 6] {
+    let mut showing = [0u32; 6];
+    for face in faces {
+        showing[*face as usize] += 1;
+    }
+    showing
 }

@@ -7,11 +7,12 @@
 pub mod game;
 pub mod policy;
 pub mod rules;
+pub mod search;
 pub mod target;
 mod validate;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};
-pub use policy::{Choice, Choices, Decision, Policy, Rerolls};
+pub use policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 pub use rules::Rules;
 
 use crate::backends::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};

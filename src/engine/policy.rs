@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::game::Player;
 use super::rules::{Gain, Rules};
+pub use super::search::Search;
 use super::target::{Aim, Target};
 use crate::model::Action;
 
@@ -206,10 +207,66 @@ impl Choices<'_> {
     }
 }
 
+/// Where a turn stands when its player decides: with the view's faces, cards and target,
+/// what is left of the turn, so that a policy can play the rest of it out in its head
+/// ([`Game::play_on`](super::Game::play_on)). All of it is on the table for everyone to see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Rolling the expedition dice (`Reroll`).
+    Rolling,
+    /// Each face showing fills a box (`Track`): `face` is being resolved, and `left` more of
+    /// it are still to resolve after this one.
+    Faces { face: Action, left: u32 },
+    /// Spending Trainer faces on items (`Use`): `left` Trainer faces are unspent.
+    Trainers { left: u32 },
+    /// Choosing the card to encounter (`Card`), with `trainers` Trainer faces unspent.
+    Encounter { trainers: u32 },
+    /// Throwing at the card (`Throw`), with `trainers` Trainer faces unspent and the Poké
+    /// Doll's lock (which capture die, at what value) once it is spent.
+    Throwing {
+        trainers: u32,
+        lock: Option<(usize, u32)>,
+    },
+    /// Inside the consequences of a fill (`Bonus`): the rest of the turn is not told.
+    Cascade,
+}
+
+/// The Encounter Deck as the players see it: which cards it holds, never in what order.
+#[derive(Debug, Clone, Copy)]
+pub struct Deck<'a> {
+    cards: &'a [usize],
+}
+
+impl<'a> Deck<'a> {
+    pub(super) fn new(cards: &'a [usize]) -> Deck<'a> {
+        Deck { cards }
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// Its cards (card indices, copies repeated) in card order, into `into`.
+    pub fn sorted_into(&self, into: &mut Vec<usize>) {
+        into.clear();
+        into.extend_from_slice(self.cards);
+        into.sort_unstable();
+    }
+}
+
 /// What a policy sees of the moment it decides in.
 pub struct View<'a> {
     pub rules: &'a Rules,
     pub player: &'a Player,
+    /// What is left of the turn.
+    pub stage: Stage,
+    /// The deck the cards are drawn from, and the discard pile (face up).
+    pub deck: Deck<'a>,
+    pub discard: &'a [usize],
     /// The expedition faces showing (for `Reroll`).
     pub faces: &'a [Action],
     /// Rolls left this turn (for `Reroll`).
@@ -255,6 +312,7 @@ pub enum Builtin {
     Random,
     Greedy,
     Expected,
+    Search,
     Target,
 }
 
@@ -267,12 +325,14 @@ pub fn by_name(name: &str) -> Option<Builtin> {
         "expected" => Some(Expected::default().into()),
         _ => match name.split_once(':') {
             Some(("target", id)) if !id.is_empty() => Some(Target::new(id).into()),
-            _ => None,
+            _ => Search::from_name(name).map(Into::into),
         },
     }
 }
 
-pub const NAMES: &[&str] = &["random", "greedy", "expected"];
+/// The names of the policies, weakest first; `search:N` also names `search` with a budget of
+/// N rollouts per choice.
+pub const NAMES: &[&str] = &["random", "greedy", "expected", "search"];
 
 /// Uniform among the legal choices: explores everything the rules allow.
 #[derive(Clone)]
@@ -384,7 +444,7 @@ impl Greedy {
     }
 
     /// Worth of each face this turn, by `Action as usize`.
-    fn worths(&mut self, view: &View) -> [f64; 6] {
+    pub(super) fn worths(&mut self, view: &View) -> [f64; 6] {
         if let Some(worth) = self.turn_worths {
             return worth;
         }

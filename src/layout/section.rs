@@ -1109,6 +1109,16 @@ fn loose(
     let columns = (((width + column_gap) / (entry_w + column_gap)).floor() as usize)
         .clamp(1, units.len().max(1));
     let cell_w = (width - column_gap * (columns - 1) as f64) / columns as f64;
+    // A box and its badge are drawn whole whatever the room left for the label.
+    if let Some(u) = units
+        .iter()
+        .find(|u| box_w + u.badge_right() > cell_w + 1e-6)
+    {
+        return Err(TooNarrow {
+            needed: box_w + u.badge_right(),
+            what: format!("box `{}` and its VP badge", u.data.id),
+        });
+    }
     let room = cell_w - lead;
     // Each entry's text lines: the label wrapped to the room, then its tags.
     let mut entries = Vec::with_capacity(units.len());

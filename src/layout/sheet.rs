@@ -348,7 +348,12 @@ fn rows_for(
         let need = height_of(*s, cell.width).map_err(|e| (*s, e))?;
         let first = cell.row as usize;
         let span = first..first + cell.height as usize;
-        let have: f64 = rows[span.clone()].iter().sum::<f64>() + gutter * (cell.height - 1) as f64;
+        // As placed: a gutter follows each row that holds anything, none an empty row (it has
+        // no height), so the gutters the span has are those between its rows in use. Growing
+        // every row of the span puts all of them in use, which only adds gutters.
+        let in_use = rows[span.clone()].iter().filter(|h| **h > 0.0).count();
+        let have: f64 =
+            rows[span.clone()].iter().sum::<f64>() + gutter * in_use.saturating_sub(1) as f64;
         if need > have {
             let more = (need - have) / cell.height as f64;
             for r in span {

@@ -6,9 +6,9 @@
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
-use super::kdl_slips;
 use super::limits::{MAX_BOXES, MAX_TEXT_CHARS, MAX_VP};
 use super::names::Names;
+use super::{kdl_fast, kdl_slips};
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
     Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
@@ -58,7 +58,7 @@ pub fn load(
     scope: &Scope,
     diagnostics: &mut Diagnostics,
 ) -> (FieldGuide, GuideNames) {
-    let parsed = KdlDocument::parse_v2(text);
+    let parsed = kdl_fast::parse(text);
     // Single-quoted strings parse, as other words: report them, and read on from the text
     // with the quotes straightened when that parses.
     let quoted = match &parsed {
@@ -70,7 +70,7 @@ pub fn load(
     }
     let straightened = kdl_slips::straightened(text, &quoted)
         .filter(|_| !quoted.is_empty())
-        .and_then(|t| KdlDocument::parse_v2(&t).ok().map(|d| (t, d)));
+        .and_then(|t| kdl_fast::parse(&t).ok().map(|d| (t, d)));
     let (straight_text, parsed) = match straightened {
         Some((straight, document)) => (Some(straight), Ok(document)),
         None => (None, parsed),

@@ -6,6 +6,7 @@
 
 pub mod formats;
 mod guide;
+pub mod kdl_fast;
 mod kdl_slips;
 pub mod limits;
 mod names;

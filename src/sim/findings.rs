@@ -102,13 +102,19 @@ pub fn findings(runs: &[Report]) -> Vec<Finding> {
     }
     found.push(turns(best));
     found.extend(never_and_rarely(runs));
-    for run in runs {
-        found.extend(vp_modes(run));
-    }
+    found.extend(vp_modes(best));
     found.extend(vp_drivers(best));
-    for run in runs {
+    // Turn order at tables of one policy: the strongest's; at mixed tables, each.
+    let strongest_table = runs
+        .iter()
+        .filter(|r| r.players > 1 && r.policies.is_empty() && r.target.is_none())
+        .max_by(|a, b| a.vp.mean.total_cmp(&b.vp.mean));
+    found.extend(strongest_table.and_then(seat_advantage));
+    for run in runs.iter().filter(|r| !r.policies.is_empty()) {
         found.extend(seat_advantage(run));
         found.extend(mixed_table(run));
+    }
+    for run in runs {
         found.extend(target(run));
     }
     found
@@ -302,8 +308,11 @@ fn feature(run: &Report, bit: usize) -> String {
     }
 }
 
-fn features(run: &Report) -> usize {
-    run.boxes.len() + run.items.len() + run.species.len()
+/// The sample bits the findings weigh: every box but the Turn Tracker's and the Safari Balls'
+/// (they say how long a game lasted, which `game-end` tells), every item and species.
+fn features(run: &Report) -> impl Iterator<Item = usize> + '_ {
+    (0..run.boxes.len() + run.items.len() + run.species.len())
+        .filter(|bit| !run.counters.get(*bit).copied().unwrap_or(false))
 }
 
 /// The first `k` of the ranked features, each telling something the ones before it do not:
@@ -407,7 +416,7 @@ fn vp_modes(run: &Report) -> Option<Finding> {
     let rate = |group: &[&Sample], bit: usize| {
         group.iter().filter(|s| s.has(bit)).count() as f64 / group.len() as f64
     };
-    let mut ranked: Vec<(usize, (f64, f64))> = (0..features(run))
+    let mut ranked: Vec<(usize, (f64, f64))> = features(run)
         .map(|bit| (bit, (rate(&upper, bit), rate(&lower, bit))))
         .filter(|(_, (u, l))| (u - l).abs() >= SEPARATOR_MIN_GAP)
         .collect();
@@ -418,8 +427,11 @@ fn vp_modes(run: &Report) -> Option<Finding> {
         .map(|(bit, (u, l))| (bit, u, l))
         .collect();
     let upper_share = upper.len() as f64 / run.samples.len() as f64;
+    let mean_turns =
+        |group: &[&Sample]| group.iter().map(|s| s.turns as f64).sum::<f64>() / group.len() as f64;
+    let (upper_turns, lower_turns) = (mean_turns(&upper), mean_turns(&lower));
     let mut text = format!(
-        "{}: final VP has two peaks, near {low:.0} and {high:.0} VP; {} of games end at {split:.0} VP or more.",
+        "{}: final VP has two peaks, near {low:.0} and {high:.0} VP; {} of games end at {split:.0} VP or more. The upper games last {upper_turns:.1} turns on average, the lower {lower_turns:.1}.",
         run.policy,
         percent(upper_share)
     );
@@ -447,6 +459,8 @@ fn vp_modes(run: &Report) -> Option<Finding> {
         .number("upper_peak", high)
         .number("split", split)
         .number("upper_share", upper_share)
+        .number("upper_turns", upper_turns)
+        .number("lower_turns", lower_turns)
         .subjects(gaps.iter().map(|(bit, _, _)| feature(run, *bit)).collect());
     for (bit, u, l) in &gaps {
         let name = feature(run, *bit);
@@ -462,7 +476,7 @@ fn vp_drivers(run: &Report) -> Option<Finding> {
         return None;
     }
     let n = run.samples.len() as f64;
-    let mut ranked: Vec<(usize, (f64, f64))> = (0..features(run))
+    let mut ranked: Vec<(usize, (f64, f64))> = features(run)
         .filter_map(|bit| {
             let (mut with, mut with_vp, mut without_vp) = (0.0, 0.0, 0.0);
             for s in &run.samples {

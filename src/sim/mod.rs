@@ -4,6 +4,7 @@
 //! game's index, so a run gives the same report on any number of cores.
 
 mod findings;
+mod page;
 mod render;
 mod report;
 mod totals;
@@ -11,6 +12,7 @@ mod totals;
 use rayon::prelude::*;
 
 pub use findings::{Finding, findings};
+pub use page::page;
 pub use render::{charts, render};
 pub use report::*;
 
@@ -162,6 +164,7 @@ pub fn play(
             policy::Builtin::Random(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Greedy(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Expected(p) => run.totals(|| vec![p.clone(); players]),
+            policy::Builtin::Search(p) => run.totals(|| vec![p.clone(); players]),
             policy::Builtin::Target(p) => run.totals(|| vec![p.clone(); players]),
         }
     };
@@ -344,5 +347,8 @@ fn report(rules: &Rules, table: &Table, run: &Run, mut totals: Totals) -> Report
         scores: totals.scores,
         lengths: totals.lengths,
         samples: totals.samples,
+        counters: (0..rules.boxes.len())
+            .map(|b| rules.turn_boxes.contains(&b) || rules.ball_boxes.contains(&b))
+            .collect(),
     }
 }

@@ -221,6 +221,10 @@ pub struct Report {
     /// What the first player-games filled and held, for the findings.
     #[serde(skip)]
     pub samples: Vec<Sample>,
+    /// Per box, whether it counts turns or throws (a Turn Tracker or Safari Ball box): how
+    /// long a game lasts, not something a player fills by choice.
+    #[serde(skip)]
+    pub counters: Vec<bool>,
 }
 
 /// One player-game, as the findings read it.
@@ -229,6 +233,7 @@ pub struct Sample {
     pub game: u64,
     pub position: u32,
     pub vp: u32,
+    pub turns: u32,
     /// Boxes filled, then items held, then species collected: one bit each.
     pub bits: Box<[u64]>,
 }

@@ -203,6 +203,7 @@ fn sample(player: &crate::engine::Player, game: u64, position: usize) -> Sample 
         game,
         position: position as u32,
         vp: player.vp,
+        turns: player.turns_taken,
         bits: bits.into_boxed_slice(),
     }
 }

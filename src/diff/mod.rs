@@ -1,0 +1,113 @@
+//! What changed between two versions of a game: content (by stable id, in words), reachability
+//! (the checker's verdicts), and balance (the same seeded simulation of both, with effect sizes
+//! and significance).
+//!
+//! A diff is for a designer deciding what to do next, so it is built to be read from the top:
+//! [`summary`] picks the first screen (the causes, content changes, then what they did to
+//! reachability and balance, the largest effects first), [`text`] prints it or everything,
+//! and [`page`] writes both as one HTML page. The JSON of [`Diff`] is the complete diff.
+//!
+//! - `content`: the comparison by id; `words`: each change in the designer's terms.
+//! - `balance`: the statistics (tests, effect sizes, groups).
+
+mod balance;
+mod content;
+pub mod page;
+pub mod summary;
+pub mod text;
+pub mod words;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+pub use balance::{ALPHA, Balance, Effect, Group, Shift, Unchanged, balance};
+pub use content::{Change, FieldChange, content};
+
+use crate::backends::ruleset::Ruleset;
+use crate::diag::Diagnostic;
+
+/// One version of a game, checked.
+pub struct Version<'a> {
+    pub label: String,
+    pub ruleset: &'a Ruleset,
+    pub diagnostics: &'a [Diagnostic],
+    /// Ids of the boxes the checker calls unreachable.
+    pub unreachable: BTreeSet<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdicts {
+    /// Boxes of both versions that the new version's checker calls unreachable and the old
+    /// one's did not.
+    pub became_unreachable: Vec<String>,
+    pub became_reachable: Vec<String>,
+    /// Boxes only the new version has that its checker calls unreachable.
+    pub new_unreachable: Vec<String>,
+    /// Diagnostics of the new version that the old one did not have (code: message).
+    pub new_diagnostics: Vec<String>,
+    /// Diagnostics of the old version that the new one no longer has.
+    pub resolved_diagnostics: Vec<String>,
+}
+
+impl Verdicts {
+    pub fn is_empty(&self) -> bool {
+        self.became_unreachable.is_empty()
+            && self.became_reachable.is_empty()
+            && self.new_unreachable.is_empty()
+            && self.new_diagnostics.is_empty()
+            && self.resolved_diagnostics.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Diff {
+    pub old: String,
+    pub new: String,
+    pub content: Vec<Change>,
+    pub reachability: Verdicts,
+    pub balance: Option<Balance>,
+}
+
+fn box_ids(r: &Ruleset) -> BTreeSet<&str> {
+    r.field_guide
+        .sections
+        .iter()
+        .flat_map(|s| &s.tracks)
+        .flat_map(|t| &t.boxes)
+        .map(|b| b.id.as_str())
+        .collect()
+}
+
+pub fn verdicts(old: &Version, new: &Version) -> Verdicts {
+    let (all_old, all_new) = (box_ids(old.ruleset), box_ids(new.ruleset));
+    let in_both = |id: &&String| all_old.contains(id.as_str()) && all_new.contains(id.as_str());
+    let said = |d: &[Diagnostic]| {
+        d.iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect::<BTreeSet<_>>()
+    };
+    let (was, is) = (said(old.diagnostics), said(new.diagnostics));
+    Verdicts {
+        became_unreachable: new
+            .unreachable
+            .difference(&old.unreachable)
+            .filter(in_both)
+            .cloned()
+            .collect(),
+        became_reachable: old
+            .unreachable
+            .difference(&new.unreachable)
+            .filter(in_both)
+            .cloned()
+            .collect(),
+        new_unreachable: new
+            .unreachable
+            .iter()
+            .filter(|id| !all_old.contains(id.as_str()))
+            .cloned()
+            .collect(),
+        new_diagnostics: is.difference(&was).cloned().collect(),
+        resolved_diagnostics: was.difference(&is).cloned().collect(),
+    }
+}

@@ -1,0 +1,203 @@
+//! A diff as text for the terminal: the summary (the default), or everything (`--full`).
+//!
+//! The callers pass the text through `diag::printable`, as every human output of content.
+
+use super::summary::{self, Summary};
+use super::{Balance, Diff, Shift};
+
+/// A value as the shift measures it: a percentage or a mean; "absent" when the version
+/// does not have the thing.
+pub fn value(s: &Shift, v: Option<f64>) -> String {
+    match v {
+        None => "absent".to_string(),
+        Some(v) if s.proportion => format!("{:.1}%", v * 100.0),
+        Some(v) => format!("{v:.2}"),
+    }
+}
+
+/// An effect size to two decimals, signed, with no "-0.00".
+pub fn signed(value: f64) -> String {
+    let value = if value.abs() < 0.005 { 0.0 } else { value };
+    format!("{value:+.2}")
+}
+
+/// The effect, or that there is no significant change.
+pub fn effect(s: &Shift) -> String {
+    let (measure, value) = (s.effect.measure, signed(s.effect.value));
+    if !s.significant && s.presence == "both" {
+        return format!("{measure} {value}, not significant");
+    }
+    format!("{measure} {value} {}", s.effect.size)
+}
+
+/// One shift on one line, its label padded to `width`.
+fn shift_line(s: &Shift, width: usize, indent: &str) -> String {
+    format!(
+        "{indent}{:<width$}  {:>7} -> {:<7}  {}",
+        s.label,
+        value(s, s.old),
+        value(s, s.new),
+        effect(s)
+    )
+}
+
+fn run_line(diff: &Diff) -> String {
+    match &diff.balance {
+        Some(b) => format!(
+            "balance: {} games of each version, {} player{}, policy {}, seed {}",
+            b.games,
+            b.players,
+            if b.players == 1 { "" } else { "s" },
+            b.policy,
+            b.seed
+        ),
+        None => "balance: not compared (no games played, or a version has errors)".to_string(),
+    }
+}
+
+const LEGEND: &str = "  d, h: Cohen's effect sizes (0.2 small, 0.5 medium, 0.8 large); \
+                      listed: significant at p < 0.05 (Bonferroni), and content only one version has";
+
+fn headline(out: &mut Vec<String>, b: &Balance) {
+    let width = b
+        .headline()
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    for s in b.headline() {
+        out.push(shift_line(s, width, "  "));
+    }
+}
+
+fn content_heading(diff: &Diff) -> String {
+    match diff.content.len() {
+        0 => "Content: no change".to_string(),
+        1 => "Content: 1 change".to_string(),
+        n => format!("Content: {n} changes"),
+    }
+}
+
+/// The first screen (see [`summary`]): at most `max_lines` lines.
+pub fn summary(diff: &Diff, max_lines: usize) -> String {
+    let s: Summary = summary::summary(diff, max_lines);
+    let mut out = vec![
+        format!("safari diff: {} -> {}", diff.old, diff.new),
+        run_line(diff),
+        String::new(),
+        content_heading(diff),
+    ];
+    if s.content.is_empty() {
+        out.push("  no change".to_string());
+    }
+    out.extend(s.content.iter().map(|l| format!("  {l}")));
+    if s.content_hidden > 0 {
+        out.push(format!("  … and {} more", s.content_hidden));
+    }
+    out.push(String::new());
+    out.push("Reachability".to_string());
+    out.extend(s.reachability.iter().map(|l| format!("  {l}")));
+    if s.reachability_hidden > 0 {
+        out.push(format!("  … and {} more", s.reachability_hidden));
+    }
+    if let Some(bs) = &s.balance {
+        out.push(String::new());
+        out.push("Balance, the largest effects first".to_string());
+        out.push(LEGEND.to_string());
+        headline(&mut out, bs.balance);
+        let width = bs
+            .groups
+            .iter()
+            .flat_map(|(_, members)| members.iter().map(|m| m.label.chars().count()))
+            .max()
+            .unwrap_or(0);
+        for (group, members) in &bs.groups {
+            let largest = if group.members.len() > members.len() {
+                ", the largest:"
+            } else {
+                ":"
+            };
+            out.push(format!("  {}: {}{largest}", group.title, group.words));
+            out.extend(members.iter().map(|m| shift_line(m, width, "    ")));
+        }
+    }
+    out.push(String::new());
+    out.push(closing(diff, &s));
+    out.join("\n") + "\n"
+}
+
+/// The last line: what was left out, and how to see everything.
+fn closing(diff: &Diff, s: &Summary) -> String {
+    let mut left_out = Vec::new();
+    if s.content_hidden > 0 {
+        left_out.push(format!("{} content lines", s.content_hidden));
+    }
+    if s.reachability_hidden > 0 {
+        left_out.push(format!("{} reachability lines", s.reachability_hidden));
+    }
+    if let Some(b) = &s.balance
+        && b.shifts_hidden > 0
+    {
+        let groups = if b.groups_hidden > 0 {
+            format!(" ({} groups not shown)", b.groups_hidden)
+        } else {
+            String::new()
+        };
+        left_out.push(format!("{} balance shifts{groups}", b.shifts_hidden));
+    }
+    let command = format!("safari diff {} {} --full", diff.old, diff.new);
+    if left_out.is_empty() {
+        format!("Everything is shown; with every field and number: {command}")
+    } else {
+        format!("Not shown: {}. Everything: {command}", left_out.join(", "))
+    }
+}
+
+/// Everything: every content change on its own line, every verdict, every shift.
+pub fn full(diff: &Diff) -> String {
+    let mut out = vec![
+        format!("safari diff: {} -> {}", diff.old, diff.new),
+        run_line(diff),
+        String::new(),
+        content_heading(diff),
+    ];
+    out.extend(diff.content.iter().map(|c| format!("  {}", c.words)));
+    out.push(String::new());
+    out.push("Reachability".to_string());
+    out.extend(
+        summary::reachability_lines(&diff.reachability, usize::MAX)
+            .iter()
+            .map(|l| format!("  {l}")),
+    );
+    if let Some(b) = &diff.balance {
+        out.push(String::new());
+        out.push("Balance, the largest effects first".to_string());
+        out.push(LEGEND.to_string());
+        headline(&mut out, b);
+        let width = b
+            .boxes
+            .iter()
+            .chain(&b.cards)
+            .chain(&b.species)
+            .map(|s| s.label.chars().count())
+            .max()
+            .unwrap_or(0);
+        for group in &b.groups {
+            out.push(format!("  {}: {}:", group.title, group.words));
+            for s in b.members(group) {
+                out.push(shift_line(s, width, "    "));
+            }
+        }
+        out.push(format!(
+            "  No significant change: {}, {} and {}.",
+            count(b.unchanged.boxes, "box", "boxes"),
+            count(b.unchanged.cards, "card", "cards"),
+            count(b.unchanged.species, "species", "species"),
+        ));
+    }
+    out.join("\n") + "\n"
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
