@@ -34,7 +34,7 @@ pub enum Fact {
     /// A box whose event happens a bounded number of times, all taken by other boxes of its
     /// section (see `bounded.rs`).
     Exhausted(BoxId),
-    /// A box never open when its bounded event happens (see `timing.rs`).
+    /// A box no order of play fills, though each thing it needs can happen (see `play.rs`).
     Late(BoxId),
     /// Using an item: having it, and a Trainer face to spend.
     Use(ItemId),
@@ -154,8 +154,8 @@ pub struct Graph {
     pub max_capture: u32,
     /// Boxes that wait for an event of bounded count that other boxes take first.
     pub exhausted: std::collections::HashMap<BoxId, super::bounded::Exhausted>,
-    /// Boxes never open when their bounded event happens.
-    pub late: std::collections::HashMap<BoxId, super::timing::Late>,
+    /// Boxes no order of play fills (see `play.rs`).
+    pub late: std::collections::HashSet<BoxId>,
     /// Reverse edges in one flat array (`users[user_start[n]..user_start[n + 1]]` are the
     /// nodes that depend on node n), built once: the fixpoints walk them for every node.
     user_start: Vec<u32>,
@@ -200,12 +200,10 @@ impl Graph {
         Graph::build_with(game, Default::default())
     }
 
-    /// The graph with the boxes `late` names never filled by their event.
-    pub fn build_with(
-        game: &Game,
-        late: std::collections::HashMap<BoxId, super::timing::Late>,
-    ) -> Graph {
-        let mut builder = Builder::new(game, late);
+    /// The graph with the boxes `late` names never filled (no order of play fills them).
+    pub fn build_with(game: &Game, late: std::collections::HashSet<BoxId>) -> Graph {
+        let mut builder = Builder::new(game);
+        builder.graph.late = late;
         builder.build();
         let mut graph = builder.graph;
         link_bonus_sections(&mut graph, game);
@@ -227,7 +225,7 @@ struct Builder<'g> {
 }
 
 impl<'g> Builder<'g> {
-    fn new(game: &'g Game, late: std::collections::HashMap<BoxId, super::timing::Late>) -> Self {
+    fn new(game: &'g Game) -> Self {
         let mut face_dice = [0u32; 6];
         let mut habitat_dice = HabitatDice::default();
         for die in game.expedition_dice() {
@@ -254,11 +252,11 @@ impl<'g> Builder<'g> {
             habitat_dice,
             face_dice,
             max_capture,
+            late: Default::default(),
             exhausted: super::bounded::exhausted(game)
                 .into_iter()
                 .map(|e| (e.r#box, e))
                 .collect(),
-            late,
             user_start: Vec::new(),
             users: Vec::new(),
         };
@@ -481,10 +479,7 @@ impl<'g> Builder<'g> {
             _ if self.graph.exhausted.contains_key(&b) => {
                 Some(self.add(Fact::Exhausted(b), Kind::Const(false)))
             }
-            // Its bounded event only ever happens while it is closed.
-            _ if self.graph.late.contains_key(&b) => {
-                Some(self.add(Fact::Late(b), Kind::Const(false)))
-            }
+            _ if self.graph.late.contains(&b) => Some(self.add(Fact::Late(b), Kind::Const(false))),
             Cause::Dice(action) => Some(self.face(*action)),
             Cause::Turn | Cause::Free => Some(self.always),
             Cause::Ball => Some(self.any_encounter),
@@ -521,7 +516,8 @@ impl<'g> Builder<'g> {
         // of a collection box (a species) or an item box (an item) is a requirement too, and
         // a box so labelled is filled as soon as it is met; so bonus chains add a way in only
         // for unlabelled boxes, and for item-use boxes without a Trainer face to spend.
-        if def.bonus_can_fill() {
+        // (A box no order of play fills is not filled by a chain either: play tried them.)
+        if def.bonus_can_fill() && !self.graph.late.contains(&b) {
             let source = self.bonus_source(b);
             match &def.cause.value {
                 Cause::Collect(_) | Cause::Obtain(_) => {}
@@ -696,25 +692,7 @@ impl<'g> Counters<'g> {
 
 /// Computes the least fixpoint, with the nodes in `assumed` taken to hold from the start.
 pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
-    least(graph, game, assumed, None)
-}
-
-/// What can hold at one moment of play, as a least fixpoint (see `timing.rs`): the nodes
-/// `never` marks never hold, and when a node `quiet` marks holds, its users that `muted`
-/// names (`muted(node, user)`) are not told (what waits for it cannot have happened yet).
-pub struct Moment<'a> {
-    pub never: &'a [bool],
-    pub quiet: &'a [bool],
-    pub muted: &'a dyn Fn(NodeId, NodeId) -> bool,
-}
-
-pub fn fixpoint_at(graph: &Graph, game: &Game, moment: &Moment) -> Reach {
-    least(graph, game, &[], Some(moment))
-}
-
-fn least(graph: &Graph, game: &Game, assumed: &[NodeId], moment: Option<&Moment>) -> Reach {
     let n = graph.nodes.len();
-    let never = |i: usize| moment.is_some_and(|m| m.never[i]);
     let mut holds = vec![false; n];
     let mut waiting: Vec<u32> = graph
         .nodes
@@ -733,19 +711,16 @@ fn least(graph: &Graph, game: &Game, assumed: &[NodeId], moment: Option<&Moment>
     let mut counters = Counters::new(graph, |_| true, |id| queue.push(id));
     while let Some(id) = queue.pop() {
         let index = id.0 as usize;
-        if holds[index] || never(index) {
+        if holds[index] {
             continue;
         }
         holds[index] = true;
         if let Fact::Box(b) = graph.nodes[index].fact {
             counters.obtained(game.guide.get(b), |id| queue.push(id));
         }
-        let muted = moment
-            .filter(|m| m.quiet.get(index).copied().unwrap_or(false))
-            .map(|m| m.muted);
         for user in graph.users(id) {
             let u = user.0 as usize;
-            if holds[u] || muted.is_some_and(|muted| muted(id, *user)) {
+            if holds[u] {
                 continue;
             }
             match graph.nodes[u].kind {
@@ -859,98 +834,4 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         }
     }
     Earliest { turn: settled, own }
-}
-
-/// For one event that happens a bounded number of times (its item or species node `event`),
-/// the earliest occurrence of it at whose start each reachable node can hold, as a lower bound
-/// (1: before the first). Occurrences are counted in the order the event happens. The event
-/// itself holds from the start of the first (`1`), but what it brings (a fill that needs it)
-/// only from the second (`2`). A box that `only` marks (filled by this event and nothing else)
-/// is filled by an occurrence at whose start the box before it and its requirements other than
-/// the event hold, and no earlier than the `floor`th (the boxes competing with it take the
-/// earlier ones), so it holds one occurrence later; any other node holds as soon as its
-/// dependencies do (an AND node the last of them, an OR node the first), as in
-/// [`earliest_turns`].
-pub fn earliest_occurrence(
-    graph: &Graph,
-    game: &Game,
-    reach: &Reach,
-    event: NodeId,
-    only: &[bool],
-    floor: &dyn Fn(BoxId) -> u32,
-) -> Vec<Option<u32>> {
-    let n = graph.nodes.len();
-    let only_box = |i: usize| match graph.nodes[i].fact {
-        Fact::Box(b) => only[b.index()],
-        _ => false,
-    };
-    // Whether node `i` waits on `edge` in this clock: a box filled only by the event does not
-    // wait for what fills it, nor for the event it requires.
-    let counted =
-        |i: usize, edge: &Edge| !(only_box(i) && (edge.to == event || edge.why == Why::FilledBy));
-    let mut waiting: Vec<u32> = graph
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, node)| node.deps.iter().filter(|e| counted(i, e)).count() as u32)
-        .collect();
-    // What an AND node's last dependency gives it: one more for a box filled only by the
-    // event, and no earlier than the occurrence competition leaves it (`floor`).
-    let own = |i: usize, at: u32| match graph.nodes[i].fact {
-        Fact::Box(b) if only[b.index()] => (at + 1).max(floor(b) + 1),
-        _ => at,
-    };
-    let mut settled: Vec<Option<u32>> = vec![None; n];
-    let mut best: Vec<u32> = vec![1; n];
-    let mut heap: BinaryHeap<Reverse<(u32, NodeId)>> = BinaryHeap::new();
-    if reach.of(event) {
-        heap.push(Reverse((2, event)));
-    }
-    for (i, node) in graph.nodes.iter().enumerate() {
-        let id = NodeId(i as u32);
-        match node.kind {
-            _ if !reach.holds[i] || id == event => {}
-            Kind::Const(true) => heap.push(Reverse((1, id))),
-            Kind::All if waiting[i] == 0 => heap.push(Reverse((own(i, 1), id))),
-            _ => {}
-        }
-    }
-    let guide = &game.guide;
-    let mut counters = Counters::new(graph, |i| reach.holds[i], |id| heap.push(Reverse((1, id))));
-    while let Some(Reverse((at, id))) = heap.pop() {
-        let index = id.0 as usize;
-        if settled[index].is_some() {
-            continue;
-        }
-        settled[index] = Some(at);
-        if let Fact::Box(b) = graph.nodes[index].fact {
-            counters.obtained(guide.get(b), |id| heap.push(Reverse((at, id))));
-        }
-        for user in graph.users(id) {
-            let u = user.0 as usize;
-            if settled[u].is_some() || !reach.holds[u] || *user == event {
-                continue;
-            }
-            if only_box(u)
-                && !graph.nodes[u]
-                    .deps
-                    .iter()
-                    .any(|e| e.to == id && counted(u, e))
-            {
-                continue;
-            }
-            match graph.nodes[u].kind {
-                Kind::Any => heap.push(Reverse((at, *user))),
-                Kind::All => {
-                    best[u] = best[u].max(at);
-                    waiting[u] -= 1;
-                    if waiting[u] == 0 {
-                        heap.push(Reverse((own(u, best[u]), *user)));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    settled
 }

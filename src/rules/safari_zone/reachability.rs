@@ -403,7 +403,7 @@ impl Reporter<'_> {
         let holder = name(game, graph.node(last.from).fact);
         let mut code = Code::Unreachable;
         let mut extra: Vec<(crate::world::Origin, String)> = Vec::new();
-        let mut primary: Option<(crate::world::Origin, String)> = None;
+        let mut primary = (last.edge.origin, self.link(last));
         let (message, help) = match graph.node(root).fact {
             Fact::Vp(n) => (
                 format!(
@@ -481,42 +481,37 @@ impl Reporter<'_> {
                 };
                 // The first few takers: a bound of thousands would label thousands of boxes
                 // in each of thousands of reports.
-                let def = game.guide.get(b);
+                const SHOWN: usize = 3;
                 let mut takers: Vec<String> = exhausted
                     .takers
                     .iter()
+                    .take(SHOWN)
                     .map(|t| format!("`{}`", game.guide.get(*t).id))
                     .collect();
-                if exhausted.taken > exhausted.takers.len() {
-                    takers.push(format!(
-                        "{} more",
-                        exhausted.taken - exhausted.takers.len()
-                    ));
+                if exhausted.takers.len() > SHOWN {
+                    takers.push(format!("{} more", exhausted.takers.len() - SHOWN));
                 }
                 extra = exhausted
                     .takers
                     .iter()
+                    .take(SHOWN)
                     .map(|t| {
-                        let taker = game.guide.get(*t);
-                        let why = if taker.track == def.track {
-                            format!("it comes before `{}` in its track", def.id)
-                        } else if taker.requires.is_empty() {
-                            "it waits for nothing else".to_string()
-                        } else {
-                            format!("it is open whenever `{}` is", def.id)
-                        };
+                        let def = game.guide.get(*t);
                         (
-                            taker.origin,
-                            format!("`{}` takes {} first: {why}", taker.id, exhausted.event),
+                            def.origin,
+                            format!(
+                                "`{}` takes {} first: it waits for nothing else",
+                                def.id, exhausted.event
+                            ),
                         )
                     })
                     .collect();
+                let def = game.guide.get(b);
                 (
                     format!(
-                        "`{}` waits for {}, which happens {times}{}, and {} of its section always take{} it first",
+                        "`{}` waits for {}, which happens {times}, and {} of its section always take{} it first",
                         def.id,
                         exhausted.event,
-                        exhausted.sources,
                         takers.join(", "),
                         if takers.len() == 1 { "s" } else { "" }
                     ),
@@ -527,18 +522,17 @@ impl Reporter<'_> {
                 )
             }
             Fact::Late(b) => {
-                let what = subjects
-                    .iter()
-                    .find(|s| s.node == graph.box_node[b.index()])
-                    .map_or_else(|| format!("`{}`", game.guide.get(b).id), |s| s.what.clone());
-                let words = super::timing::words(game, graph, &graph.late[&b], &what);
-                code = match words.counted {
-                    true => Code::BoundedEvent,
-                    false => Code::ClosedAtEvent,
-                };
-                primary = Some((game.guide.get(b).origin, words.primary));
-                extra = words.labels;
-                (words.message, words.help)
+                // Filled by a face no die has (SZ0304, already reported), only chains remain.
+                if let Cause::Dice(face) = game.guide.get(b).cause.value
+                    && graph.face_dice[face as usize] == 0
+                {
+                    return None;
+                }
+                code = Code::ClosedAtEvent;
+                let late = super::play::explain(game, b);
+                primary = (game.guide.get(b).origin, late.primary);
+                extra = late.labels;
+                (late.message, late.help)
             }
             Fact::ObtainedOnce(b) => {
                 let def = game.guide.get(b);
@@ -617,10 +611,8 @@ impl Reporter<'_> {
             (0, c) => plural(c, "dead card"),
             (b, c) => format!("{}, {}", plural(b, "blocked track"), plural(c, "dead card")),
         };
-        let (primary_origin, primary_text) =
-            primary.unwrap_or_else(|| (last.edge.origin, self.link(last)));
         let mut d = Diagnostic::error(code, format!("{message} ({blocked})"))
-            .with_primary(primary_origin, primary_text);
+            .with_primary(primary.0, primary.1);
         for subject in subjects {
             let text = match self.chain(subject) {
                 Some(chain) => {
@@ -628,7 +620,7 @@ impl Reporter<'_> {
                 }
                 None => format!("so {} can never be {}", subject.what, subject.verb),
             };
-            if subject.origin != last.edge.origin && subject.origin != primary_origin {
+            if subject.origin != last.edge.origin && subject.origin != primary.0 {
                 d = d.with_secondary(subject.origin, text);
             }
         }
