@@ -442,6 +442,43 @@ pub fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
     at_least
 }
 
+/// A move a player can make at any time, in the target policy's plans (`target.rs`): a box
+/// filled by a face, an item used, a turn begun, a ball thrown and missed, a card caught.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Move {
+    Face(usize),
+    Use(usize),
+    Turn,
+    Throw,
+    Catch(usize),
+}
+
+impl Game<'_> {
+    /// Makes a move on a copy of `player` as player 0, with all that follows from it, the
+    /// choices in its cascade made by `policy`: the sheet it ends with is `self.players[0]`.
+    pub(super) fn play_move<P: Policy>(&mut self, player: &Player, mv: Move, policy: &mut P) {
+        let rules = self.rules;
+        self.players[0].clone_from(player);
+        match mv {
+            Move::Face(b) => self.fill(0, b, policy),
+            Move::Use(i) => self.use_item(0, i, policy),
+            Move::Turn => {
+                if let Some(b) = self.players[0].first_open(rules, BoxList::Turn) {
+                    self.fill(0, b, policy);
+                }
+            }
+            Move::Throw | Move::Catch(_) => {
+                if let Some(b) = self.players[0].first_open(rules, BoxList::Ball) {
+                    self.fill(0, b, policy);
+                }
+                if let Move::Catch(c) = mv {
+                    self.collect(0, rules.cards[c].species, policy);
+                }
+            }
+        }
+    }
+}
+
 impl<'r> Game<'r> {
     pub fn new(rules: &'r Rules, players: usize, seed: u64) -> Game<'r> {
         let mut game = Game {

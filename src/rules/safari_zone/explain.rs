@@ -31,6 +31,7 @@ pub fn name(game: &Game, fact: Fact) -> String {
         },
         Fact::Use(i) => format!("using item `{}`", game.item(i).id),
         Fact::Exhausted(_) => "an event that other boxes of its section take first".to_string(),
+        Fact::Late(_) => "a moment it is never open at".to_string(),
         Fact::ObtainedOnce(b) => format!(
             "an event the boxes before `{}` already take",
             guide.get(b).id

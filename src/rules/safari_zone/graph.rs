@@ -34,6 +34,8 @@ pub enum Fact {
     /// A box whose event happens a bounded number of times, all taken by other boxes of its
     /// section (see `bounded.rs`).
     Exhausted(BoxId),
+    /// A box no order of play fills, though each thing it needs can happen (see `play.rs`).
+    Late(BoxId),
     /// Using an item: having it, and a Trainer face to spend.
     Use(ItemId),
     Area(TrackId),
@@ -152,6 +154,8 @@ pub struct Graph {
     pub max_capture: u32,
     /// Boxes that wait for an event of bounded count that other boxes take first.
     pub exhausted: std::collections::HashMap<BoxId, super::bounded::Exhausted>,
+    /// Boxes no order of play fills (see `play.rs`).
+    pub late: std::collections::HashSet<BoxId>,
     /// Reverse edges in one flat array (`users[user_start[n]..user_start[n + 1]]` are the
     /// nodes that depend on node n), built once: the fixpoints walk them for every node.
     user_start: Vec<u32>,
@@ -193,7 +197,13 @@ impl Graph {
     }
 
     pub fn build(game: &Game) -> Graph {
+        Graph::build_with(game, Default::default())
+    }
+
+    /// The graph with the boxes `late` names never filled (no order of play fills them).
+    pub fn build_with(game: &Game, late: std::collections::HashSet<BoxId>) -> Graph {
         let mut builder = Builder::new(game);
+        builder.graph.late = late;
         builder.build();
         let mut graph = builder.graph;
         link_bonus_sections(&mut graph, game);
@@ -242,6 +252,7 @@ impl<'g> Builder<'g> {
             habitat_dice,
             face_dice,
             max_capture,
+            late: Default::default(),
             exhausted: super::bounded::exhausted(game)
                 .into_iter()
                 .map(|e| (e.r#box, e))
@@ -468,6 +479,7 @@ impl<'g> Builder<'g> {
             _ if self.graph.exhausted.contains_key(&b) => {
                 Some(self.add(Fact::Exhausted(b), Kind::Const(false)))
             }
+            _ if self.graph.late.contains(&b) => Some(self.add(Fact::Late(b), Kind::Const(false))),
             Cause::Dice(action) => Some(self.face(*action)),
             Cause::Turn | Cause::Free => Some(self.always),
             Cause::Ball => Some(self.any_encounter),
@@ -504,7 +516,8 @@ impl<'g> Builder<'g> {
         // of a collection box (a species) or an item box (an item) is a requirement too, and
         // a box so labelled is filled as soon as it is met; so bonus chains add a way in only
         // for unlabelled boxes, and for item-use boxes without a Trainer face to spend.
-        if def.bonus_can_fill() {
+        // (A box no order of play fills is not filled by a chain either: play tried them.)
+        if def.bonus_can_fill() && !self.graph.late.contains(&b) {
             let source = self.bonus_source(b);
             match &def.cause.value {
                 Cause::Collect(_) | Cause::Obtain(_) => {}

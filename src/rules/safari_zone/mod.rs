@@ -6,6 +6,7 @@ mod budget;
 mod evolutions;
 mod explain;
 pub mod graph;
+mod play;
 mod reachability;
 mod structure;
 
@@ -22,8 +23,27 @@ pub struct Analysis {
 
 impl Analysis {
     pub fn of(game: &Game) -> Analysis {
-        let graph = graph::Graph::build(game);
-        let reach = graph::fixpoint(&graph, game, &[]);
+        let mut graph = graph::Graph::build(game);
+        let mut reach = graph::fixpoint(&graph, game, &[]);
+        // The boxes no order of play fills, on a guide small enough to play every order of.
+        let Some(mut left) = play::never_filled(game, &graph, &reach) else {
+            return Analysis { graph, reach };
+        };
+        // Each run of them is marked at its first box, which is reported; those after it
+        // follow in the fixpoint. A box still called reachable after that (it needs one that
+        // follows) starts a run of its own in the next round: each round marks at least one.
+        let mut late = std::collections::HashSet::new();
+        while !left.is_empty() {
+            let first = |b: &BoxId| game.guide.previous(*b).is_none_or(|p| !left.contains(&p));
+            let before = late.len();
+            late.extend(left.iter().copied().filter(first));
+            if late.len() == before {
+                break;
+            }
+            graph = graph::Graph::build_with(game, late.clone());
+            reach = graph::fixpoint(&graph, game, &[]);
+            left.retain(|b| reach.of(graph.box_node[b.index()]));
+        }
         Analysis { graph, reach }
     }
 

@@ -403,6 +403,7 @@ impl Reporter<'_> {
         let holder = name(game, graph.node(last.from).fact);
         let mut code = Code::Unreachable;
         let mut extra: Vec<(crate::world::Origin, String)> = Vec::new();
+        let mut primary = (last.edge.origin, self.link(last));
         let (message, help) = match graph.node(root).fact {
             Fact::Vp(n) => (
                 format!(
@@ -520,6 +521,19 @@ impl Reporter<'_> {
                     ),
                 )
             }
+            Fact::Late(b) => {
+                // Filled by a face no die has (SZ0304, already reported), only chains remain.
+                if let Cause::Dice(face) = game.guide.get(b).cause.value
+                    && graph.face_dice[face as usize] == 0
+                {
+                    return None;
+                }
+                code = Code::ClosedAtEvent;
+                let late = super::play::explain(game, b);
+                primary = (game.guide.get(b).origin, late.primary);
+                extra = late.labels;
+                (late.message, late.help)
+            }
             Fact::ObtainedOnce(b) => {
                 let def = game.guide.get(b);
                 (
@@ -598,7 +612,7 @@ impl Reporter<'_> {
             (b, c) => format!("{}, {}", plural(b, "blocked track"), plural(c, "dead card")),
         };
         let mut d = Diagnostic::error(code, format!("{message} ({blocked})"))
-            .with_primary(last.edge.origin, self.link(last));
+            .with_primary(primary.0, primary.1);
         for subject in subjects {
             let text = match self.chain(subject) {
                 Some(chain) => {
@@ -606,7 +620,7 @@ impl Reporter<'_> {
                 }
                 None => format!("so {} can never be {}", subject.what, subject.verb),
             };
-            if subject.origin != last.edge.origin {
+            if subject.origin != last.edge.origin && subject.origin != primary.0 {
                 d = d.with_secondary(subject.origin, text);
             }
         }
