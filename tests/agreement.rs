@@ -38,19 +38,20 @@ fn playable() -> Vec<PathBuf> {
     dirs
 }
 
-/// The boxes the checker calls unreachable, and the game's rules as the engine reads them
-/// from its ruleset.
+/// The boxes the checker calls unreachable, the game's rules as the engine reads them from its
+/// ruleset, and whether the checker's verdicts are exact (it tried every order of play).
 fn verdicts_and_rules(
     game: &safari::model::Game,
     folder: &GameFolder,
-) -> (BTreeSet<String>, engine::Rules) {
-    let unreachable = Analysis::of(game)
+) -> (BTreeSet<String>, engine::Rules, bool) {
+    let analysis = Analysis::of(game);
+    let unreachable = analysis
         .unreachable_boxes(game)
         .into_iter()
         .map(|b| game.guide.get(b).id.clone())
         .collect();
     let bytes = serde_json::to_vec(&ruleset::build(game, &ruleset::content_hash(folder))).unwrap();
-    (unreachable, engine::load(&bytes).unwrap())
+    (unreachable, engine::load(&bytes).unwrap(), analysis.exact)
 }
 
 /// The built-in policies, `search` at a small budget (any budget plays by the rules); without
@@ -92,7 +93,9 @@ fn the_engine_never_fills_a_box_the_checker_calls_unreachable() {
         let mut folder = GameFolder::open(&dir).unwrap();
         let checked = safari::check(&mut folder);
         let game = checked.game.unwrap();
-        let (unreachable, rules) = verdicts_and_rules(&game, &folder);
+        let (unreachable, rules, exact) = verdicts_and_rules(&game, &folder);
+        // The fixture games are small: the checker tries every order of play on each.
+        assert!(exact, "{}: too large for the exact search", dir.display());
         let filled = filled_in_play(&rules, 300, &policies(true));
         let both: Vec<&String> = filled.intersection(&unreachable).collect();
         assert!(
@@ -248,7 +251,7 @@ proptest::proptest! {
             return Ok(());
         }
 
-        let (unreachable, rules) = verdicts_and_rules(&game, &folder);
+        let (unreachable, rules, exact) = verdicts_and_rules(&game, &folder);
         let filled = filled_in_play(&rules, 40, &policies(false));
         let both: Vec<&String> = filled.intersection(&unreachable).collect();
         proptest::prop_assert!(
@@ -262,7 +265,10 @@ proptest::proptest! {
         // playing for it, when no turn budget stands in the way. Turn Tracker and Safari Ball
         // boxes are left out: they count turns and throws, which a player plays for by
         // making the game last, not by any fill.
-        if checked.diagnostics.iter().any(|d| d.code.as_str() == "SZ0601") {
+        // Where the guide is too large to try every order of play, the checker is the
+        // fixpoint alone, which may call reachable a box no order fills (never the reverse):
+        // this direction is promised where the search ran (a rare dense guide here).
+        if !exact || checked.diagnostics.iter().any(|d| d.code.as_str() == "SZ0601") {
             return Ok(());
         }
         let never: Vec<&String> = rules

@@ -19,6 +19,11 @@ pub const RULES: &str = "safari-zone-rnw";
 pub struct Analysis {
     pub graph: graph::Graph,
     pub reach: graph::Reach,
+    /// Whether the verdicts are exact: every order of play was tried, or order cannot matter.
+    /// When the guide is too large to try them all, boxes are called reachable as the
+    /// fixpoint finds them, which may include a box no order of play fills (never the other
+    /// way round).
+    pub exact: bool,
 }
 
 impl Analysis {
@@ -27,7 +32,11 @@ impl Analysis {
         let mut reach = graph::fixpoint(&graph, game, &[]);
         // The boxes no order of play fills, on a guide small enough to play every order of.
         let Some(mut left) = play::never_filled(game, &graph, &reach) else {
-            return Analysis { graph, reach };
+            return Analysis {
+                graph,
+                reach,
+                exact: false,
+            };
         };
         // Each run of them is marked at its first box, which is reported; those after it
         // follow in the fixpoint. A box still called reachable after that (it needs one that
@@ -44,7 +53,11 @@ impl Analysis {
             reach = graph::fixpoint(&graph, game, &[]);
             left.retain(|b| reach.of(graph.box_node[b.index()]));
         }
-        Analysis { graph, reach }
+        Analysis {
+            graph,
+            reach,
+            exact: true,
+        }
     }
 
     pub fn box_reachable(&self, b: BoxId) -> bool {
