@@ -36,8 +36,8 @@ use crate::model::*;
 /// Work (words of sheet copied, boxes looked at) one check may spend playing. A guide past it
 /// is left to the fixpoint, which is sound. Measured: 2 of 1,012 guides the agreement test
 /// generated went past it, and 200 variants of the default game's guide check in the time they
-/// took before the search (tests/layout.rs: 47 s), where a budget of 150 million took 2.6
-/// GB and several minutes.
+/// took before the search (tests/layout.rs: 47 s), where a budget of 150 million held 4.6 GB
+/// and ran for minutes.
 const BUDGET: u64 = 5_000_000;
 /// Bytes the sheets one check keeps may take, roughly: on a guide of the default game's size a
 /// sheet is half a kilobyte, and a search of a variant of it took gigabytes before this bound.
