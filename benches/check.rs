@@ -38,6 +38,15 @@ fn parse_guide(c: &mut Criterion) {
     group.finish();
 }
 
+/// An in-memory game folder of `files` (name, text).
+fn folder_of(files: &[(&'static str, String)]) -> GameFolder {
+    let mut folder = GameFolder::in_memory();
+    for (name, text) in files {
+        folder.add_source(*name, text.clone());
+    }
+    folder
+}
+
 /// The most boxes the limit (10,000) leaves beside the 30 of the turn and ball tracks, in
 /// tracks of ten.
 const LARGEST: usize = 9_960;
@@ -107,10 +116,7 @@ fn synthetic_guides(c: &mut Criterion) {
     let mut group = c.benchmark_group("rules check of a loaded synthetic guide");
     for boxes in [1_000, LARGEST] {
         let files = synthetic(boxes);
-        let mut folder = GameFolder::in_memory();
-        for (name, text) in &files {
-            folder.add_source(*name, text.clone());
-        }
+        let mut folder = folder_of(&files);
         let mut diagnostics = safari::diag::Diagnostics::default();
         let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
         assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().next());
@@ -130,10 +136,7 @@ fn synthetic_guides(c: &mut Criterion) {
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &files, |b, files| {
             b.iter(|| {
-                let mut folder = GameFolder::in_memory();
-                for (name, text) in files {
-                    folder.add_source(*name, text.clone());
-                }
+                let mut folder = folder_of(files);
                 let checked = safari::check(&mut folder);
                 assert!(
                     !checked.diagnostics.has_errors(),
@@ -282,10 +285,7 @@ fn shapes(c: &mut Criterion) {
             group.throughput(Throughput::Elements(n as u64));
             group.bench_with_input(BenchmarkId::from_parameter(n), &files, |b, files| {
                 b.iter(|| {
-                    let mut folder = GameFolder::in_memory();
-                    for (file, text) in files {
-                        folder.add_source(*file, text.clone());
-                    }
+                    let mut folder = folder_of(files);
                     let checked = safari::check(&mut folder);
                     assert_eq!(
                         checked.diagnostics.has_errors(),
@@ -312,10 +312,7 @@ fn layout(c: &mut Criterion) {
     });
     let mut group = c.benchmark_group("layout synthetic guide");
     for boxes in [1_000, LARGEST] {
-        let mut folder = GameFolder::in_memory();
-        for (name, text) in synthetic(boxes) {
-            folder.add_source(name, text);
-        }
+        let mut folder = folder_of(&synthetic(boxes));
         let mut diagnostics = safari::diag::Diagnostics::default();
         let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
         let paper = game.manifest.paper;

@@ -92,6 +92,21 @@ pub struct BuildOptions {
     pub last_sheet: bool,
 }
 
+impl BuildOptions {
+    /// The print documents the targets ask for.
+    pub fn documents(&self) -> Vec<Document> {
+        self.targets
+            .iter()
+            .filter_map(|target| match target {
+                Target::Sheet => Some(Document::Sheet),
+                Target::Deck => Some(Document::Deck),
+                Target::Dice => Some(Document::Dice),
+                Target::Ruleset | Target::Tts => None,
+            })
+            .collect()
+    }
+}
+
 impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
@@ -125,16 +140,7 @@ pub fn run_all(
     if options.targets.contains(&Target::Ruleset) {
         outputs.push(ruleset::output(context));
     }
-    let documents: Vec<Document> = options
-        .targets
-        .iter()
-        .filter_map(|target| match target {
-            Target::Sheet => Some(Document::Sheet),
-            Target::Deck => Some(Document::Deck),
-            Target::Dice => Some(Document::Dice),
-            Target::Ruleset | Target::Tts => None,
-        })
-        .collect();
+    let documents = options.documents();
     // The export is made from the print documents (one design, two outputs), so it is
     // typeset with them.
     let tts = options.targets.contains(&Target::Tts).then(|| {

@@ -201,16 +201,7 @@ fn emit_typst(
     ui: Ui,
 ) -> u8 {
     use crate::backends::print::{Document, PrintOptions, emit, files::TemplateFiles};
-    let documents: Vec<Document> = options
-        .targets
-        .iter()
-        .filter_map(|target| match target {
-            Target::Sheet => Some(Document::Sheet),
-            Target::Deck => Some(Document::Deck),
-            Target::Dice => Some(Document::Dice),
-            Target::Ruleset | Target::Tts => None,
-        })
-        .collect();
+    let documents = options.documents();
     let checked = crate::check_with(
         folder,
         &crate::CheckOptions {

@@ -220,11 +220,16 @@ fn json(value: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("print data serialises")
 }
 
-/// A card picture's file name, by its page: `<folder>/NN-<design>.png`, then the back.
+/// A card picture's path, by its page: `<folder>/NN-<design>.png`, then the back.
 pub fn card_image_name(images: &CardImages, page: usize) -> String {
-    let folder = &images.folder;
-    match images.designs.get(page - 1) {
-        Some(design) => format!("{folder}/{page:02}-{design}.png"),
-        None => format!("{folder}/back.png"),
+    format!("{}/{}", images.folder, card_file(&images.designs, page))
+}
+
+/// A card picture's file name in its folder, by its page (from 1): `NN-<design>.png` for
+/// the designs in order, then `back.png`.
+pub fn card_file(designs: &[String], page: usize) -> String {
+    match designs.get(page - 1) {
+        Some(design) => format!("{page:02}-{design}.png"),
+        None => "back.png".to_string(),
     }
 }

@@ -4,13 +4,12 @@
 //! The services print from pictures, not PDFs: The Game Crafter takes a poker card as 825 x
 //! 1125 px (a 1/8 inch bleed a side at 300 dpi), MakePlayingCards as 822 x 1122 px (36 px a
 //! side). So the designs are typeset again with the service's bleed in place of the game's
-//! (3 mm) and rendered at 300 dpi, which gives exactly those sizes, and those of the other
-//! card sizes the services print (a MakePlayingCards tarot card is 897 x 1497 px).
-
-use serde::{Deserialize, Serialize};
+//! (3 mm) and rendered at 300 dpi (`CARD_DPI`, as every card picture is), which gives exactly
+//! those sizes, and those of the other card sizes the services print (a MakePlayingCards
+//! tarot card comes to its 897 x 1497 px by the same arithmetic).
 
 /// A print-on-demand service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Printer {
     /// The Game Crafter: 1/8 inch (3.175 mm) of bleed a side.
     Tgc,
@@ -41,19 +40,18 @@ impl Printer {
     }
 }
 
-/// The services' pictures are at 300 dpi.
-pub const PRINTER_DPI: f64 = 300.0;
-
 /// How many copies of each design the deck has, as CSV beside the pictures (`NN-<design>.png`
 /// in deck order): the services ask for a quantity per face when the deck is ordered.
 pub fn copies_csv(game: &crate::model::Game) -> String {
+    let designs: Vec<String> = game.deck.cards.iter().map(|card| card.id.clone()).collect();
+    let copies = game.deck.cards.iter().map(|card| card.copies.value);
+    // The back is on every card.
+    let copies = copies.chain(std::iter::once(game.deck.physical_cards()));
     let mut csv = String::from("file,design,copies\n");
-    for (index, card) in game.deck.cards.iter().enumerate() {
-        let (page, design, copies) = (index + 1, &card.id, card.copies.value);
-        csv.push_str(&format!("{page:02}-{design}.png,{design},{copies}\n"));
+    for (index, copies) in copies.enumerate() {
+        let design = designs.get(index).map_or("back", String::as_str);
+        let file = super::plan::card_file(&designs, index + 1);
+        csv.push_str(&format!("{file},{design},{copies}\n"));
     }
-    csv.push_str("back.png,back,");
-    let total: u32 = game.deck.physical_cards();
-    csv.push_str(&format!("{total}\n"));
     csv
 }
