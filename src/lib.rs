@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod charts;
 pub mod cli;
+pub mod components;
 pub mod diag;
 pub mod diff;
 pub mod embedded;
@@ -30,7 +31,10 @@ use world::GameFolder;
 /// The result of checking a game: the model (when a manifest could be read) and every
 /// diagnostic, sorted by file and position.
 pub struct Checked {
+    /// Safari Zone RNW's model, for a game of those rules.
     pub game: Option<Game>,
+    /// The components, for a game of any other rules (its module: `rules::module`).
+    pub table: Option<components::Table>,
     pub diagnostics: Diagnostics,
     /// The Field Guide laid out on the checked paper, when the check covered the sheet and it
     /// fits: what the print backend draws, so the layout is computed once per build.
@@ -65,6 +69,23 @@ impl Default for CheckOptions {
 /// Loads and checks the game in `folder` as `options` say.
 pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
     let mut diagnostics = Diagnostics::default();
+    if let Some((module, manifest)) = table_rules(folder) {
+        let start = diagnostics.len();
+        let table = components::load(folder, manifest, module, &mut diagnostics);
+        if let Some(table) = &table
+            && !diagnostics.lost_content_since(start)
+        {
+            components::check::check(table, &mut diagnostics);
+            module.check(table, &mut diagnostics);
+        }
+        diagnostics.sort();
+        return Checked {
+            game: None,
+            table,
+            diagnostics,
+            layout: None,
+        };
+    }
     let game = load::load(folder, &mut diagnostics);
     let mut sheet = None;
     // Rules checks reason about the whole game; on a partly loaded one they would report the
@@ -86,8 +107,32 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
     diagnostics.sort();
     Checked {
         game,
+        table: None,
         diagnostics,
         layout: sheet,
+    }
+}
+
+/// The rules module of a game made of components, and its manifest: `None` for Safari Zone
+/// RNW's rules, and for a manifest that cannot be read (Safari Zone's loader reports why).
+fn table_rules(folder: &mut GameFolder) -> Option<(&'static dyn rules::Rules, world::FileId)> {
+    #[derive(serde::Deserialize)]
+    struct RulesOnly {
+        rules: Option<String>,
+    }
+    let file = folder.read(load::MANIFEST, None).ok()?;
+    let named: RulesOnly = toml::from_str(&folder.source(file).text).ok()?;
+    Some((rules::module(named.rules.as_deref()?)?, file))
+}
+
+impl Checked {
+    /// The game's id and name, when its manifest could be read.
+    pub fn identity(&self) -> Option<(&str, &str)> {
+        match (&self.game, &self.table) {
+            (Some(game), _) => Some((&game.manifest.id, &game.manifest.name)),
+            (None, Some(table)) => Some((&table.manifest.id, &table.manifest.name)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -124,6 +169,37 @@ pub fn build_with(
             sheet,
         },
     );
+    if let Some(table) = checked.table.as_ref() {
+        if checked.diagnostics.has_errors() {
+            return Built {
+                checked,
+                outputs: None,
+                timings: Vec::new(),
+            };
+        }
+        let module =
+            rules::module(&table.manifest.rules.value).expect("a table's rules are a module");
+        return match backends::table::build(table, module, folder, options, typesetting) {
+            Ok(printed) => {
+                checked.diagnostics.extend(printed.warnings);
+                checked.diagnostics.sort();
+                Built {
+                    checked,
+                    outputs: Some(printed.outputs),
+                    timings: printed.timings,
+                }
+            }
+            Err(errors) => {
+                checked.diagnostics.extend(errors);
+                checked.diagnostics.sort();
+                Built {
+                    checked,
+                    outputs: None,
+                    timings: Vec::new(),
+                }
+            }
+        };
+    }
     let Some(game) = checked.game.as_ref() else {
         return Built {
             checked,

@@ -7,6 +7,7 @@
 
 pub mod print;
 pub mod ruleset;
+pub mod table;
 pub mod tts;
 
 use crate::diag::Diagnostic;
@@ -35,10 +36,15 @@ pub struct Context<'a> {
 pub enum Target {
     /// The Field Guide and Park Rules: field-guide.pdf.
     Sheet,
-    /// The Encounter Deck: encounter-deck.pdf and encounter-deck-cards.pdf.
+    /// The Encounter Deck: encounter-deck.pdf and encounter-deck-cards.pdf (a game made of
+    /// components: every deck, decks/<id>.pdf and decks/<id>-cards.pdf).
     Deck,
     /// The dice: dice.pdf.
     Dice,
+    /// Tiles, tokens and pieces on cut sheets: pieces.pdf (games made of components).
+    Tiles,
+    /// Boards, whole and tiled over pages: boards/ (games made of components).
+    Board,
     /// The JSON ruleset: ruleset.json.
     Ruleset,
     /// The Tabletop Simulator saved object and its images: tts/.
@@ -64,17 +70,23 @@ impl Target {
                     || page_preview("encounter-deck")
                     || path.starts_with("preview/cards/")
                     || path.starts_with("printer/")
+                    || path.starts_with("decks/")
+                    || path.starts_with("preview/decks/")
             }
             Target::Dice => path == "dice.pdf" || page_preview("dice"),
+            Target::Tiles => path == "pieces.pdf" || page_preview("pieces"),
+            Target::Board => path.starts_with("boards/") || path.starts_with("preview/boards/"),
             Target::Ruleset => path == "ruleset.json",
             Target::Tts => path.starts_with("tts/"),
         }
     }
 
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 7] = [
         Target::Sheet,
         Target::Deck,
         Target::Dice,
+        Target::Tiles,
+        Target::Board,
         Target::Ruleset,
         Target::Tts,
     ];
@@ -101,7 +113,7 @@ impl BuildOptions {
                 Target::Sheet => Some(Document::Sheet),
                 Target::Deck => Some(Document::Deck),
                 Target::Dice => Some(Document::Dice),
-                Target::Ruleset | Target::Tts => None,
+                Target::Ruleset | Target::Tts | Target::Tiles | Target::Board => None,
             })
             .collect()
     }

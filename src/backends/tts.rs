@@ -24,10 +24,10 @@ const MAX_SHEET_PX: u32 = 4096;
 const MAX_COLUMNS: u32 = 10;
 const MAX_ROWS: u32 = 7;
 /// The d6 texture: 2048 px square, faces about 613 px, in the template's cells.
-const DIE_TEXTURE_PX: u32 = 2048;
-const DIE_FACE_PX: u32 = 613;
+pub(crate) const DIE_TEXTURE_PX: u32 = 2048;
+pub(crate) const DIE_FACE_PX: u32 = 613;
 /// (x, y) of faces 1 to 6 in the texture, and whether the face is drawn upside down.
-const DIE_CELLS: [(u32, u32, bool); 6] = [
+pub(crate) const DIE_CELLS: [(u32, u32, bool); 6] = [
     (27, 1408, true),
     (27, 717, false),
     (717, 1408, false),
@@ -36,7 +36,7 @@ const DIE_CELLS: [(u32, u32, bool); 6] = [
     (1406, 1408, true),
 ];
 /// How Tabletop Simulator turns a d6 to show each face up (the built-in die's values).
-const D6_ROTATIONS: [[i32; 3]; 6] = [
+pub(crate) const D6_ROTATIONS: [[i32; 3]; 6] = [
     [-90, 0, 0],
     [0, 0, 0],
     [0, 0, -90],
@@ -138,7 +138,7 @@ pub fn save_name(game_name: &str) -> String {
     }
 }
 
-fn short_hash(bytes: &[u8]) -> String {
+pub(crate) fn short_hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .take(5)
@@ -148,13 +148,13 @@ fn short_hash(bytes: &[u8]) -> String {
 
 /// Stable 6-hex GUIDs for the objects of one game: a hash of the game and the object's role,
 /// re-hashed in the rare case two roles meet on the same six digits.
-struct Guids {
-    game: String,
-    taken: std::collections::HashSet<String>,
+pub(crate) struct Guids {
+    pub(crate) game: String,
+    pub(crate) taken: std::collections::HashSet<String>,
 }
 
 impl Guids {
-    fn next(&mut self, role: &str) -> String {
+    pub(crate) fn next(&mut self, role: &str) -> String {
         let mut salt = 0u32;
         loop {
             let digest = Sha256::digest(format!("{}\0{role}\0{salt}", self.game).as_bytes());
@@ -167,7 +167,7 @@ impl Guids {
     }
 }
 
-fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
+pub(crate) fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
     json!({
         "posX": x, "posY": 1.0, "posZ": z,
         "rotX": 0.0, "rotY": rotation_y, "rotZ": 0.0,
@@ -176,7 +176,13 @@ fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
 }
 
 /// The fields every object has, filled in.
-fn object(name: &str, guid: String, nickname: &str, description: &str, at: Value) -> Value {
+pub(crate) fn object(
+    name: &str,
+    guid: String,
+    nickname: &str,
+    description: &str,
+    at: Value,
+) -> Value {
     json!({
         "GUID": guid,
         "Name": name,

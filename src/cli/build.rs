@@ -139,7 +139,11 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         "built in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     ));
-    let Some(game) = built.checked.game else {
+    let Some((id, name)) = built
+        .checked
+        .identity()
+        .map(|(id, name)| (id.to_string(), name.to_string()))
+    else {
         // Not a game at all (no readable manifest): a usage fault, as for `check`.
         return exit::FAILURE;
     };
@@ -149,21 +153,27 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
     };
     let root = crate::output::OutputRoot::new(&args.out);
     if args.install {
-        let name = crate::backends::tts::save_name(&game.manifest.name);
+        let name = crate::backends::tts::save_name(&name);
         if !outputs.iter().any(|o| o.path.starts_with("tts/")) {
             eprintln!("error: --install needs the Tabletop Simulator export (`--only tts`)");
             return exit::FAILURE;
         }
-        let base = options.asset_base.url(&game.manifest.id);
+        let base = options.asset_base.url(&id);
         if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
             eprintln!("error: {}", crate::diag::printable(&message));
             return exit::FAILURE;
         }
     }
-    match root.replace(&game.manifest.id, &outputs, &options.targets) {
+    match root.replace(&id, &outputs, &options.targets) {
         Ok(target) => {
-            let written = outputs.iter().filter(|o| !o.path.contains('/')).count();
-            for output in outputs.iter().filter(|o| !o.path.contains('/')) {
+            // Documents by name, wherever they are; pictures by folder.
+            let document = |o: &&Output| {
+                !o.path.starts_with("preview/")
+                    && !o.path.starts_with("tts/")
+                    && !o.path.starts_with("printer/")
+            };
+            let written = outputs.iter().filter(document).count();
+            for output in outputs.iter().filter(document) {
                 ui.info(format!("wrote {}", target.join(&output.path).display()));
             }
             let previews = outputs
@@ -176,7 +186,17 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                     target.join("preview").display()
                 ));
             }
-            let tts = outputs.len() - written - previews;
+            let printer = outputs
+                .iter()
+                .filter(|o| o.path.starts_with("printer/"))
+                .count();
+            if printer > 0 {
+                ui.info(format!(
+                    "wrote {printer} print-on-demand file(s) into {}",
+                    target.join("printer").display()
+                ));
+            }
+            let tts = outputs.len() - written - previews - printer;
             if tts > 0 {
                 ui.info(format!(
                     "wrote the Tabletop Simulator export ({tts} files) into {}",

@@ -78,7 +78,7 @@ pub fn checked_on(
 ) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = open_game(dir)?;
     let checked = crate::check_with(&mut folder, &crate::CheckOptions { paper, sheet: true });
-    if checked.game.is_none() {
+    if checked.identity().is_none() {
         eprint!(
             "{}",
             render_human(

@@ -48,7 +48,7 @@ pub fn affected(relative: &str) -> BTreeSet<Target> {
         (true, "cards.typ" | "card.typ") => set(&[Deck]),
         (true, "dice.typ") => set(&[Dice]),
         (true, "die-faces.typ") => set(&[]),
-        (true, _) => set(&[Sheet, Deck, Dice]),
+        (true, _) => set(&[Sheet, Deck, Dice, Tiles, Board]),
         (false, "park-rules.typ") => set(&[Sheet]),
         // Cards print area and item names and the capture dice's odds.
         (false, "deck.toml") => set(&[Deck, Ruleset]),
@@ -339,10 +339,11 @@ fn build_and_write(
         ));
     }
     let built_errors = built.checked.diagnostics.has_errors();
-    match (built.checked.game, built.outputs) {
-        (Some(game), Some(outputs)) => {
+    let id = built.checked.identity().map(|(id, _)| id.to_string());
+    match (id, built.outputs) {
+        (Some(id), Some(outputs)) => {
             let root = crate::output::OutputRoot::new(out);
-            let id = &game.manifest.id;
+            let id = &id;
             // The quick pass makes no page previews: only a full pass says which are stale.
             let full = options.print.page_previews;
             match root.update(id, "", &outputs).and_then(|_| {
@@ -373,6 +374,8 @@ fn target_name(target: Target) -> &'static str {
         Target::Sheet => "sheet",
         Target::Deck => "deck",
         Target::Dice => "dice",
+        Target::Tiles => "tiles",
+        Target::Board => "board",
         Target::Ruleset => "ruleset",
         Target::Tts => "tts",
     }

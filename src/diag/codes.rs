@@ -1,8 +1,9 @@
 //! The stable diagnostic codes and their long explanations (`safari explain CODE`).
 //!
 //! Codes are grouped by hundreds: 00 files, 01 syntax and values, 02 names, 03 structure,
-//! 04 reachability, 05 cards, 06 play budget, 07 typesetting, 08 outputs. A code is never reused
-//! for another meaning.
+//! 04 reachability, 05 cards, 06 play budget, 07 typesetting, 08 outputs; from 10 on, one
+//! hundred per rules module of the component layer (10 Gamewright's Safari, 11 DiceAFARI, 12
+//! Tricky Safari). A code is never reused for another meaning.
 
 use std::fmt;
 
@@ -101,6 +102,42 @@ codes! {
     LayoutOverflow = "SZ0309", "the Field Guide does not fit on its paper",
         "The Field Guide is laid out by `safari` before it is printed: sections on the sheet's grid, tracks wrapping between boxes, evolution lines and Bag tracks in columns, text measured with the bundled fonts. When content grows, the layout adapts first (it balances the sections over the grid, tightens the spacing, wraps tracks, and shrinks boxes to 5 mm and text to 7 pt). Only when the sheet still does not fit on one side of the paper is this reported, on the section at fault: by how many millimetres, on which paper, and edits that were tried and make it fit (move a section, split a track, another paper). It is checked for the manifest's paper, or `--paper`, by `check` and `build` alike.",
         "// a Bag one column wide, with a track of 60 boxes, on Letter\nsection \"bag\" column=3 row=2 fill=\"dice:item\" {\n    track \"long\" { box repeat=60 vp=1 gives=\"item:repel\" }\n}";
+    SetupShort = "SZ0310", "a setup uses more than the game has",
+        "A setup says what goes where at the start for some player counts: cards dealt to each player, cards laid out in a grid, token colours handed out, pieces placed. For every player count it covers, the cards dealt and laid out from a deck must not outnumber the deck's cards in play (its copies, less the cards the setup removes), and a colour of tokens for each player needs as many kinds as players. The label shows the player count that runs short and by how much.",
+        "[[setup]]\nplayers = [2, 3, 4]\ndeal = [{ deck = \"animals\", each = 20 }]   # 4 x 20 = 80 of 56 cards";
+    SetupCoverage = "SZ0311", "a player count has no setup, or two",
+        "When a game gives setups, every player count the manifest allows (`[players] min` to `max`) needs exactly one, so that the printed rules and a playable build know how each game starts. Add the missing count to a setup's `players`, remove it from one of two setups, or narrow `[players]`.",
+        "# game.toml: [players] min = 2, max = 5\n[[setup]]\nplayers = [2, 3, 4]   # and no setup for 5";
+    SetupCollision = "SZ0312", "two pieces start on one cell, or one piece twice",
+        "A setup places pieces on a board's cells. A piece is in one place, and a cell holds one piece at the start: two placements of the same piece, or two pieces on the same cell, cannot both be set up.",
+        "place = [\n  { piece = \"animals/lion\", board = \"land\", at = \"c4\" },\n  { piece = \"animals/zebra\", board = \"land\", at = \"c4\" },\n]";
+    SuitComposition = "SZ1001", "an animal suit does not hold each value once (Gamewright's Safari)",
+        "In Gamewright's Safari every animal is a suit of cards valued 1 to the highest value, one card of each, so that a player's best card of a suit is a fair race and the penalty suit subtracts what the rules say. A suit with a value missing, a value twice, a value out of range, or a card with no suit or value breaks the scoring. The report names the suit and what it lacks or repeats.",
+        "[[deck.card]]\nid = \"lion-{value}\"\nanimal = \"lion\"\nfor-each = { value = [1, 2, 3, 4, 5, 6, 6] }   # no 7, two 6s";
+    JungleDeal = "SZ1002", "the jungle and the hands do not deal exactly the cards in play (Gamewright's Safari)",
+        "Setting up Gamewright's Safari deals a hand to each player and lays every other animal card face down as the jungle grid, whose size depends on the player count. For each player count the rules allow, the hands (cards each times players) plus the grid's cells must equal the animal cards in play, the deck less what the setup removes (the five-player game removes the Hyena 4): a card over is left out of the jungle, a card short leaves a hole in it.",
+        "[[setup]]\nplayers = 2\ndeal = [{ deck = \"animals\", each = 7 }]\ngrid = [{ deck = \"animals\", rows = 6, columns = 6 }]   # 14 + 36 of 56";
+    MapOversize = "SZ1101", "a map card needs more tiles or photo tokens than the game has (DiceAFARI)",
+        "A DiceAFARI map card shows the shape the Safari Tiles are laid out in; a Photo Token goes on every space between two tiles side by side. A map with more tiles than the tile set holds, or more spaces between tiles than there are Photo Tokens, cannot be built. The card's printed counts must also agree with its layout.",
+        "[[deck.card]]\nid = \"whale\"\nlayout = [\"XXXXXXX\", \"XXXXXXX\", \"XXXXXXX\"]   # 21 tiles of 18";
+    MapUnclaimable = "SZ1102", "a map tile lies on no route (DiceAFARI)",
+        "A turn of DiceAFARI claims tiles along one route: four tiles side by side in a straight line, or a two-by-two square. A tile of a map that is part of no such group on the map (the tip of a tail two tiles long, an ear of one tile) can never be claimed, so the game cannot end (it ends when every tile is claimed). Widen the map around it or remove it.",
+        "layout = [\n  \"XX..\",\n  \"XX..\",\n  \".X..\",   # this tile joins no line of four and no square\n]";
+    DieTerrain = "SZ1103", "a die face and the tiles do not match (DiceAFARI)",
+        "Each Safari Die face names the terrain of a tile it lets the player claim. A face whose terrain no tile has claims nothing, and a terrain no die face shows can never be claimed, so the game cannot end. Make the dice's faces and the tiles' kinds the same terrains.",
+        "# tiles: scrubland, jungle, desert, mountain, savanna, marsh\nfaces = [\"jungle\", \"desert\", \"mountain\", \"savanna\", \"marsh\", \"swamp\"]";
+    AnimalOffGround = "SZ1201", "an animal does not start on open ground (Tricky Safari)",
+        "In Tricky Safari the animals start on open ground: a forest or lake cell blocks movement and photographs, and an animal set up on one would stand where no animal can be. Move it to an open cell nearby (the rulebook moves an animal one cell when a layout covers its start).",
+        "place = [{ piece = \"animals/lion\", board = \"landscape\", at = \"c3\" }]   # c3 is forest";
+    AnimalHidden = "SZ1202", "an animal cannot be photographed from any open cell (Tricky Safari)",
+        "A camera photographs an animal from the cell in front of it or at one of its sides, never from behind. When every one of those cells is forest, lake or off the board at the start, no camera can photograph the animal until it moves, and a game may end before it does. Turn it or move it.",
+        "# the lion faces north at a1, with forest at b1: its front and left are off the board";
+    CameraCorner = "SZ1203", "a camera does not start in a corner (Tricky Safari)",
+        "Each player's camera starts in a corner of the board, so that both players are as far from the animals as each other. A camera placed elsewhere, or a corner that is forest or lake, breaks that. Place each camera on an open corner cell.",
+        "place = [{ piece = \"cameras/yellow\", board = \"landscape\", at = \"e5\" }]";
+    WalledIn = "SZ1204", "an animal is walled in by terrain (Tricky Safari)",
+        "Animals move every round, turning when blocked; an animal whose four neighbouring cells are all forest, lake (for the animals those block) or the board's edge can never move, and turns on the spot for the whole game. Open one of its neighbours.",
+        "# the zebra at a1 with forest at b1 and a2";
     Unreachable = "SZ0401", "a box can never be filled",
         "Starting from an empty sheet, the checker computes everything a player could ever obtain (items, species, area access, habitat bonuses, victory points, die faces) as a least fixpoint, assuming every reachable box is filled in one game. A box outside that set can never be filled by any sequence of play. There is one report per root cause (a victory-point threshold above what the sheet can give, an item no box grants, a species no card or box provides), with a label on the first blocked box of each track and on each dead card, saying the chain of reasons that links it to the root. Fix the root and they all open.",
         "box needs=\"vp:500\"   // the whole sheet gives 180 VP";

@@ -323,5 +323,13 @@ pub fn schemas() -> Vec<(&'static str, String)> {
             one::<crate::backends::ruleset::Ruleset>(),
         ),
         ("sim-report.schema.json", one::<crate::sim::SimReport>()),
+        (
+            "table-game.schema.json",
+            one::<crate::components::format::TableManifestFile>(),
+        ),
+        (
+            "components.schema.json",
+            one::<crate::components::format::ComponentsFile>(),
+        ),
     ]
 }

@@ -9,8 +9,8 @@ mod guide;
 pub mod kdl_fast;
 mod kdl_slips;
 pub mod limits;
-mod names;
-mod toml_read;
+pub(crate) mod names;
+pub(crate) mod toml_read;
 
 pub use limits::{MAX_CAPTURE_DICE, MAX_COPIES, MAX_EXPEDITION_DICE, MAX_FACE_VALUE, MAX_SIDES};
 
@@ -262,45 +262,7 @@ fn lower_manifest(
             .with_primary(Origin::new(file, find_key(text, "players")), "here"),
         );
     }
-    let card_size = match &raw.print.card_size {
-        None => CardSize::NAMED[0],
-        Some(value) => card_size(value, file, diagnostics),
-    };
-    let paper = match &raw.print.paper {
-        None | Some(PaperValue::Named(PaperName::A4)) => Paper::A4,
-        Some(PaperValue::Named(PaperName::Letter)) => Paper::Letter,
-        Some(PaperValue::Named(PaperName::A3)) => Paper::A3,
-        Some(PaperValue::Named(PaperName::Tabloid)) => Paper::Tabloid,
-        Some(PaperValue::Sides(sides)) => match Paper::parse(sides) {
-            Ok(paper) => paper,
-            Err(message) => {
-                diagnostics.push(
-                    Diagnostic::error(Code::InvalidValue, message)
-                        .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
-                );
-                Paper::A4
-            }
-        },
-        Some(PaperValue::Custom(custom)) => {
-            let (lo, hi) = Paper::CUSTOM_RANGE;
-            let side = |n: f64| n.is_finite() && (lo..=hi).contains(&n);
-            if side(custom.width_mm) && side(custom.height_mm) {
-                Paper::Custom {
-                    width: custom.width_mm,
-                    height: custom.height_mm,
-                }
-            } else {
-                diagnostics.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        format!("a custom paper's sides must be between {lo} and {hi} mm"),
-                    )
-                    .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
-                );
-                Paper::A4
-            }
-        }
-    };
+    let (card_size, paper) = lower_print(&raw.print, file, text, diagnostics);
     if raw.play.hazard_limit == 0 {
         diagnostics.push(
             Diagnostic::error(Code::InvalidValue, "`hazard-limit` must be at least 1")
@@ -345,7 +307,56 @@ fn lower_manifest(
     }
 }
 
-fn card_size(
+/// The manifest's `[print]`: the card size and the paper (A4 and poker by default).
+pub(crate) fn lower_print(
+    print: &Print,
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> (CardSize, Paper) {
+    let card_size = match &print.card_size {
+        None => CardSize::NAMED[0],
+        Some(value) => card_size(value, file, diagnostics),
+    };
+    let paper = match &print.paper {
+        None | Some(PaperValue::Named(PaperName::A4)) => Paper::A4,
+        Some(PaperValue::Named(PaperName::Letter)) => Paper::Letter,
+        Some(PaperValue::Named(PaperName::A3)) => Paper::A3,
+        Some(PaperValue::Named(PaperName::Tabloid)) => Paper::Tabloid,
+        Some(PaperValue::Sides(sides)) => match Paper::parse(sides) {
+            Ok(paper) => paper,
+            Err(message) => {
+                diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, message)
+                        .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
+                );
+                Paper::A4
+            }
+        },
+        Some(PaperValue::Custom(custom)) => {
+            let (lo, hi) = Paper::CUSTOM_RANGE;
+            let side = |n: f64| n.is_finite() && (lo..=hi).contains(&n);
+            if side(custom.width_mm) && side(custom.height_mm) {
+                Paper::Custom {
+                    width: custom.width_mm,
+                    height: custom.height_mm,
+                }
+            } else {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("a custom paper's sides must be between {lo} and {hi} mm"),
+                    )
+                    .with_primary(Origin::new(file, find_key(text, "paper")), "here"),
+                );
+                Paper::A4
+            }
+        }
+    };
+    (card_size, paper)
+}
+
+pub(crate) fn card_size(
     value: &toml::Spanned<toml::Value>,
     file: FileId,
     diagnostics: &mut Diagnostics,
@@ -412,7 +423,7 @@ fn card_size(
 }
 
 /// The span of `key` in a TOML text, for values serde does not locate.
-fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
+pub(crate) fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
     text.find(key)
         .map_or(0..0, |start| start..start + key.len())
 }

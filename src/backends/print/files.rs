@@ -45,6 +45,35 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "park-rules-page.typ",
         include_str!("../../../templates/park-rules-page.typ"),
     ),
+    ("table.typ", include_str!("../../../templates/table.typ")),
+    (
+        "table-deck.typ",
+        include_str!("../../../templates/table-deck.typ"),
+    ),
+    (
+        "table-deck-designs.typ",
+        include_str!("../../../templates/table-deck-designs.typ"),
+    ),
+    (
+        "table-deck-cards.typ",
+        include_str!("../../../templates/table-deck-cards.typ"),
+    ),
+    (
+        "table-pieces.typ",
+        include_str!("../../../templates/table-pieces.typ"),
+    ),
+    (
+        "table-board.typ",
+        include_str!("../../../templates/table-board.typ"),
+    ),
+    (
+        "table-dice.typ",
+        include_str!("../../../templates/table-dice.typ"),
+    ),
+    (
+        "table-tts.typ",
+        include_str!("../../../templates/table-tts.typ"),
+    ),
 ];
 
 /// The game's Park Rules, typeset on the back of the Field Guide: its path as the templates

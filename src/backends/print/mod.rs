@@ -16,9 +16,9 @@ pub mod data;
 pub mod emit;
 pub mod files;
 pub mod geometry;
-mod plan;
+pub mod plan;
 pub mod printer;
-mod run;
+pub mod run;
 mod typeset;
 pub(crate) mod wire;
 pub mod worker;
@@ -132,27 +132,7 @@ pub fn print(
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let plan = plan::plan(game, layout, files.has_park_rules, options, tts);
-    let in_process = |reuse: cache::Reuse| {
-        let outputs = std::sync::Mutex::new(Vec::new());
-        let done = run::run(&plan, files, reuse, &|progress| {
-            if let run::Progress::Output(output) = progress {
-                outputs
-                    .lock()
-                    .expect("no panic holds the lock")
-                    .push(output);
-            }
-        });
-        done.map(|done| (outputs.into_inner().expect("no panic holds the lock"), done))
-    };
-    let (outputs, done) = match typesetting {
-        Typesetting::InProcess => in_process(cache::Reuse::NONE)?,
-        Typesetting::Session(cache) => {
-            let result = in_process(cache::Reuse(Some(cache)));
-            cache.finish_build();
-            result?
-        }
-        Typesetting::Bounded(worker) => worker.run(&plan, files)?,
-    };
+    let (outputs, done) = run_plan(&plan, files, typesetting)?;
     let mut outputs = outputs;
     if let Some(printer) = options.printer
         && options.documents.contains(&Document::Deck)
@@ -181,6 +161,35 @@ pub fn print(
         warnings,
         timings: done.timings,
     })
+}
+
+/// Carries `plan` out where `typesetting` says: its files, and the warnings and timings.
+pub fn run_plan(
+    plan: &plan::Plan,
+    files: &TemplateFiles,
+    typesetting: &mut Typesetting,
+) -> Result<(Vec<Output>, run::Done), Vec<Diagnostic>> {
+    let in_process = |reuse: cache::Reuse| {
+        let outputs = std::sync::Mutex::new(Vec::new());
+        let done = run::run(plan, files, reuse, &|progress| {
+            if let run::Progress::Output(output) = progress {
+                outputs
+                    .lock()
+                    .expect("no panic holds the lock")
+                    .push(output);
+            }
+        });
+        done.map(|done| (outputs.into_inner().expect("no panic holds the lock"), done))
+    };
+    match typesetting {
+        Typesetting::InProcess => in_process(cache::Reuse::NONE),
+        Typesetting::Session(cache) => {
+            let result = in_process(cache::Reuse(Some(cache)));
+            cache.finish_build();
+            result
+        }
+        Typesetting::Bounded(worker) => worker.run(plan, files),
+    }
 }
 
 impl Typesetting {

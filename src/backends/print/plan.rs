@@ -41,6 +41,17 @@ pub struct Job {
     /// A template typeset first, whose PDF this one receives as `sys.inputs.designs`: the
     /// card designs, drawn once and placed by reference however many copies are printed.
     pub designs: Option<String>,
+    /// Pages rendered to PNG files by name (page `n` to `names[n - 1]`): pictures for the
+    /// Tabletop Simulator export of a game made of components.
+    #[serde(default)]
+    pub images: Option<Images>,
+}
+
+/// Pages as PNG files at `dpi`, one per name, in page order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Images {
+    pub dpi: f64,
+    pub names: Vec<String>,
 }
 
 /// PNG previews of a document's pages: `preview/<name>-<page>.png`.
@@ -107,6 +118,7 @@ pub fn plan(
         card_images: None,
         keep: false,
         designs: None,
+        images: None,
     };
     let mut jobs = Vec::new();
     if wants(Document::Sheet) || keep {
@@ -192,7 +204,7 @@ pub fn plan(
 /// the first time, the backs printed behind it, and the calibration pages after the cards.
 /// Further copies only repeat a drawing already previewed, so the previews (and the time and
 /// memory they take) grow with the designs, not with the copies.
-fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
+pub fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
     let mut seen = std::collections::HashSet::new();
     let mut shown = Vec::new();
     let mut fronts_shown = false;

@@ -132,7 +132,7 @@ fn run_job(
     // With a cache, what the designs' pages are, for the keys of the pages that place them.
     let mut design_keys = None;
     if let Some(template) = &job.designs {
-        let mut design_inputs = Dict::new();
+        let mut design_inputs = inputs.clone();
         design_inputs.insert("game".into(), game.clone());
         let mut designs = typesetter.typeset(template, design_inputs)?;
         let bytes = Bytes::new(cache::owned(pdf(
@@ -179,6 +179,17 @@ fn run_job(
             (reuse, None),
             progress,
             |page| plan::card_image_name(images, page),
+        );
+    }
+    if let Some(images) = &job.images {
+        let pages: Vec<usize> = (1..=images.names.len()).collect();
+        page_pngs(
+            &typeset.document,
+            (images.dpi, false),
+            Some(&pages),
+            (reuse, None),
+            progress,
+            |page| images.names[page - 1].clone(),
         );
     }
     let timing = Timing {

@@ -1,0 +1,634 @@
+//! The Tabletop Simulator saved object of a game made of components, laid out as at the
+//! start of a game: decks as `DeckCustom`, tiles and tokens as `Custom_Tile`s in bags or
+//! stacks as players keep them, boards as `Custom_Board`, dice as `Custom_Dice`, pieces as
+//! `Figurine_Custom` standing on their setup cells, and the ruleset in a scripted object.
+//!
+//! The pictures are pages of one Typst document (`table-tts.typ`) at sizes planned here;
+//! [`Export::finish`] names each by its content hash (the game caches images by URL) and
+//! writes the JSON. Sizes: a game unit is an inch, and a tile at scale 1 is two units on its
+//! short side (what public saves show; docs/components.md says to check it once in the game).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::data::TableData;
+use crate::backends::Output;
+use crate::backends::tts::{
+    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, RULES_LUA, object, save_name,
+    short_hash, transform,
+};
+use crate::components::{Keep, Table};
+
+/// Resolution of every picture.
+pub const DPI: f64 = 150.0;
+const MAX_SHEET_PX: f64 = 4096.0;
+const MAX_COLUMNS: usize = 10;
+const MAX_ROWS: usize = 7;
+const MM_PER_UNIT: f64 = 25.4;
+/// A tile at scale 1 is this many units on its short side.
+const TILE_UNITS: f64 = 2.0;
+
+fn px_to_mm(px: f64) -> f64 {
+    px / DPI * 25.4
+}
+
+/// One picture: a page of `table-tts.typ`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Picture {
+    /// Its file before hashing: `tts/images/<stem>.png`.
+    pub file: String,
+    pub width: f64,
+    pub height: f64,
+    #[serde(flatten)]
+    pub what: What,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum What {
+    DeckSheet {
+        deck: usize,
+        first: usize,
+        count: usize,
+        columns: usize,
+        rows: usize,
+        card_width: f64,
+        card_height: f64,
+    },
+    DeckBack {
+        deck: usize,
+    },
+    Face {
+        shape: &'static str,
+        symbol: String,
+    },
+    Standee {
+        symbol: String,
+    },
+    Board {
+        board: usize,
+    },
+    Die {
+        dice: usize,
+        face: f64,
+        cells: Vec<DieCell>,
+    },
+    Title,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DieCell {
+    pub x: f64,
+    pub y: f64,
+    pub flip: bool,
+}
+
+pub struct Export {
+    pub pictures: Vec<Picture>,
+}
+
+fn stem(file: &str) -> &str {
+    file.trim_start_matches("tts/images/")
+        .trim_end_matches(".png")
+}
+
+impl Export {
+    /// The pictures the export needs.
+    pub fn plan(data: &TableData) -> Export {
+        let mut pictures = Vec::new();
+        let mut push = |stem: String, width: f64, height: f64, what: What| {
+            pictures.push(Picture {
+                file: format!("tts/images/{stem}.png"),
+                width,
+                height,
+                what,
+            });
+        };
+        for (ix, deck) in data.decks.iter().enumerate() {
+            let (w, h) = (deck.card_size.width, deck.card_size.height);
+            for (sheet, first) in (0..deck.designs.len())
+                .step_by(MAX_COLUMNS * MAX_ROWS)
+                .enumerate()
+            {
+                let count = (deck.designs.len() - first).min(MAX_COLUMNS * MAX_ROWS);
+                let columns = count.min(MAX_COLUMNS);
+                let rows = count.div_ceil(columns);
+                // Cards as large as the sheet limit allows, at most at the picture resolution.
+                let k = (px_to_mm(MAX_SHEET_PX) / (columns as f64 * w))
+                    .min(px_to_mm(MAX_SHEET_PX) / (rows as f64 * h))
+                    .min(1.0);
+                let (cw, ch) = (w * k, h * k);
+                push(
+                    format!("deck-{}-{}", deck.id, sheet + 1),
+                    cw * columns as f64,
+                    ch * rows as f64,
+                    What::DeckSheet {
+                        deck: ix,
+                        first,
+                        count,
+                        columns,
+                        rows,
+                        card_width: cw,
+                        card_height: ch,
+                    },
+                );
+            }
+            push(
+                format!("deck-{}-back", deck.id),
+                w,
+                h,
+                What::DeckBack { deck: ix },
+            );
+        }
+        let mut faces: BTreeMap<(String, &'static str, u64), f64> = BTreeMap::new();
+        for set in data.tiles.iter().chain(&data.tokens) {
+            let shape = if set.shape == "hex" { "hex" } else { "square" };
+            for kind in &set.kinds {
+                for symbol in std::iter::once(&kind.symbol).chain(kind.back.as_ref()) {
+                    faces.insert((symbol.clone(), shape, set.size.to_bits()), set.size);
+                }
+            }
+        }
+        for ((symbol, shape, _), size) in faces {
+            let w = if shape == "hex" {
+                size * 2.0 / 3f64.sqrt()
+            } else {
+                size
+            };
+            push(
+                format!("{shape}-{symbol}-{}", size.round()),
+                w,
+                size,
+                What::Face { shape, symbol },
+            );
+        }
+        for set in &data.pieces {
+            for piece in &set.pieces {
+                push(
+                    format!("standee-{}-{}", set.id, piece.id),
+                    set.size * 0.62,
+                    set.size,
+                    What::Standee {
+                        symbol: piece.symbol.clone(),
+                    },
+                );
+            }
+        }
+        for (ix, board) in data.boards.iter().enumerate() {
+            push(
+                format!("board-{}", board.id),
+                board.width,
+                board.height,
+                What::Board { board: ix },
+            );
+        }
+        for (ix, set) in data.dice.iter().enumerate() {
+            if set.die == "d6" {
+                let cells = DIE_CELLS
+                    .iter()
+                    .map(|&(x, y, flip)| DieCell {
+                        x: px_to_mm(x as f64),
+                        y: px_to_mm(y as f64),
+                        flip,
+                    })
+                    .collect();
+                let side = px_to_mm(DIE_TEXTURE_PX as f64);
+                push(
+                    format!("die-{}", set.id),
+                    side,
+                    side,
+                    What::Die {
+                        dice: ix,
+                        face: px_to_mm(DIE_FACE_PX as f64),
+                        cells,
+                    },
+                );
+            }
+        }
+        push(
+            "thumbnail".to_string(),
+            px_to_mm(256.0),
+            px_to_mm(256.0),
+            What::Title,
+        );
+        Export { pictures }
+    }
+
+    /// The export's files: the pictures renamed by their hashes, the saved object, its
+    /// thumbnail. `outputs` are the build's files; the pictures among them are replaced.
+    pub fn finish(
+        self,
+        data: &TableData,
+        table: &Table,
+        ruleset_json: &str,
+        outputs: Vec<Output>,
+        base: &str,
+    ) -> Vec<Output> {
+        let mut urls: HashMap<String, String> = HashMap::new();
+        let mut kept = Vec::new();
+        let mut thumbnail = None;
+        let planned: std::collections::HashSet<&str> =
+            self.pictures.iter().map(|p| p.file.as_str()).collect();
+        for output in outputs {
+            if !planned.contains(output.path.as_str()) {
+                kept.push(output);
+                continue;
+            }
+            let stem = stem(&output.path).to_string();
+            if stem == "thumbnail" {
+                thumbnail = Some(output.bytes);
+                continue;
+            }
+            let file = format!("{stem}-{}.png", short_hash(&output.bytes));
+            urls.insert(stem, format!("{base}/{file}"));
+            kept.push(Output {
+                path: format!("tts/images/{file}"),
+                bytes: output.bytes,
+            });
+        }
+        let url = |stem: &str| urls.get(stem).cloned().unwrap_or_default();
+        let mut guids = Guids {
+            game: data.id.clone(),
+            taken: Default::default(),
+        };
+        let objects = objects(data, table, &self.pictures, &url, &mut guids, ruleset_json);
+        let saved = json!({
+            "SaveName": data.name,
+            "GameMode": "", "Date": "", "VersionNumber": "", "GameType": "", "GameComplexity": "",
+            "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": objects,
+            "TabStates": {},
+        });
+        let mut json_bytes =
+            serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
+        json_bytes.push(b'\n');
+        let name = save_name(&data.name);
+        kept.push(Output {
+            path: format!("tts/{name}.json"),
+            bytes: json_bytes,
+        });
+        if let Some(bytes) = thumbnail {
+            kept.push(Output {
+                path: format!("tts/{name}.png"),
+                bytes,
+            });
+        }
+        kept
+    }
+}
+
+fn at(object: &mut Value, x: f64, y: f64, z: f64) {
+    object["Transform"]["posX"] = json!(x);
+    object["Transform"]["posY"] = json!(y);
+    object["Transform"]["posZ"] = json!(z);
+}
+
+fn tile_image(front: &str, back: &str, kind: u32, stackable: bool) -> Value {
+    json!({
+        "ImageURL": front,
+        "ImageSecondaryURL": back,
+        "ImageScalar": 1.0,
+        "WidthScale": 0.0,
+        "CustomTile": { "Type": kind, "Thickness": 0.1, "Stackable": stackable, "Stretch": true },
+    })
+}
+
+fn objects(
+    data: &TableData,
+    table: &Table,
+    pictures: &[Picture],
+    url: &dyn Fn(&str) -> String,
+    guids: &mut Guids,
+    ruleset_json: &str,
+) -> Vec<Value> {
+    let mut objects = Vec::new();
+    // The first setup is the one laid out (the smallest player count's).
+    let setup =
+        (table.manifest.players.0..=table.manifest.players.1).find_map(|n| table.setup_for(n));
+
+    // Boards at the centre, locked.
+    let mut board_units = Vec::new();
+    for board in &data.boards {
+        let (w, h) = (board.width / MM_PER_UNIT, board.height / MM_PER_UNIT);
+        let mut object = object(
+            "Custom_Board",
+            guids.next(&format!("board/{}", board.id)),
+            &board.name,
+            "",
+            transform(0.0, 0.0, 0.0, w.min(h) / TILE_UNITS),
+        );
+        object["Locked"] = json!(true);
+        object["CustomImage"] = json!({ "ImageURL": url(&format!("board-{}", board.id)), "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0 });
+        objects.push(object);
+        board_units.push((w, h));
+    }
+    let right = board_units.iter().map(|b| b.0 / 2.0).fold(0.0, f64::max) + 3.0;
+
+    // Decks in a row below the board: face down, or face up when a setup stacks them so.
+    for (ix, deck) in data.decks.iter().enumerate() {
+        let face_up = setup.is_some_and(|s| s.stacks.iter().any(|k| k.deck == ix && k.face_up));
+        let sheets: Vec<&Picture> = pictures
+            .iter()
+            .filter(|p| matches!(p.what, What::DeckSheet { deck: d, .. } if d == ix))
+            .collect();
+        let back = url(&format!("deck-{}-back", deck.id));
+        let mut custom = serde_json::Map::new();
+        let mut card_ids = Vec::new();
+        let mut cards = Vec::new();
+        for (sheet_ix, sheet) in sheets.iter().enumerate() {
+            let What::DeckSheet {
+                first,
+                count,
+                columns,
+                rows,
+                ..
+            } = sheet.what
+            else {
+                continue;
+            };
+            let deck_id = 100 * (ix + 1) + sheet_ix + 1;
+            custom.insert(
+                deck_id.to_string(),
+                json!({
+                    "FaceURL": url(stem(&sheet.file)), "BackURL": back,
+                    "NumWidth": columns, "NumHeight": rows,
+                    "BackIsHidden": true, "UniqueBack": false, "Type": 0,
+                }),
+            );
+            for design in first..first + count {
+                let card = &deck.designs[design];
+                for copy in 0..card.copies {
+                    let id = deck_id * 100 + (design - first);
+                    card_ids.push(id);
+                    let mut description = card.text.clone();
+                    if let Some(caption) = &card.caption {
+                        description = format!("{description}\n{caption}").trim().to_string();
+                    }
+                    let mut object = object(
+                        "Card",
+                        guids.next(&format!("card/{}/{}/{copy}", deck.id, card.id)),
+                        &card.title,
+                        &description,
+                        transform(0.0, 0.0, 0.0, 1.0),
+                    );
+                    object["CardID"] = json!(id);
+                    cards.push(object);
+                }
+            }
+        }
+        let x = -6.0 + 4.0 * ix as f64;
+        let z = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
+        let mut object = if cards.len() == 1 {
+            let mut card = cards.pop().expect("one card");
+            card["CustomDeck"] = Value::Object(custom);
+            card
+        } else {
+            let mut object = object(
+                "DeckCustom",
+                guids.next(&format!("deck/{}", deck.id)),
+                &deck.name,
+                &deck_description(table, ix),
+                transform(0.0, 0.0, 0.0, 1.0),
+            );
+            object["DeckIDs"] = json!(card_ids);
+            object["CustomDeck"] = Value::Object(custom);
+            object["ContainedObjects"] = Value::Array(cards);
+            object
+        };
+        at(&mut object, x, 1.0, z);
+        if !face_up {
+            object["Transform"]["rotZ"] = json!(180.0);
+        }
+        objects.push(object);
+    }
+
+    // Tiles in a bag; tokens in a bag or a stack per kind, as the content keeps them.
+    let mut z = 6.0;
+    for (set_ix, set) in data.tiles.iter().chain(&data.tokens).enumerate() {
+        let is_token = set_ix >= data.tiles.len();
+        let keep = if is_token {
+            table.tokens[set_ix - data.tiles.len()].keep
+        } else {
+            Keep::Bag
+        };
+        let kind = match set.shape {
+            "hex" => 1,
+            "round" => 2,
+            _ => 0,
+        };
+        let shape = if set.shape == "hex" { "hex" } else { "square" };
+        let scale = (set.size / MM_PER_UNIT) / TILE_UNITS;
+        let face = |symbol: &str| url(&format!("{shape}-{symbol}-{}", set.size.round()));
+        let piece = |guids: &mut Guids, kind_ix: usize, copy: u32| {
+            let k = &set.kinds[kind_ix];
+            let label = &data.symbols[&k.symbol].label;
+            let back = k.back.as_deref().map(face).unwrap_or_default();
+            let mut object = object(
+                "Custom_Tile",
+                guids.next(&format!("piece/{}/{}/{copy}", set.id, k.symbol)),
+                label,
+                &set.name,
+                transform(0.0, 0.0, 0.0, scale),
+            );
+            object["CustomImage"] = tile_image(&face(&k.symbol), &back, kind, true);
+            object
+        };
+        match keep {
+            Keep::Bag => {
+                let mut contained = Vec::new();
+                for (kind_ix, k) in set.kinds.iter().enumerate() {
+                    for copy in 0..k.count {
+                        contained.push(piece(guids, kind_ix, copy));
+                    }
+                }
+                let mut bag = object(
+                    "Bag",
+                    guids.next(&format!("bag/{}", set.id)),
+                    &set.name,
+                    &format!("{} pieces", contained.len()),
+                    transform(right, z, 0.0, 1.0),
+                );
+                bag["ContainedObjects"] = Value::Array(contained);
+                objects.push(bag);
+                z -= 3.0;
+            }
+            Keep::Stack => {
+                for (kind_ix, k) in set.kinds.iter().enumerate() {
+                    for copy in 0..k.count {
+                        let mut object = piece(guids, kind_ix, copy);
+                        at(
+                            &mut object,
+                            right + 2.5 * kind_ix as f64,
+                            1.0 + 0.15 * copy as f64,
+                            z,
+                        );
+                        objects.push(object);
+                    }
+                }
+                z -= 3.0;
+            }
+        }
+    }
+
+    // Dice beside the bags.
+    let mut die_x = right;
+    for set in &data.dice {
+        for n in 0..set.count {
+            let object = die(data, set, n, guids, url, die_x, z);
+            objects.push(object);
+            die_x += 1.5;
+        }
+    }
+    z -= 3.0;
+
+    // Pieces: on their setup cells when placed, else in a row.
+    let mut loose_x = right;
+    for (set_ix, set) in data.pieces.iter().enumerate() {
+        let scale = set.size / MM_PER_UNIT / TILE_UNITS;
+        for (piece_ix, piece) in set.pieces.iter().enumerate() {
+            let picture = url(&format!("standee-{}-{}", set.id, piece.id));
+            let mut object = object(
+                "Figurine_Custom",
+                guids.next(&format!("figure/{}/{}", set.id, piece.id)),
+                &data.symbols[&piece.symbol].label,
+                &set.name,
+                transform(0.0, 0.0, 0.0, scale),
+            );
+            object["CustomImage"] =
+                json!({ "ImageURL": picture, "ImageSecondaryURL": picture, "ImageScalar": 1.0 });
+            let placed =
+                setup.and_then(|s| s.places.iter().find(|p| p.piece == (set_ix, piece_ix)));
+            match placed {
+                Some(place) => {
+                    let board = &data.boards[place.board];
+                    let cell = board.cell / MM_PER_UNIT;
+                    let x = (board.frame + (place.at.column as f64 + 0.5) * board.cell
+                        - board.width / 2.0)
+                        / MM_PER_UNIT;
+                    let z = -(board.frame + (place.at.row as f64 + 0.5) * board.cell
+                        - board.height / 2.0)
+                        / MM_PER_UNIT;
+                    let _ = cell;
+                    at(&mut object, x, 1.5, z);
+                    let facing = place.facing.map_or(0.0, |f| match f {
+                        crate::components::Facing::North => 180.0,
+                        crate::components::Facing::East => 270.0,
+                        crate::components::Facing::South => 0.0,
+                        crate::components::Facing::West => 90.0,
+                    });
+                    object["Transform"]["rotY"] = json!(facing);
+                }
+                None => {
+                    at(&mut object, loose_x, 1.5, z);
+                    loose_x += 1.5;
+                }
+            }
+            objects.push(object);
+        }
+    }
+
+    // The rules object: the ruleset in its saved state.
+    let mut rules = object(
+        "BlockSquare",
+        guids.next("ruleset"),
+        &format!("{} ruleset", data.name),
+        "The game's rules as data, for scripts: call getRuleset() on this object.",
+        transform(-right, 0.0, 0.0, 1.0),
+    );
+    rules["LuaScript"] = json!(RULES_LUA);
+    rules["LuaScriptState"] = json!(ruleset_json);
+    rules["Locked"] = json!(true);
+    objects.push(rules);
+    objects
+}
+
+/// A deck's description: how each player count's setup uses it.
+fn deck_description(table: &Table, ix: usize) -> String {
+    let mut lines = Vec::new();
+    for setup in &table.setups {
+        let mut what = Vec::new();
+        for deal in setup.deals.iter().filter(|d| d.deck == ix) {
+            what.push(format!("deal {} to each player", deal.each));
+        }
+        for grid in setup.grids.iter().filter(|g| g.deck == ix) {
+            what.push(format!(
+                "lay {} rows of {} face {}",
+                grid.rows,
+                grid.columns,
+                if grid.face_up { "up" } else { "down" }
+            ));
+        }
+        for remove in setup.removes.iter().filter(|r| r.deck == ix) {
+            what.push(format!(
+                "remove {}",
+                table.decks[ix].cards[remove.card].title
+            ));
+        }
+        if !what.is_empty() {
+            let players: Vec<String> = setup.players.iter().map(u32::to_string).collect();
+            lines.push(format!(
+                "{} players: {}",
+                players.join(", "),
+                what.join(", ")
+            ));
+        }
+    }
+    lines.join("\n")
+}
+
+/// A die: a `Custom_Dice` d6 with its texture; other types are Tabletop Simulator's own dice
+/// of that type, their faces listed in the description (there is no verified texture layout
+/// for them).
+fn die(
+    data: &TableData,
+    set: &super::data::DiceData,
+    n: u32,
+    guids: &mut Guids,
+    url: &dyn Fn(&str) -> String,
+    x: f64,
+    z: f64,
+) -> Value {
+    let faces: Vec<String> = set
+        .faces
+        .iter()
+        .map(|f| match f {
+            super::data::FaceData::Number(n) => n.to_string(),
+            super::data::FaceData::Symbol(s) => data.symbols[s].label.clone(),
+        })
+        .collect();
+    let guid = guids.next(&format!("die/{}/{n}", set.id));
+    let name = format!("{} {}", set.name, n + 1);
+    if set.die == "d6" {
+        let mut object = object("Custom_Dice", guid, &name, "", transform(x, z, 0.0, 1.0));
+        object["CustomImage"] = json!({
+            "ImageURL": url(&format!("die-{}", set.id)),
+            "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+            "CustomDice": { "Type": 1 },
+        });
+        object["RotationValues"] = Value::Array(
+            faces
+                .iter()
+                .zip(D6_ROTATIONS)
+                .map(|(value, [x, y, z])| json!({ "Value": value, "Rotation": { "x": x, "y": y, "z": z } }))
+                .collect(),
+        );
+        object
+    } else {
+        let builtin = format!("Die_{}", set.die.trim_start_matches('d'));
+        let listed: Vec<String> = faces
+            .iter()
+            .enumerate()
+            .map(|(i, f)| format!("{}: {f}", i + 1))
+            .collect();
+        object(
+            &builtin,
+            guid,
+            &name,
+            &format!("Faces: {}", listed.join(", ")),
+            transform(x, z, 0.0, 1.0),
+        )
+    }
+}

@@ -1,0 +1,1302 @@
+//! Loading a game made of components: the manifest, its component files, names resolved.
+//!
+//! As for Safari Zone's files, loading never stops at the first fault: every fault is a
+//! diagnostic and the rest still loads. Symbols load first, then the components that show
+//! them, then setups and the module's `[play]` keys, which name components.
+
+use std::collections::{BTreeMap, HashSet};
+
+use toml::Spanned;
+
+use super::format::*;
+use super::*;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::load::formats::Players;
+use crate::load::limits;
+use crate::load::names::Names;
+use crate::load::toml_read;
+use crate::rules::Rules;
+use crate::world::{FileId, GameFolder};
+
+/// Component files one manifest may list.
+pub const MAX_COMPONENT_FILES: usize = 64;
+/// Dice in one set.
+pub const MAX_DICE: u32 = 100;
+/// Cells along one side of a board (columns are named by letters a to z).
+pub const MAX_BOARD_COLUMNS: usize = 26;
+pub const MAX_BOARD_ROWS: usize = 99;
+
+/// Loads a component game whose manifest is `manifest_file` (already read) and whose rules
+/// module is `module`. `None` when the manifest cannot be read at all.
+pub fn load(
+    folder: &mut GameFolder,
+    manifest_file: FileId,
+    module: &'static dyn Rules,
+    diagnostics: &mut Diagnostics,
+) -> Option<Table> {
+    let text = folder.source(manifest_file).text.clone();
+    let raw = toml_read::read_whole::<TableManifestFile>(manifest_file, &text, diagnostics)?;
+    let at = |span: std::ops::Range<usize>| Origin::new(manifest_file, span);
+    let manifest = lower_manifest(&raw, manifest_file, &text, diagnostics);
+
+    let mut files = Vec::new();
+    if raw.components.len() > MAX_COMPONENT_FILES {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!("a game lists at most {MAX_COMPONENT_FILES} component files"),
+            )
+            .with_primary(
+                at(raw.components[MAX_COMPONENT_FILES].span()),
+                "the first one past the limit",
+            ),
+        );
+    }
+    let mut seen = HashSet::new();
+    for path in raw.components.iter().take(MAX_COMPONENT_FILES) {
+        if !seen.insert(path.get_ref().clone()) {
+            continue;
+        }
+        let named = (path.span() != (0..0)).then(|| at(path.span()));
+        match folder.read(path.get_ref(), named) {
+            Ok(file) => {
+                let text = folder.source(file).text.clone();
+                if let Some(parsed) =
+                    toml_read::read_whole::<ComponentsFile>(file, &text, diagnostics)
+                {
+                    files.push((file, parsed));
+                }
+            }
+            Err(diagnostic) => diagnostics.push(diagnostic),
+        }
+    }
+
+    let mut lower = Lower::default();
+    for (file, parsed) in &files {
+        lower.symbols(*file, &parsed.symbol, diagnostics);
+    }
+    for (file, parsed) in &files {
+        lower.decks(*file, &parsed.deck, manifest.card_size, diagnostics);
+        lower.dice(*file, &parsed.dice, diagnostics);
+        lower.tiles(*file, &parsed.tiles, diagnostics);
+        lower.tokens(*file, &parsed.tokens, diagnostics);
+        lower.boards(*file, &parsed.board, diagnostics);
+        lower.pieces(*file, &parsed.pieces, diagnostics);
+    }
+    for (file, parsed) in &files {
+        lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
+    }
+    let params = lower.params(module, &raw.play, manifest_file, &text, diagnostics);
+    lower.report(folder, diagnostics);
+    let Lower {
+        symbols,
+        decks,
+        dice,
+        tiles,
+        tokens,
+        boards,
+        pieces,
+        setups,
+        ..
+    } = lower;
+    Some(Table {
+        manifest: TableManifest { params, ..manifest },
+        symbols,
+        decks,
+        dice,
+        tiles,
+        tokens,
+        boards,
+        pieces,
+        setups,
+    })
+}
+
+fn lower_manifest(
+    raw: &TableManifestFile,
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) -> TableManifest {
+    let origin = Origin::new(file, 0..text.len().min(1));
+    if let Err(reason) = crate::load::check_id(raw.id.get_ref()) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::BadId,
+                format!("the game id `{}` is not a valid id: it {reason}", raw.id.get_ref()),
+            )
+            .with_primary(Origin::new(file, raw.id.span()), "this id")
+            .with_help("the id names the game's output folder (out/<id>/): use lower-case words joined by dashes"),
+        );
+    }
+    if raw.name.chars().count() > limits::MAX_GAME_NAME_CHARS {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!(
+                    "the game's name is longer than {} characters",
+                    limits::MAX_GAME_NAME_CHARS
+                ),
+            )
+            .with_primary(
+                Origin::new(file, crate::load::find_key(text, "name")),
+                "this name",
+            ),
+        );
+    }
+    let Players { min, max } = raw.players;
+    if min > max || min == 0 || max > limits::MAX_PLAYERS {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!(
+                    "players: min {min} and max {max} do not make a range of 1 to {}",
+                    limits::MAX_PLAYERS
+                ),
+            )
+            .with_primary(
+                Origin::new(file, crate::load::find_key(text, "players")),
+                "here",
+            ),
+        );
+    }
+    let (card_size, paper) = crate::load::lower_print(&raw.print, file, text, diagnostics);
+    TableManifest {
+        id: raw.id.get_ref().clone(),
+        name: raw.name.clone(),
+        rules: Located::new(
+            raw.rules.get_ref().clone(),
+            Origin::new(file, raw.rules.span()),
+        ),
+        versions: raw
+            .versions
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        players: (min.max(1), max.clamp(min.max(1), limits::MAX_PLAYERS)),
+        players_origin: match crate::load::find_key(text, "[players]") {
+            span if span != (0..0) => Origin::new(file, span),
+            _ => origin,
+        },
+        card_size,
+        paper,
+        params: BTreeMap::new(),
+        origin,
+    }
+}
+
+/// The tables of names, and the components as they are lowered.
+struct Lower {
+    symbols: Vec<Symbol>,
+    decks: Vec<Deck>,
+    dice: Vec<DiceSet>,
+    tiles: Vec<TileSet>,
+    tokens: Vec<TokenSet>,
+    boards: Vec<Board>,
+    pieces: Vec<PieceSet>,
+    setups: Vec<Setup>,
+    symbol_names: Names<usize>,
+    deck_names: Names<usize>,
+    dice_names: Names<usize>,
+    tile_names: Names<usize>,
+    token_names: Names<usize>,
+    board_names: Names<usize>,
+    piece_set_names: Names<usize>,
+}
+
+impl Default for Lower {
+    fn default() -> Self {
+        let names = |kind: &'static str, how: &str| Names::new(kind).defined_by(how.to_string());
+        Lower {
+            symbols: Vec::new(),
+            decks: Vec::new(),
+            dice: Vec::new(),
+            tiles: Vec::new(),
+            tokens: Vec::new(),
+            boards: Vec::new(),
+            pieces: Vec::new(),
+            setups: Vec::new(),
+            symbol_names: names(
+                "symbol",
+                "define it in a component file as `[[symbol]]` with `id = \"{id}\"` and a `label`",
+            ),
+            deck_names: names(
+                "deck",
+                "define it in a component file as `[[deck]]` with `id = \"{id}\"`",
+            ),
+            dice_names: names(
+                "dice set",
+                "define it in a component file as `[[dice]]` with `id = \"{id}\"`",
+            ),
+            tile_names: names(
+                "tile set",
+                "define it in a component file as `[[tiles]]` with `id = \"{id}\"`",
+            ),
+            token_names: names(
+                "token set",
+                "define it in a component file as `[[tokens]]` with `id = \"{id}\"`",
+            ),
+            board_names: names(
+                "board",
+                "define it in a component file as `[[board]]` with `id = \"{id}\"`",
+            ),
+            piece_set_names: names(
+                "piece set",
+                "define it in a component file as `[[pieces]]` with `id = \"{id}\"`",
+            ),
+        }
+    }
+}
+
+fn located<T: Clone>(file: FileId, spanned: &Spanned<T>) -> Located<T> {
+    Located::new(spanned.get_ref().clone(), Origin::new(file, spanned.span()))
+}
+
+fn origin_of<T>(file: FileId, spanned: &Spanned<T>) -> Origin {
+    Origin::new(file, spanned.span())
+}
+
+/// `#rrggbb`, or the fault.
+fn color(
+    file: FileId,
+    value: &Option<Spanned<String>>,
+    diagnostics: &mut Diagnostics,
+) -> Option<String> {
+    let value = value.as_ref()?;
+    let text = value.get_ref();
+    let valid = text.len() == 7
+        && text.starts_with('#')
+        && text[1..].bytes().all(|b| b.is_ascii_hexdigit());
+    if valid {
+        Some(text.to_ascii_lowercase())
+    } else {
+        diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, format!("`{text}` is not a colour"))
+                .with_primary(origin_of(file, value), "here")
+                .with_help("write a colour as `#rrggbb`, e.g. `#2e7d32`"),
+        );
+        None
+    }
+}
+
+fn in_range(
+    file: FileId,
+    value: &Spanned<f64>,
+    (lo, hi): (f64, f64),
+    what: &str,
+    diagnostics: &mut Diagnostics,
+) -> f64 {
+    let v = *value.get_ref();
+    if v.is_finite() && (lo..=hi).contains(&v) {
+        v
+    } else {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("{what} must be between {lo} and {hi} mm"),
+            )
+            .with_primary(origin_of(file, value), "here"),
+        );
+        v.clamp(lo, hi)
+    }
+}
+
+fn count(
+    file: FileId,
+    value: &Spanned<u32>,
+    max: u32,
+    what: &str,
+    diagnostics: &mut Diagnostics,
+) -> u32 {
+    let n = *value.get_ref();
+    if n == 0 {
+        diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, format!("{what} must be at least 1"))
+                .with_primary(origin_of(file, value), "here"),
+        );
+        1
+    } else if n > max {
+        diagnostics.push(
+            Diagnostic::error(Code::LimitExceeded, format!("{what} is at most {max}"))
+                .with_primary(origin_of(file, value), "too many"),
+        );
+        max
+    } else {
+        n
+    }
+}
+
+fn json_of(value: &toml::Value) -> serde_json::Value {
+    match value {
+        toml::Value::String(s) => serde_json::Value::String(s.clone()),
+        toml::Value::Integer(i) => serde_json::Value::from(*i),
+        toml::Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
+        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
+        toml::Value::Array(items) => serde_json::Value::Array(items.iter().map(json_of).collect()),
+        toml::Value::Table(table) => {
+            serde_json::Value::Object(table.iter().map(|(k, v)| (k.clone(), json_of(v))).collect())
+        }
+    }
+}
+
+/// `{field}` in `template` replaced by the field's value.
+fn fill_in(template: &str, fields: &BTreeMap<String, serde_json::Value>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after
+            .find('}')
+            .ok_or_else(|| "a `{` is not closed".to_string())?;
+        let name = &after[..close];
+        match fields.get(name) {
+            Some(serde_json::Value::String(s)) => out.push_str(s),
+            Some(serde_json::Value::Number(n)) => out.push_str(&n.to_string()),
+            Some(serde_json::Value::Bool(b)) => out.push_str(&b.to_string()),
+            Some(_) => return Err(format!("the field `{name}` is not text or a number")),
+            None => return Err(format!("the card has no field `{name}`")),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl Lower {
+    fn define(
+        names: &mut Names<usize>,
+        id: &Spanned<String>,
+        index: usize,
+        file: FileId,
+        diagnostics: &mut Diagnostics,
+    ) {
+        if let Err(d) = names.define_written(id.get_ref(), index, origin_of(file, id)) {
+            diagnostics.push(d);
+        }
+    }
+
+    fn symbol(&self, file: FileId, id: &Spanned<String>) -> Option<usize> {
+        self.symbol_names.resolve(id.get_ref(), origin_of(file, id))
+    }
+
+    fn symbols(&mut self, file: FileId, entries: &[SymbolEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            Self::define(
+                &mut self.symbol_names,
+                &entry.id,
+                self.symbols.len(),
+                file,
+                diagnostics,
+            );
+            if entry.glyph.as_ref().is_some_and(|g| g.chars().count() > 3) {
+                diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, "a glyph is one to three characters")
+                        .with_primary(origin_of(file, &entry.id), "this symbol's glyph")
+                        .with_help("a glyph is a short mark; for a picture, give `art`"),
+                );
+            }
+            self.symbols.push(Symbol {
+                id: located(file, &entry.id),
+                label: entry.label.clone(),
+                color: color(file, &entry.color, diagnostics),
+                glyph: entry.glyph.clone(),
+                art: entry.art.clone(),
+            });
+        }
+    }
+
+    fn decks(
+        &mut self,
+        file: FileId,
+        entries: &[DeckEntry],
+        card_size: CardSize,
+        diagnostics: &mut Diagnostics,
+    ) {
+        for entry in entries {
+            let deck_ix = self.decks.len();
+            Self::define(&mut self.deck_names, &entry.id, deck_ix, file, diagnostics);
+            let mut cards: Vec<Card> = Vec::new();
+            for card in &entry.card {
+                self.cards(file, deck_ix, card, &mut cards, diagnostics);
+            }
+            let physical: u32 = cards.iter().map(|c| c.copies).sum();
+            if physical > limits::MAX_DECK_SIZE {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!(
+                            "the deck `{}` has {physical} cards: a deck holds at most {}",
+                            entry.id.get_ref(),
+                            limits::MAX_DECK_SIZE
+                        ),
+                    )
+                    .with_primary(origin_of(file, &entry.id), "this deck"),
+                );
+                cards.clear();
+            }
+            let size = match &entry.card_size {
+                Some(value) => crate::load::card_size(value, file, diagnostics),
+                None => card_size,
+            };
+            let template = |name: &Option<Spanned<String>>, diagnostics: &mut Diagnostics| {
+                let name = name.as_ref()?;
+                let valid = name.get_ref().ends_with(".typ")
+                    && !name.get_ref().contains(['/', '\\'])
+                    && !name.get_ref().starts_with('.');
+                if !valid {
+                    diagnostics.push(
+                        Diagnostic::error(Code::InvalidValue, format!("`{}` is not a template name", name.get_ref()))
+                            .with_primary(origin_of(file, name), "here")
+                            .with_help("name a file of the game's templates/ folder, e.g. `front = \"animal-front.typ\"`"),
+                    );
+                    return None;
+                }
+                Some(name.get_ref().clone())
+            };
+            self.decks.push(Deck {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                card_size: size,
+                front: template(&entry.front, diagnostics),
+                back: template(&entry.back, diagnostics),
+                color: color(file, &entry.color, diagnostics),
+                corner: entry.corner.as_ref().map(|c| located(file, c)),
+                size: entry.size.as_ref().map(|s| located(file, s)),
+                cards,
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    /// One `[[deck.card]]`: a card, or one per combination of its `for-each` values.
+    fn cards(
+        &mut self,
+        file: FileId,
+        _deck_ix: usize,
+        entry: &CardEntry,
+        cards: &mut Vec<Card>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        let at = origin_of(file, &entry.id);
+        let mut combos: Vec<BTreeMap<String, serde_json::Value>> = vec![
+            entry
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), json_of(v)))
+                .collect(),
+        ];
+        for (field, values) in &entry.for_each {
+            if values.get_ref().is_empty() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`for-each.{field}` lists no values"),
+                    )
+                    .with_primary(origin_of(file, values), "an empty list makes no card"),
+                );
+                return;
+            }
+            if combos.len() * values.get_ref().len() > limits::MAX_ENTRIES {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!("`for-each` makes more than {} cards", limits::MAX_ENTRIES),
+                    )
+                    .with_primary(origin_of(file, values), "here"),
+                );
+                return;
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|fields| {
+                    values.get_ref().iter().map(move |value| {
+                        let mut fields = fields.clone();
+                        fields.insert(field.clone(), json_of(value));
+                        fields
+                    })
+                })
+                .collect();
+        }
+        let copies = entry.copies.as_ref().map_or(1, |c| {
+            count(file, c, limits::MAX_COPIES, "copies", diagnostics)
+        });
+        let symbol = entry.symbol.as_ref().and_then(|s| self.symbol(file, s));
+        for fields in combos {
+            let filled =
+                |template: &str, diagnostics: &mut Diagnostics| match fill_in(template, &fields) {
+                    Ok(text) => Some(text),
+                    Err(reason) => {
+                        diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!("cannot fill in `{template}`: {reason}"),
+                            )
+                            .with_primary(at, "in this card")
+                            .with_help(
+                                "braces name the card's fields: `id = \"{animal}-{value}\"`",
+                            ),
+                        );
+                        None
+                    }
+                };
+            let (Some(id), Some(title), Some(text)) = (
+                filled(entry.id.get_ref(), diagnostics),
+                filled(&entry.title, diagnostics),
+                filled(&entry.text, diagnostics),
+            ) else {
+                return;
+            };
+            if let Err(reason) = crate::load::check_id(&id) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::BadId,
+                        format!("the card id `{id}` is not a valid id: it {reason}"),
+                    )
+                    .with_primary(at, "this card")
+                    .with_help("card ids are lower-case words joined by dashes: `lion-7`"),
+                );
+            }
+            if let Some(first) = cards.iter().find(|c| c.id.value == id) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::DuplicateId,
+                        format!("the card id `{id}` is defined twice in its deck"),
+                    )
+                    .with_primary(at, "defined again here")
+                    .with_secondary(first.origin, "first defined here")
+                    .with_help(
+                        "give each card its own id (braces fill in fields: `\"{animal}-{value}\"`)",
+                    ),
+                );
+                continue;
+            }
+            cards.push(Card {
+                id: Located::new(id, at),
+                title,
+                text,
+                symbol,
+                copies,
+                fields,
+                origin: at,
+            });
+        }
+    }
+
+    fn dice(&mut self, file: FileId, entries: &[DiceEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            Self::define(
+                &mut self.dice_names,
+                &entry.id,
+                self.dice.len(),
+                file,
+                diagnostics,
+            );
+            let die = match entry.die {
+                DieTypeName::D4 => DieType::D4,
+                DieTypeName::D6 => DieType::D6,
+                DieTypeName::D8 => DieType::D8,
+                DieTypeName::D10 => DieType::D10,
+                DieTypeName::D12 => DieType::D12,
+                DieTypeName::D20 => DieType::D20,
+            };
+            let faces: Vec<Located<DieFace>> = entry
+                .faces
+                .get_ref()
+                .iter()
+                .filter_map(|face| {
+                    let at = origin_of(file, face);
+                    let value = match face.get_ref() {
+                        FaceEntry::Number(n)
+                            if n.unsigned_abs() <= u64::from(limits::MAX_FACE_VALUE) =>
+                        {
+                            DieFace::Number(*n)
+                        }
+                        FaceEntry::Number(_) => {
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    Code::InvalidValue,
+                                    format!(
+                                        "a number face is at most {} either side of 0",
+                                        limits::MAX_FACE_VALUE
+                                    ),
+                                )
+                                .with_primary(at, "here"),
+                            );
+                            return None;
+                        }
+                        FaceEntry::Symbol(name) => {
+                            DieFace::Symbol(self.symbol_names.resolve(name, at)?)
+                        }
+                    };
+                    Some(Located::new(value, at))
+                })
+                .collect();
+            if entry.faces.get_ref().len() != die.sides() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::DiceShape,
+                        format!(
+                            "a {} has {} faces, and `{}` lists {}",
+                            die.name(),
+                            die.sides(),
+                            entry.id.get_ref(),
+                            entry.faces.get_ref().len()
+                        ),
+                    )
+                    .with_primary(
+                        origin_of(file, &entry.faces),
+                        format!("{} faces", entry.faces.get_ref().len()),
+                    )
+                    .with_help(format!(
+                        "list one face for each of the {} sides, or change `type`",
+                        die.sides()
+                    )),
+                );
+            }
+            self.dice.push(DiceSet {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                die,
+                count: count(file, &entry.count, MAX_DICE, "count", diagnostics),
+                faces,
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    fn kinds(
+        &self,
+        file: FileId,
+        entries: &[KindEntry],
+        diagnostics: &mut Diagnostics,
+    ) -> Vec<Kind> {
+        entries
+            .iter()
+            .filter_map(|kind| {
+                let symbol = self.symbol(file, &kind.symbol)?;
+                Some(Kind {
+                    symbol,
+                    count: count(file, &kind.count, limits::MAX_COPIES, "count", diagnostics),
+                    back: kind.back.as_ref().and_then(|b| self.symbol(file, b)),
+                    origin: origin_of(file, &kind.symbol),
+                })
+            })
+            .collect()
+    }
+
+    fn empty(file: FileId, id: &Spanned<String>, what: &str, diagnostics: &mut Diagnostics) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::EmptyGroup,
+                format!("the {what} `{}` has nothing in it", id.get_ref()),
+            )
+            .with_primary(origin_of(file, id), "empty")
+            .with_help(format!("give the {what} at least one `kind`, or remove it")),
+        );
+    }
+
+    fn tiles(&mut self, file: FileId, entries: &[TilesEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            Self::define(
+                &mut self.tile_names,
+                &entry.id,
+                self.tiles.len(),
+                file,
+                diagnostics,
+            );
+            if entry.kind.is_empty() {
+                Self::empty(file, &entry.id, "tile set", diagnostics);
+            }
+            self.tiles.push(TileSet {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                shape: match entry.shape {
+                    TileShapeName::Square => TileShape::Square,
+                    TileShapeName::Hex => TileShape::Hex,
+                },
+                size_mm: in_range(
+                    file,
+                    &entry.size_mm,
+                    (10.0, 250.0),
+                    "a tile's size",
+                    diagnostics,
+                ),
+                back: entry.back.as_ref().and_then(|b| self.symbol(file, b)),
+                kinds: self.kinds(file, &entry.kind, diagnostics),
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    fn tokens(&mut self, file: FileId, entries: &[TokensEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            Self::define(
+                &mut self.token_names,
+                &entry.id,
+                self.tokens.len(),
+                file,
+                diagnostics,
+            );
+            if entry.kind.is_empty() {
+                Self::empty(file, &entry.id, "token set", diagnostics);
+            }
+            self.tokens.push(TokenSet {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                shape: match entry.shape {
+                    TokenShapeName::Round => TokenShape::Round,
+                    TokenShapeName::Square => TokenShape::Square,
+                },
+                size_mm: in_range(
+                    file,
+                    &entry.size_mm,
+                    (8.0, 150.0),
+                    "a token's size",
+                    diagnostics,
+                ),
+                back: entry.back.as_ref().and_then(|b| self.symbol(file, b)),
+                keep: match entry.keep {
+                    KeepName::Bag => Keep::Bag,
+                    KeepName::Stack => Keep::Stack,
+                },
+                kinds: self.kinds(file, &entry.kind, diagnostics),
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    fn boards(&mut self, file: FileId, entries: &[BoardEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            Self::define(
+                &mut self.board_names,
+                &entry.id,
+                self.boards.len(),
+                file,
+                diagnostics,
+            );
+            let mut legend: BTreeMap<char, usize> = BTreeMap::new();
+            for (key, symbol) in &entry.legend {
+                let mut chars = key.get_ref().chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if !c.is_whitespace() => {
+                        if let Some(ix) = self.symbol(file, symbol) {
+                            legend.insert(c, ix);
+                        }
+                    }
+                    _ => diagnostics.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("a legend key is one character, not `{}`", key.get_ref()),
+                        )
+                        .with_primary(origin_of(file, key), "here"),
+                    ),
+                }
+            }
+            let rows = entry.cells.get_ref();
+            let columns = rows.first().map_or(0, |r| r.get_ref().chars().count());
+            let mut cells = Vec::new();
+            let mut whole = !rows.is_empty() && columns > 0;
+            if rows.len() > MAX_BOARD_ROWS || columns > MAX_BOARD_COLUMNS {
+                diagnostics.push(
+                    Diagnostic::error(Code::LimitExceeded, format!("a board is at most {MAX_BOARD_COLUMNS} columns by {MAX_BOARD_ROWS} rows"))
+                        .with_primary(origin_of(file, &entry.cells), format!("{columns} by {}", rows.len())),
+                );
+                whole = false;
+            }
+            if whole {
+                for row in rows {
+                    let text = row.get_ref();
+                    if text.chars().count() != columns {
+                        diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!(
+                                    "every row of a board has {columns} cells, as the first does"
+                                ),
+                            )
+                            .with_primary(
+                                origin_of(file, row),
+                                format!("{} cells", text.chars().count()),
+                            ),
+                        );
+                        whole = false;
+                        break;
+                    }
+                    for (i, c) in text.chars().enumerate() {
+                        match legend.get(&c) {
+                            Some(&ix) => cells.push(ix),
+                            None => {
+                                let span = row.span();
+                                let offset = span.start
+                                    + 1
+                                    + text.char_indices().nth(i).map_or(0, |(b, _)| b);
+                                diagnostics.push(
+                                    Diagnostic::error(
+                                        Code::UnknownName,
+                                        format!("the board's legend has no `{c}`"),
+                                    )
+                                    .with_primary(
+                                        Origin::new(file, offset..offset + c.len_utf8()),
+                                        "this cell",
+                                    )
+                                    .with_help(format!("add `\"{c}\" = \"<symbol>\"` to `legend`")),
+                                );
+                                whole = false;
+                            }
+                        }
+                    }
+                }
+            } else if rows.is_empty() || columns == 0 {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::EmptyGroup,
+                        format!("the board `{}` has no cells", entry.id.get_ref()),
+                    )
+                    .with_primary(origin_of(file, &entry.cells), "empty"),
+                );
+            }
+            if !whole {
+                cells.clear();
+            }
+            self.boards.push(Board {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                columns: if whole { columns } else { 0 },
+                rows: if whole { rows.len() } else { 0 },
+                cell_mm: in_range(
+                    file,
+                    &entry.cell_mm,
+                    (5.0, 100.0),
+                    "a board's cell",
+                    diagnostics,
+                ),
+                cells,
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    fn pieces(&mut self, file: FileId, entries: &[PiecesEntry], diagnostics: &mut Diagnostics) {
+        for entry in entries {
+            let set_ix = self.pieces.len();
+            Self::define(
+                &mut self.piece_set_names,
+                &entry.id,
+                set_ix,
+                file,
+                diagnostics,
+            );
+            if entry.piece.is_empty() {
+                Self::empty(file, &entry.id, "piece set", diagnostics);
+            }
+            let mut pieces = Vec::new();
+            for piece in &entry.piece {
+                let Some(symbol) = self.symbol(file, &piece.symbol) else {
+                    continue;
+                };
+                let at = origin_of(file, &piece.id);
+                if let Err(reason) = crate::load::check_id(piece.id.get_ref()) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::BadId,
+                            format!(
+                                "the piece id `{}` is not a valid id: it {reason}",
+                                piece.id.get_ref()
+                            ),
+                        )
+                        .with_primary(at, "this piece"),
+                    );
+                }
+                if let Some(first) = pieces
+                    .iter()
+                    .find(|p: &&Piece| p.id.value == *piece.id.get_ref())
+                {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::DuplicateId,
+                            format!(
+                                "the piece id `{}` is defined twice in its set",
+                                piece.id.get_ref()
+                            ),
+                        )
+                        .with_primary(at, "defined again here")
+                        .with_secondary(first.id.origin, "first defined here"),
+                    );
+                    continue;
+                }
+                pieces.push(Piece {
+                    id: located(file, &piece.id),
+                    symbol,
+                    fields: piece
+                        .fields
+                        .iter()
+                        .map(|(k, v)| (k.clone(), json_of(v)))
+                        .collect(),
+                });
+            }
+            let size = Spanned::new(0..0, entry.size_mm);
+            self.pieces.push(PieceSet {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                kind: match entry.kind {
+                    PieceKindName::Standee => PieceKind::Standee,
+                    PieceKindName::Figure => PieceKind::Figure,
+                    PieceKindName::Disc => PieceKind::Disc,
+                },
+                size_mm: in_range(file, &size, (5.0, 200.0), "a piece's size", diagnostics),
+                pieces,
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
+    fn setups(
+        &mut self,
+        file: FileId,
+        entries: &[SetupEntry],
+        (min, max): (u32, u32),
+        diagnostics: &mut Diagnostics,
+    ) {
+        for entry in entries {
+            let at = origin_of(file, &entry.players);
+            let players = match entry.players.get_ref() {
+                PlayersEntry::One(n) => vec![*n],
+                PlayersEntry::Many(list) => list.clone(),
+            };
+            for &n in &players {
+                if !(min..=max).contains(&n) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("a setup for {n} players, and the game is for {min} to {max}"),
+                        )
+                        .with_primary(at, "here")
+                        .with_help("change the setup's `players`, or `[players]` in game.toml"),
+                    );
+                }
+            }
+            let deck = |this: &Self, name: &Spanned<String>| {
+                this.deck_names
+                    .resolve(name.get_ref(), origin_of(file, name))
+            };
+            let mut setup = Setup {
+                players,
+                origin: at,
+                deals: Vec::new(),
+                grids: Vec::new(),
+                stacks: Vec::new(),
+                removes: Vec::new(),
+                places: Vec::new(),
+                gives: Vec::new(),
+            };
+            for deal in &entry.deal {
+                if let Some(d) = deck(self, &deal.deck) {
+                    setup.deals.push(Deal {
+                        deck: d,
+                        each: *deal.each.get_ref(),
+                        origin: origin_of(file, &deal.each),
+                    });
+                }
+            }
+            for grid in &entry.grid {
+                if let Some(d) = deck(self, &grid.deck) {
+                    let rows = count(file, &grid.rows, 100, "rows", diagnostics);
+                    let columns = count(file, &grid.columns, 100, "columns", diagnostics);
+                    setup.grids.push(Grid {
+                        deck: d,
+                        rows,
+                        columns,
+                        face_up: grid.face == FaceSide::Up,
+                        origin: origin_of(file, &grid.deck),
+                    });
+                }
+            }
+            for stack in &entry.stack {
+                if let Some(d) = deck(self, &stack.deck) {
+                    setup.stacks.push(Stack {
+                        deck: d,
+                        face_up: stack.face == FaceSide::Up,
+                        origin: origin_of(file, &stack.deck),
+                    });
+                }
+            }
+            for remove in &entry.remove {
+                let Some(d) = deck(self, &remove.deck) else {
+                    continue;
+                };
+                let name = format!("{}/{}", remove.deck.get_ref(), remove.card.get_ref());
+                let found = self.decks[d]
+                    .cards
+                    .iter()
+                    .position(|c| c.id.value == *remove.card.get_ref());
+                match found {
+                    Some(card) => setup.removes.push(Remove {
+                        deck: d,
+                        card,
+                        origin: origin_of(file, &remove.card),
+                    }),
+                    None => {
+                        let known = self.decks[d].cards.iter().map(|c| c.id.value.as_str());
+                        diagnostics.push(
+                            Diagnostic::error(Code::UnknownName, format!("unknown card `{name}`"))
+                                .with_primary(
+                                    origin_of(file, &remove.card),
+                                    format!(
+                                        "the deck `{}` has no card with this id",
+                                        remove.deck.get_ref()
+                                    ),
+                                )
+                                .with_suggestion(crate::diag::similar_name(
+                                    remove.card.get_ref(),
+                                    known,
+                                )),
+                        );
+                    }
+                }
+            }
+            for place in &entry.place {
+                let piece = match place.piece.get_ref().split_once('/') {
+                    Some((set, piece)) => self
+                        .piece_set_names
+                        .resolve(set, origin_of(file, &place.piece))
+                        .and_then(|s| {
+                            let found = self.pieces[s]
+                                .pieces
+                                .iter()
+                                .position(|p| p.id.value == piece);
+                            if found.is_none() {
+                                let known =
+                                    self.pieces[s].pieces.iter().map(|p| p.id.value.as_str());
+                                diagnostics.push(
+                                    Diagnostic::error(
+                                        Code::UnknownName,
+                                        format!("unknown piece `{}`", place.piece.get_ref()),
+                                    )
+                                    .with_primary(
+                                        origin_of(file, &place.piece),
+                                        format!("the set `{set}` has no piece `{piece}`"),
+                                    )
+                                    .with_suggestion(crate::diag::similar_name(piece, known)),
+                                );
+                            }
+                            found.map(|p| (s, p))
+                        }),
+                    None => {
+                        diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!("`{}` does not name a piece", place.piece.get_ref()),
+                            )
+                            .with_primary(origin_of(file, &place.piece), "here")
+                            .with_help(
+                                "name a piece by its set and its id: `piece = \"animals/lion\"`",
+                            ),
+                        );
+                        None
+                    }
+                };
+                let board = self
+                    .board_names
+                    .resolve(place.board.get_ref(), origin_of(file, &place.board));
+                let cell = match (Cell::parse(place.at.get_ref()), board) {
+                    (Some(cell), Some(b))
+                        if self.boards[b].contains(cell.column as i64, cell.row as i64) =>
+                    {
+                        Some(cell)
+                    }
+                    (_, Some(b)) if self.boards[b].cells.is_empty() => None,
+                    (_, Some(b)) => {
+                        let board = &self.boards[b];
+                        diagnostics.push(
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!(
+                                    "`{}` is not a cell of the board `{}`",
+                                    place.at.get_ref(),
+                                    board.id.value
+                                ),
+                            )
+                            .with_primary(origin_of(file, &place.at), "here")
+                            .with_help(format!(
+                                "cells are a column letter and a row number, from a1 to {}",
+                                Cell {
+                                    column: board.columns - 1,
+                                    row: board.rows - 1
+                                }
+                                .name()
+                            )),
+                        );
+                        None
+                    }
+                    (_, None) => None,
+                };
+                let facing = match &place.facing {
+                    None => None,
+                    Some(f) => match Facing::ALL.iter().find(|x| x.name() == f.get_ref()) {
+                        Some(x) => Some(*x),
+                        None => {
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    Code::InvalidValue,
+                                    format!("`{}` is not a direction", f.get_ref()),
+                                )
+                                .with_primary(origin_of(file, f), "north, east, south or west"),
+                            );
+                            None
+                        }
+                    },
+                };
+                if let (Some(piece), Some(board), Some(at)) = (piece, board, cell) {
+                    setup.places.push(Place {
+                        piece,
+                        board,
+                        at,
+                        facing,
+                        origin: origin_of(file, &place.piece),
+                    });
+                }
+            }
+            for give in &entry.give {
+                if let Some(t) = self
+                    .token_names
+                    .resolve(give.tokens.get_ref(), origin_of(file, &give.tokens))
+                {
+                    setup.gives.push(Give {
+                        tokens: t,
+                        each_kind: give.to == GiveTo::EachKind,
+                        origin: origin_of(file, &give.tokens),
+                    });
+                }
+            }
+            self.setups.push(setup);
+        }
+    }
+
+    /// The module's `[play]` keys: unknown keys refused, values resolved, defaults filled in.
+    fn params(
+        &self,
+        module: &dyn Rules,
+        play: &BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+        file: FileId,
+        text: &str,
+        diagnostics: &mut Diagnostics,
+    ) -> BTreeMap<String, Param> {
+        let keys = module.keys();
+        let mut params = BTreeMap::new();
+        for name in play.keys() {
+            if !keys.iter().any(|k| k.name == name.get_ref()) {
+                let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "`[play]` has no key `{}` in {}",
+                            name.get_ref(),
+                            module.title()
+                        ),
+                    )
+                    .with_primary(origin_of(file, name), "unknown key")
+                    .with_help(format!("its keys are: {}", known.join(", ")))
+                    .with_suggestion(crate::diag::similar_name(
+                        name.get_ref(),
+                        known.iter().copied(),
+                    )),
+                );
+            }
+        }
+        let manifest = Origin::new(file, crate::load::find_key(text, "rules"));
+        for key in keys {
+            let given = play.iter().find(|(k, _)| k.get_ref() == key.name);
+            let (value, origin) = match (given, key.default) {
+                (Some((_, value)), _) => (value.get_ref().clone(), origin_of(file, value)),
+                (None, Some(default)) => (
+                    match key.kind {
+                        KeyKind::Count => toml::Value::Integer(default.parse().unwrap_or(0)),
+                        _ => toml::Value::String(default.to_string()),
+                    },
+                    manifest,
+                ),
+                (None, None) => {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!(
+                                "{} needs `[play] {}`: {}",
+                                module.title(),
+                                key.name,
+                                key.doc
+                            ),
+                        )
+                        .with_primary(manifest, "these rules")
+                        .with_help(format!(
+                            "add `{} = ...` ({}) under `[play]` in game.toml",
+                            key.name,
+                            key.kind.describe()
+                        )),
+                    );
+                    continue;
+                }
+            };
+            let wrong = |diagnostics: &mut Diagnostics| {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("`{}` must be {}", key.name, key.kind.describe()),
+                    )
+                    .with_primary(origin, "here")
+                    .with_help(key.doc),
+                );
+            };
+            let resolved = match (key.kind, &value) {
+                (KeyKind::Count, toml::Value::Integer(n))
+                    if (0..=i64::from(limits::MAX_COUNT)).contains(n) =>
+                {
+                    Some(ParamValue::Count(*n as u32))
+                }
+                (KeyKind::Field, toml::Value::String(s)) => Some(ParamValue::Field(s.clone())),
+                (kind, toml::Value::String(s)) if kind != KeyKind::Count => {
+                    let (names, make): (&Names<usize>, fn(usize) -> ParamValue) = match kind {
+                        KeyKind::Deck => (&self.deck_names, ParamValue::Deck),
+                        KeyKind::Dice => (&self.dice_names, ParamValue::Dice),
+                        KeyKind::Tiles => (&self.tile_names, ParamValue::Tiles),
+                        KeyKind::Tokens => (&self.token_names, ParamValue::Tokens),
+                        KeyKind::Board => (&self.board_names, ParamValue::Board),
+                        KeyKind::Pieces => (&self.piece_set_names, ParamValue::Pieces),
+                        KeyKind::Symbol | KeyKind::Count | KeyKind::Field => {
+                            (&self.symbol_names, ParamValue::Symbol)
+                        }
+                    };
+                    names.resolve(s, origin).map(make)
+                }
+                _ => {
+                    wrong(diagnostics);
+                    None
+                }
+            };
+            if let Some(value_resolved) = resolved {
+                params.insert(
+                    key.name.to_string(),
+                    Param {
+                        value: value_resolved,
+                        origin,
+                        written: json_of(&value),
+                    },
+                );
+            }
+        }
+        params
+    }
+
+    fn report(&self, folder: &GameFolder, diagnostics: &mut Diagnostics) {
+        self.symbol_names.report(folder, diagnostics);
+        self.deck_names.report(folder, diagnostics);
+        self.dice_names.report(folder, diagnostics);
+        self.tile_names.report(folder, diagnostics);
+        self.token_names.report(folder, diagnostics);
+        self.board_names.report(folder, diagnostics);
+        self.piece_set_names.report(folder, diagnostics);
+    }
+}

@@ -1,0 +1,100 @@
+//! The `[play]` keys a rules module declares, and their values resolved.
+//!
+//! A module says which keys it reads, of what kind (a count, or the id of a deck, a tile
+//! set, a symbol...) and with what default; the loader holds game.toml to that, so a typo or a
+//! deck that does not exist is reported at the key like any other fault, and the module reads
+//! resolved values.
+
+use crate::world::Origin;
+
+/// One key of `[play]` a module reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub name: &'static str,
+    pub kind: KeyKind,
+    /// Its value when game.toml does not give one: a count, or an id.
+    pub default: Option<&'static str>,
+    /// What it means, for docs and the help of a fault.
+    pub doc: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    Count,
+    Deck,
+    Dice,
+    Tiles,
+    Tokens,
+    Board,
+    Pieces,
+    Symbol,
+    /// A card field's name.
+    Field,
+}
+
+impl KeyKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            KeyKind::Count => "a whole number",
+            KeyKind::Deck => "a deck's id",
+            KeyKind::Dice => "a dice set's id",
+            KeyKind::Tiles => "a tile set's id",
+            KeyKind::Tokens => "a token set's id",
+            KeyKind::Board => "a board's id",
+            KeyKind::Pieces => "a piece set's id",
+            KeyKind::Symbol => "a symbol's id",
+            KeyKind::Field => "a card field's name",
+        }
+    }
+}
+
+/// A key's value, resolved: ids are indices into the table's components.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamValue {
+    Count(u32),
+    Deck(usize),
+    Dice(usize),
+    Tiles(usize),
+    Tokens(usize),
+    Board(usize),
+    Pieces(usize),
+    Symbol(usize),
+    Field(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub value: ParamValue,
+    /// Where game.toml gives it, or the manifest for a default.
+    pub origin: Origin,
+    /// As written (or the default), for the ruleset.
+    pub written: serde_json::Value,
+}
+
+impl Param {
+    pub fn count(&self) -> Option<u32> {
+        match self.value {
+            ParamValue::Count(n) => Some(n),
+            _ => None,
+        }
+    }
+    /// The index of the component it names, whatever its kind.
+    pub fn index(&self) -> Option<usize> {
+        match self.value {
+            ParamValue::Deck(i)
+            | ParamValue::Dice(i)
+            | ParamValue::Tiles(i)
+            | ParamValue::Tokens(i)
+            | ParamValue::Board(i)
+            | ParamValue::Pieces(i)
+            | ParamValue::Symbol(i) => Some(i),
+            ParamValue::Count(_) | ParamValue::Field(_) => None,
+        }
+    }
+    pub fn field(&self) -> Option<&str> {
+        match &self.value {
+            ParamValue::Field(name) => Some(name),
+            _ => None,
+        }
+    }
+}

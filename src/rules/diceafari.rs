@@ -1,0 +1,435 @@
+//! DiceAFARI (Stratus Games): terrain tiles laid out in an animal's shape, photo tokens on
+//! the spaces between them, and dice that claim routes of four tiles.
+//!
+//! A map card's `layout` is the shape: one string per row, `X` for a tile and `.` for none.
+//! A photo token lies on every space between two tiles side by side. The checks hold each map
+//! to the tiles and tokens there are, and every tile of it to some route, since the game ends
+//! only when every tile is claimed; and the dice's faces to the tiles' terrains.
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use super::Rules;
+use crate::components::{DieFace, Key, KeyKind, Table};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+
+pub struct DiceAfari;
+
+const KEYS: &[Key] = &[
+    Key {
+        name: "tiles",
+        kind: KeyKind::Tiles,
+        default: Some("safari-tiles"),
+        doc: "the Safari Tiles: their kinds are the terrains",
+    },
+    Key {
+        name: "photos",
+        kind: KeyKind::Tokens,
+        default: Some("photo-tokens"),
+        doc: "the Photo Tokens laid between tiles",
+    },
+    Key {
+        name: "travel",
+        kind: KeyKind::Tokens,
+        default: Some("travel-tokens"),
+        doc: "the Travel Tokens: one kind (colour) per player",
+    },
+    Key {
+        name: "maps",
+        kind: KeyKind::Deck,
+        default: Some("maps"),
+        doc: "the Map Cards: each card's `layout` field is its shape",
+    },
+    Key {
+        name: "dice",
+        kind: KeyKind::Dice,
+        default: Some("safari-dice"),
+        doc: "the Safari Dice: each face a terrain",
+    },
+    Key {
+        name: "bonus",
+        kind: KeyKind::Dice,
+        default: Some("bonus-die"),
+        doc: "the Bonus Die: each face a number of tiles",
+    },
+    Key {
+        name: "route",
+        kind: KeyKind::Count,
+        default: Some("4"),
+        doc: "tiles in a route: a straight line of them, or a square when it is a square number",
+    },
+    Key {
+        name: "rolls",
+        kind: KeyKind::Count,
+        default: Some("3"),
+        doc: "rolls a turn: the first and the re-rolls",
+    },
+    Key {
+        name: "min-turns",
+        kind: KeyKind::Count,
+        default: Some("3"),
+        doc: "turns every player has before the game can end",
+    },
+    Key {
+        name: "tourist-set",
+        kind: KeyKind::Count,
+        default: Some("10"),
+        doc: "points for one photo of every animal",
+    },
+    Key {
+        name: "researcher-set",
+        kind: KeyKind::Count,
+        default: Some("5"),
+        doc: "points for three photos of one animal",
+    },
+    Key {
+        name: "researcher-extra",
+        kind: KeyKind::Count,
+        default: Some("3"),
+        doc: "points for each further photo of a researcher set's animal",
+    },
+    Key {
+        name: "single-photo",
+        kind: KeyKind::Count,
+        default: Some("1"),
+        doc: "points for a photo in no set",
+    },
+    Key {
+        name: "travel-token",
+        kind: KeyKind::Count,
+        default: Some("1"),
+        doc: "points for each Travel Token left on the map",
+    },
+];
+
+impl Rules for DiceAfari {
+    fn id(&self) -> &'static str {
+        "diceafari"
+    }
+    fn title(&self) -> &'static str {
+        "DiceAFARI"
+    }
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn check(&self, table: &Table, diagnostics: &mut Diagnostics) {
+        let Some(params) = Params::of(table) else {
+            return;
+        };
+        for card in 0..table.decks[params.maps].cards.len() {
+            map(table, &params, card, diagnostics);
+        }
+        terrains(table, &params, diagnostics);
+    }
+
+    fn ruleset(&self, table: &Table) -> serde_json::Value {
+        let Some(params) = Params::of(table) else {
+            return json!({});
+        };
+        let written = |key: &str| table.param(key).map(|p| p.written.clone());
+        let maps: Vec<serde_json::Value> = table.decks[params.maps]
+            .cards
+            .iter()
+            .filter_map(|card| {
+                let shape = Shape::of(card)?;
+                Some(json!({
+                    "card": card.id.value,
+                    "tiles": shape.tiles().iter().map(|c| [c.0, c.1]).collect::<Vec<_>>(),
+                    "photo_spaces": shape.spaces().iter().map(|(a, b)| [[a.0, a.1], [b.0, b.1]]).collect::<Vec<_>>(),
+                }))
+            })
+            .collect();
+        let count = |key: &str| table.param(key).and_then(|p| p.count());
+        json!({
+            "tiles": written("tiles"),
+            "photos": written("photos"),
+            "travel": written("travel"),
+            "maps": written("maps"),
+            "dice": written("dice"),
+            "bonus": written("bonus"),
+            "map_layouts": maps,
+            "route": { "tiles": params.route, "shapes": if square_side(params.route).is_some() { json!(["line", "square"]) } else { json!(["line"]) } },
+            "rolls": count("rolls"),
+            "hold_and_reroll": "safari dice only; the bonus die is not re-rolled",
+            "claim": "up to one tile per safari die showing its terrain, all on one route; a claimed tile may be reclaimed, replacing the other player's travel token",
+            "turn_ends_unless_claims": 2,
+            "bonus": "claim exactly the bonus die's number of tiles: then claim one more tile anywhere not claimed before",
+            "photo": "at the end of the turn, take one photo token lying between two of your travel tokens",
+            "end": { "every_tile_claimed": true, "min_turns": count("min-turns") },
+            "scoring": {
+                "tourist_set": count("tourist-set"),
+                "researcher_set": count("researcher-set"),
+                "researcher_extra": count("researcher-extra"),
+                "single_photo": count("single-photo"),
+                "travel_token_on_map": count("travel-token"),
+            },
+            "tie_break": "the player whose last turn was least recent",
+        })
+    }
+
+    fn card_caption(&self, table: &Table, deck: usize, card: usize) -> Option<String> {
+        let params = Params::of(table)?;
+        if deck != params.maps {
+            return None;
+        }
+        let shape = Shape::of(&table.decks[deck].cards[card])?;
+        Some(format!(
+            "{} tiles · {} photos",
+            shape.tiles().len(),
+            shape.spaces().len()
+        ))
+    }
+}
+
+struct Params {
+    tiles: usize,
+    photos: usize,
+    maps: usize,
+    dice: usize,
+    bonus: usize,
+    route: u32,
+}
+
+impl Params {
+    fn of(table: &Table) -> Option<Params> {
+        let ix = |key: &str| table.param(key)?.index();
+        Some(Params {
+            tiles: ix("tiles")?,
+            photos: ix("photos")?,
+            maps: ix("maps")?,
+            dice: ix("dice")?,
+            bonus: ix("bonus")?,
+            route: table.param("route")?.count()?.max(1),
+        })
+    }
+}
+
+/// A map's tiles: (column, row) from the top left.
+struct Shape(BTreeSet<(usize, usize)>);
+
+impl Shape {
+    fn of(card: &crate::components::Card) -> Option<Shape> {
+        let rows = card.fields.get("layout")?.as_array()?;
+        let mut tiles = BTreeSet::new();
+        for (row, line) in rows.iter().enumerate() {
+            for (column, c) in line.as_str()?.chars().enumerate() {
+                match c {
+                    'X' | 'x' => {
+                        tiles.insert((column, row));
+                    }
+                    '.' | ' ' => {}
+                    _ => return None,
+                }
+            }
+        }
+        Some(Shape(tiles))
+    }
+
+    fn tiles(&self) -> Vec<(usize, usize)> {
+        self.0.iter().copied().collect()
+    }
+
+    /// Spaces between two tiles side by side: where photo tokens go.
+    fn spaces(&self) -> Vec<((usize, usize), (usize, usize))> {
+        let mut spaces = Vec::new();
+        for &(c, r) in &self.0 {
+            if self.0.contains(&(c + 1, r)) {
+                spaces.push(((c, r), (c + 1, r)));
+            }
+            if self.0.contains(&(c, r + 1)) {
+                spaces.push(((c, r), (c, r + 1)));
+            }
+        }
+        spaces
+    }
+
+    /// Whether the tile at `at` is part of some route of `length` tiles.
+    fn on_route(&self, at: (usize, usize), length: usize) -> bool {
+        let has = |c: i64, r: i64| c >= 0 && r >= 0 && self.0.contains(&(c as usize, r as usize));
+        let (c, r) = (at.0 as i64, at.1 as i64);
+        let n = length as i64;
+        let line = |dc: i64, dr: i64| {
+            (0..n).any(|start| (0..n).all(|k| has(c + (k - start) * dc, r + (k - start) * dr)))
+        };
+        if line(1, 0) || line(0, 1) {
+            return true;
+        }
+        match square_side(length as u32) {
+            Some(side) if side > 1 => {
+                let s = side as i64;
+                (0..s).any(|dc| {
+                    (0..s).any(|dr| (0..s).all(|i| (0..s).all(|j| has(c - dc + i, r - dr + j))))
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+fn square_side(n: u32) -> Option<u32> {
+    let side = (n as f64).sqrt().round() as u32;
+    (side * side == n).then_some(side)
+}
+
+fn cell_name((column, row): (usize, usize)) -> String {
+    crate::components::Cell { column, row }.name()
+}
+
+fn map(table: &Table, params: &Params, index: usize, diagnostics: &mut Diagnostics) {
+    let card = &table.decks[params.maps].cards[index];
+    let Some(shape) = Shape::of(card) else {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::InvalidValue,
+                format!("the map card `{}` has no layout", card.id.value),
+            )
+            .with_primary(card.origin, "no `layout` of rows of `X` and `.`")
+            .with_help(
+                "give the map's shape: `layout = [\"XXX.\", \".XXX\"]`, `X` a tile and `.` none",
+            ),
+        );
+        return;
+    };
+    let tiles = shape.tiles().len() as u64;
+    let spaces = shape.spaces().len() as u64;
+    let have_tiles = u64::from(table.tiles[params.tiles].count());
+    let have_photos = u64::from(table.tokens[params.photos].count());
+    let mut short = Vec::new();
+    if tiles > have_tiles {
+        short.push(format!("{tiles} tiles (the game has {have_tiles})"));
+    }
+    if spaces > have_photos {
+        short.push(format!(
+            "{spaces} photo tokens between its tiles (the game has {have_photos})"
+        ));
+    }
+    if !short.is_empty() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::MapOversize,
+                format!("the map `{}` needs {}", card.id.value, short.join(" and ")),
+            )
+            .with_primary(card.origin, "this map")
+            .with_secondary(
+                table.tiles[params.tiles].id.origin,
+                format!("{have_tiles} tiles"),
+            )
+            .with_secondary(
+                table.tokens[params.photos].id.origin,
+                format!("{have_photos} photo tokens"),
+            )
+            .with_help("shrink the map, or add tiles and photo tokens to the game"),
+        );
+    }
+    for (field, computed) in [("tiles", tiles), ("photos", spaces)] {
+        if let Some(printed) = card.number(field)
+            && printed as u64 != computed
+        {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::MapOversize,
+                    format!(
+                        "the map `{}` prints {printed} {field} and its layout has {computed}",
+                        card.id.value
+                    ),
+                )
+                .with_primary(card.origin, "this map")
+                .with_help(format!(
+                    "write `{field} = {computed}`: players set the game up by the printed numbers"
+                )),
+            );
+        }
+    }
+    let stranded: Vec<String> = shape
+        .tiles()
+        .into_iter()
+        .filter(|&t| !shape.on_route(t, params.route as usize))
+        .map(cell_name)
+        .collect();
+    if !stranded.is_empty() {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::MapUnclaimable,
+                format!(
+                    "the map `{}` has {} on no route of {} tiles: {}",
+                    card.id.value,
+                    if stranded.len() == 1 { "a tile" } else { "tiles" },
+                    params.route,
+                    stranded.join(", ")
+                ),
+            )
+            .with_primary(card.origin, "this map")
+            .with_help("a route is a straight line of tiles side by side, or a square: add tiles around these, or remove them (cells are named by column letter and row number from the top left)"),
+        );
+    }
+}
+
+/// The safari dice show the tiles' terrains, all of them, and nothing else.
+fn terrains(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
+    let dice = &table.dice[params.dice];
+    let tiles = &table.tiles[params.tiles];
+    let kinds: BTreeSet<usize> = tiles.kinds.iter().map(|k| k.symbol).collect();
+    let mut shown = BTreeSet::new();
+    for face in &dice.faces {
+        match face.value {
+            DieFace::Symbol(s) => {
+                shown.insert(s);
+                if !kinds.contains(&s) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::DieTerrain,
+                            format!(
+                                "the face `{}` names a terrain no tile has",
+                                table.symbol(s).id.value
+                            ),
+                        )
+                        .with_primary(face.origin, "claims no tile")
+                        .with_secondary(tiles.id.origin, "these tiles"),
+                    );
+                }
+            }
+            DieFace::Number(_) => diagnostics.push(
+                Diagnostic::error(
+                    Code::DieTerrain,
+                    "a safari die face is a number, not a terrain",
+                )
+                .with_primary(face.origin, "a number")
+                .with_help("safari dice faces name tile terrains"),
+            ),
+        }
+    }
+    for kind in &tiles.kinds {
+        if !shown.contains(&kind.symbol) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::DieTerrain,
+                    format!(
+                        "no safari die face shows `{}`: its tiles can never be claimed",
+                        table.symbol(kind.symbol).id.value
+                    ),
+                )
+                .with_primary(kind.origin, "never rolled")
+                .with_secondary(dice.id.origin, "these dice")
+                .with_help("give the terrain a face of the safari dice"),
+            );
+        }
+    }
+    for face in &table.dice[params.bonus].faces {
+        if let DieFace::Number(n) = face.value
+            && !(1..=i64::from(params.route)).contains(&n)
+        {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::DieTerrain,
+                    format!(
+                        "the bonus face {n} can never be earned: a turn claims 1 to {} tiles",
+                        params.route
+                    ),
+                )
+                .with_primary(face.origin, "never earned"),
+            );
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Gamewright's Safari (David Parlett): a card game of animal suits valued 1 to 7.
+//!
+//! Each animal is a suit with one card of every value; the hyena suit counts against its
+//! holder. Players hold a hand and swap cards with a face-down "jungle" grid whose size
+//! depends on the player count. The checks hold the deck to that composition and each
+//! player count's setup to dealing every card in play.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::Rules;
+use crate::components::{Key, KeyKind, Table};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+
+pub struct Gamewright;
+
+const KEYS: &[Key] = &[
+    Key {
+        name: "animals",
+        kind: KeyKind::Deck,
+        default: Some("animals"),
+        doc: "the deck of animal cards: each card's symbol is its suit",
+    },
+    Key {
+        name: "charlie",
+        kind: KeyKind::Deck,
+        default: Some("safari-charlie"),
+        doc: "the Safari Charlie cards, played into the jungle in place of an animal",
+    },
+    Key {
+        name: "value",
+        kind: KeyKind::Field,
+        default: Some("value"),
+        doc: "the card field holding an animal card's value",
+    },
+    Key {
+        name: "high",
+        kind: KeyKind::Count,
+        default: Some("7"),
+        doc: "the highest value of a suit: each suit holds one card of every value from 1 to it",
+    },
+    Key {
+        name: "penalty",
+        kind: KeyKind::Symbol,
+        default: Some("hyena"),
+        doc: "the suit whose every card subtracts its value",
+    },
+];
+
+impl Rules for Gamewright {
+    fn id(&self) -> &'static str {
+        "gamewright-safari"
+    }
+    fn title(&self) -> &'static str {
+        "Gamewright's Safari"
+    }
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn check(&self, table: &Table, diagnostics: &mut Diagnostics) {
+        let Some(params) = Params::of(table) else {
+            return;
+        };
+        composition(table, &params, diagnostics);
+        jungle(table, &params, diagnostics);
+    }
+
+    fn ruleset(&self, table: &Table) -> serde_json::Value {
+        let written = |key: &str| table.param(key).map(|p| p.written.clone());
+        let Some(params) = Params::of(table) else {
+            return json!({});
+        };
+        let deck = &table.decks[params.animals];
+        let mut suits: Vec<&str> = deck
+            .cards
+            .iter()
+            .filter_map(|c| c.symbol.map(|s| table.symbol(s).id.value.as_str()))
+            .collect();
+        suits.dedup();
+        let (min, max) = table.manifest.players;
+        let setups: BTreeMap<String, serde_json::Value> = (min..=max)
+            .filter_map(|n| {
+                let setup = table.setup_for(n)?;
+                let hand: u32 = setup.deals.iter().filter(|d| d.deck == params.animals).map(|d| d.each).sum();
+                let grid = setup.grids.iter().find(|g| g.deck == params.animals)?;
+                let removed: Vec<&str> = setup
+                    .removes
+                    .iter()
+                    .map(|r| table.decks[r.deck].cards[r.card].id.value.as_str())
+                    .collect();
+                Some((n.to_string(), json!({ "hand": hand, "jungle": { "rows": grid.rows, "columns": grid.columns }, "removed": removed })))
+            })
+            .collect();
+        json!({
+            "animals": written("animals"),
+            "charlie": written("charlie"),
+            "value_field": written("value"),
+            "high": params.high,
+            "penalty": written("penalty"),
+            "suits": suits,
+            "setups": setups,
+            "turn": "take a face-down card from the jungle into your hand and put an animal card from your hand face up in its place; with no card you may put down, put a Safari Charlie card there instead; or swap an animal from your hand for a Safari Charlie card in the jungle",
+            "placement": { "distinct_in": ["row", "column"], "charlie_exempt": true },
+            "scoring": {
+                "best_of_each_suit": "adds its value",
+                "other_cards_of_a_suit": "subtract their value",
+                "penalty_suit": "every card subtracts its value",
+            },
+            "tie_break": "most cards of the highest value, then of the next value down",
+            "end": ["every jungle card is face up", "the last Safari Charlie card is played"],
+            "variants": {
+                "diagonal": { "distinct_in": ["row", "column", "diagonal"] },
+                "swapping": { "take_face_up": true, "end": ["every jungle card is face up"] },
+            },
+        })
+    }
+
+    fn card_caption(&self, table: &Table, deck: usize, card: usize) -> Option<String> {
+        let params = Params::of(table)?;
+        let card = &table.decks[deck].cards[card];
+        if deck != params.animals || card.symbol != Some(params.penalty) {
+            return None;
+        }
+        let value = card.number(&params.value)?;
+        Some(format!(
+            "−{value} {} in your hand",
+            if value == 1 { "point" } else { "points" }
+        ))
+    }
+}
+
+struct Params {
+    animals: usize,
+    value: String,
+    high: u32,
+    penalty: usize,
+}
+
+impl Params {
+    fn of(table: &Table) -> Option<Params> {
+        Some(Params {
+            animals: table.param("animals")?.index()?,
+            value: table.param("value")?.field()?.to_string(),
+            high: table.param("high")?.count()?,
+            penalty: table.param("penalty")?.index()?,
+        })
+    }
+}
+
+/// Every suit holds each value from 1 to `high` once.
+fn composition(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
+    let deck = &table.decks[params.animals];
+    // suit -> value -> copies, with the first card of the suit for the label.
+    let mut suits: BTreeMap<usize, (BTreeMap<i64, u32>, &crate::components::Card)> =
+        BTreeMap::new();
+    for card in &deck.cards {
+        let Some(suit) = card.symbol else {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::SuitComposition,
+                    format!("the animal card `{}` has no suit", card.id.value),
+                )
+                .with_primary(card.origin, "no `symbol`")
+                .with_help("give the card its animal: `symbol = \"lion\"`"),
+            );
+            continue;
+        };
+        let value = card
+            .number(&params.value)
+            .filter(|v| (1..=i64::from(params.high)).contains(v));
+        let Some(value) = value else {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::SuitComposition,
+                    format!(
+                        "the animal card `{}` has no value from 1 to {}",
+                        card.id.value, params.high
+                    ),
+                )
+                .with_primary(
+                    card.origin,
+                    format!("`{}` is missing or out of range", params.value),
+                )
+                .with_help(format!(
+                    "give it `{} = N` with N from 1 to {} (`[play] high`)",
+                    params.value, params.high
+                )),
+            );
+            continue;
+        };
+        let entry = suits.entry(suit).or_insert_with(|| (BTreeMap::new(), card));
+        *entry.0.entry(value).or_default() += card.copies;
+    }
+    for (suit, (values, first)) in suits {
+        let missing: Vec<String> = (1..=i64::from(params.high))
+            .filter(|v| !values.contains_key(v))
+            .map(|v| v.to_string())
+            .collect();
+        let repeated: Vec<String> = values
+            .iter()
+            .filter(|(_, n)| **n > 1)
+            .map(|(v, n)| format!("{v} ({n} cards)"))
+            .collect();
+        if missing.is_empty() && repeated.is_empty() {
+            continue;
+        }
+        let name = &table.symbol(suit).label;
+        let mut what = Vec::new();
+        if !missing.is_empty() {
+            what.push(format!("no {}", missing.join(", ")));
+        }
+        if !repeated.is_empty() {
+            what.push(format!("{} more than once", repeated.join(", ")));
+        }
+        diagnostics.push(
+            Diagnostic::error(
+                Code::SuitComposition,
+                format!(
+                    "the {name} suit does not hold each value from 1 to {} once: {}",
+                    params.high,
+                    what.join("; ")
+                ),
+            )
+            .with_primary(first.origin, format!("the {name} cards start here"))
+            .with_help(format!(
+                "each suit has one card of every value from 1 to {} (`[play] high`)",
+                params.high
+            )),
+        );
+    }
+}
+
+/// For each player count, the hands and the jungle deal exactly the animal cards in play.
+fn jungle(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
+    let deck = &table.decks[params.animals];
+    let (min, max) = table.manifest.players;
+    for players in min..=max {
+        // A missing setup is the component layer's report (SZ0311).
+        let Some(setup) = table.setup_for(players) else {
+            continue;
+        };
+        let removed = setup
+            .removes
+            .iter()
+            .filter(|r| r.deck == params.animals)
+            .count() as u64;
+        let in_play = u64::from(deck.physical()).saturating_sub(removed);
+        let hands: u64 = setup
+            .deals
+            .iter()
+            .filter(|d| d.deck == params.animals)
+            .map(|d| u64::from(d.each) * u64::from(players))
+            .sum();
+        let grids: Vec<_> = setup
+            .grids
+            .iter()
+            .filter(|g| g.deck == params.animals)
+            .collect();
+        let Some(grid) = grids.first() else {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::JungleDeal,
+                    format!("the setup for {players} players lays out no jungle"),
+                )
+                .with_primary(setup.origin, "no `grid` of the animal cards")
+                .with_help(format!(
+                    "add `grid = [{{ deck = \"{}\", rows = R, columns = C }}]`",
+                    deck.id.value
+                )),
+            );
+            continue;
+        };
+        let cells: u64 = grids
+            .iter()
+            .map(|g| u64::from(g.rows) * u64::from(g.columns))
+            .sum();
+        // Dealing more than the deck holds is the component layer's report (SZ0310).
+        if hands + cells < in_play {
+            let left = in_play - hands - cells;
+            let mut diagnostic = Diagnostic::error(
+                Code::JungleDeal,
+                format!("with {players} players the hands and the jungle deal {} of the {in_play} animal cards in play: {left} left over", hands + cells),
+            )
+            .with_primary(grid.origin, format!("{} by {}: {} cards", grid.rows, grid.columns, cells))
+            .with_secondary(setup.origin, format!("{players} players: {hands} cards in hands"));
+            for remove in setup.removes.iter().filter(|r| r.deck == params.animals) {
+                diagnostic = diagnostic.with_secondary(remove.origin, "out of play");
+            }
+            diagnostics.push(diagnostic.with_help(
+                "every animal card not in a hand lies in the jungle: enlarge the grid, deal more, or remove the cards left over from play",
+            ));
+        }
+    }
+}

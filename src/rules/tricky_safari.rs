@@ -1,0 +1,299 @@
+//! Tricky Safari (Corné van Moorsel): two cameras hunt photographs of ten animals that walk
+//! a board of open ground, forests and lakes by fixed rules.
+//!
+//! The board's cells are terrain symbols; animals are pieces placed with a facing; a piece's
+//! `crosses` field names the terrain that does not block it (the turtle and the crocodile
+//! swim, the ape and the squirrel climb). The checks hold the start of the game to what the
+//! rules assume: animals on open ground and free to move, each one photographable, the
+//! cameras in corners.
+
+use serde_json::json;
+
+use super::Rules;
+use crate::components::{Cell, Facing, Key, KeyKind, Place, Table};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+
+pub struct TrickySafari;
+
+const KEYS: &[Key] = &[
+    Key {
+        name: "board",
+        kind: KeyKind::Board,
+        default: Some("landscape"),
+        doc: "the board the game is played on",
+    },
+    Key {
+        name: "animals",
+        kind: KeyKind::Pieces,
+        default: Some("animals"),
+        doc: "the animals: each placed with a facing",
+    },
+    Key {
+        name: "cameras",
+        kind: KeyKind::Pieces,
+        default: Some("cameras"),
+        doc: "the players' cameras, one per player",
+    },
+    Key {
+        name: "open",
+        kind: KeyKind::Symbol,
+        default: Some("open"),
+        doc: "the terrain of open ground",
+    },
+    Key {
+        name: "forest",
+        kind: KeyKind::Symbol,
+        default: Some("forest"),
+        doc: "the forest terrain: a blocked animal turns left",
+    },
+    Key {
+        name: "lake",
+        kind: KeyKind::Symbol,
+        default: Some("lake"),
+        doc: "the lake terrain",
+    },
+    Key {
+        name: "moves",
+        kind: KeyKind::Count,
+        default: Some("40"),
+        doc: "moves each player makes before the game ends",
+    },
+];
+
+impl Rules for TrickySafari {
+    fn id(&self) -> &'static str {
+        "tricky-safari"
+    }
+    fn title(&self) -> &'static str {
+        "Tricky Safari"
+    }
+    fn keys(&self) -> &'static [Key] {
+        KEYS
+    }
+
+    fn check(&self, table: &Table, diagnostics: &mut Diagnostics) {
+        let Some(params) = Params::of(table) else {
+            return;
+        };
+        if table.boards[params.board].cells.is_empty() {
+            return;
+        }
+        for setup in &table.setups {
+            let places: Vec<&Place> = setup
+                .places
+                .iter()
+                .filter(|p| p.board == params.board)
+                .collect();
+            for (ix, animal) in table.pieces[params.animals].pieces.iter().enumerate() {
+                match places.iter().find(|p| p.piece == (params.animals, ix)) {
+                    Some(place) => check_animal(table, &params, place, &places, diagnostics),
+                    None => diagnostics.push(
+                        Diagnostic::error(Code::AnimalOffGround, format!("the animal `{}` is not placed on the board", animal.id.value))
+                            .with_primary(setup.origin, "this setup")
+                            .with_secondary(animal.id.origin, "this animal")
+                            .with_help(format!("add `{{ piece = \"{}/{}\", board = \"{}\", at = \"..\", facing = \"..\" }}` to the setup's `place`", table.pieces[params.animals].id.value, animal.id.value, table.boards[params.board].id.value)),
+                    ),
+                }
+            }
+            for place in places.iter().filter(|p| p.piece.0 == params.cameras) {
+                check_camera(table, &params, place, diagnostics);
+            }
+        }
+    }
+
+    fn ruleset(&self, table: &Table) -> serde_json::Value {
+        let written = |key: &str| table.param(key).map(|p| p.written.clone());
+        let Some(params) = Params::of(table) else {
+            return json!({});
+        };
+        let crossing: serde_json::Map<String, serde_json::Value> = table.pieces[params.animals]
+            .pieces
+            .iter()
+            .filter_map(|p| Some((p.id.value.clone(), p.fields.get("crosses")?.clone())))
+            .collect();
+        json!({
+            "board": written("board"),
+            "animals": written("animals"),
+            "cameras": written("cameras"),
+            "terrain": { "open": written("open"), "forest": written("forest"), "lake": written("lake") },
+            "animals_cross": crossing,
+            "moves_per_player": params.moves,
+            "first_move": "orthogonal, any distance over open cells, or pass",
+            "camera_move": "one direction, orthogonal or diagonal, any distance; not onto or through forest, lake or an animal; through the other camera but not ending on it; must move when it can",
+            "photograph": "an animal is photographed by a camera on the cell in front of it or at one of its sides, after the camera's move and after the animals move",
+            "animal_order": "after both players move, each animal moves one cell: top row first, left to right within a row",
+            "animal_move": [
+                "not blocked ahead: one cell forward",
+                "blocked ahead and on one side: turn a quarter to the open side and move",
+                "blocked ahead and on both sides: turn around and move",
+                "blocked on all four sides: turn around and stay",
+                "blocked ahead by forest with both sides open: turn left and move",
+                "blocked ahead by anything else with both sides open: turn right and move"
+            ],
+            "blocked_by": ["forest", "lake", "animal", "camera", "edge"],
+            "end": "a player has photographed every animal (equal turns: both on the same turn is a draw), or both players have made their moves; then most photographs wins",
+        })
+    }
+}
+
+struct Params {
+    board: usize,
+    animals: usize,
+    cameras: usize,
+    open: usize,
+    moves: u32,
+}
+
+impl Params {
+    fn of(table: &Table) -> Option<Params> {
+        let ix = |key: &str| table.param(key)?.index();
+        Some(Params {
+            board: ix("board")?,
+            animals: ix("animals")?,
+            cameras: ix("cameras")?,
+            open: ix("open")?,
+            moves: table.param("moves")?.count()?,
+        })
+    }
+}
+
+/// The cell one step from `at` facing `way`, if it is on the board.
+fn next(table: &Table, board: usize, at: Cell, way: Facing) -> Option<Cell> {
+    let (dc, dr) = way.step();
+    let (c, r) = (at.column as i64 + dc, at.row as i64 + dr);
+    table.boards[board].contains(c, r).then_some(Cell {
+        column: c as usize,
+        row: r as usize,
+    })
+}
+
+fn check_animal(
+    table: &Table,
+    params: &Params,
+    place: &Place,
+    places: &[&Place],
+    diagnostics: &mut Diagnostics,
+) {
+    let board = &table.boards[params.board];
+    let piece = &table.pieces[place.piece.0].pieces[place.piece.1];
+    let name = &piece.id.value;
+    let terrain = board.cell(place.at);
+    if terrain != params.open {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AnimalOffGround,
+                format!(
+                    "the {name} starts on {} ({}), not open ground",
+                    place.at.name(),
+                    table.symbol(terrain).label
+                ),
+            )
+            .with_primary(place.origin, format!("on {}", place.at.name()))
+            .with_help("move it to an open cell nearby"),
+        );
+        return;
+    }
+    let crosses = piece.fields.get("crosses").and_then(|v| v.as_str());
+    let passable = |cell: Cell| {
+        let t = board.cell(cell);
+        t == params.open || crosses == Some(table.symbol(t).id.value.as_str())
+    };
+    let Some(facing) = place.facing else {
+        diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, format!("the {name} has no facing"))
+                .with_primary(place.origin, "placed here")
+                .with_help(
+                    "animals walk the way they face: add `facing = \"north\"` (east, south, west)",
+                ),
+        );
+        return;
+    };
+    if Facing::ALL
+        .iter()
+        .all(|&way| next(table, params.board, place.at, way).is_none_or(|c| !passable(c)))
+    {
+        // Walled in, it is hidden too: the one report says why.
+        diagnostics.push(
+            Diagnostic::error(
+                Code::WalledIn,
+                format!(
+                    "the {name} on {} is walled in: it can never move",
+                    place.at.name()
+                ),
+            )
+            .with_primary(
+                place.origin,
+                "every neighbouring cell is blocked by terrain or the edge",
+            )
+            .with_help("open one of its four neighbouring cells"),
+        );
+        return;
+    }
+    let occupied = |cell: Cell| places.iter().any(|p| p.at == cell);
+    let views = [facing, facing.left(), facing.right()];
+    let from = views
+        .iter()
+        .filter_map(|&way| next(table, params.board, place.at, way))
+        .any(|cell| board.cell(cell) == params.open && !occupied(cell));
+    if !from {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::AnimalHidden,
+                format!(
+                    "the {name} on {} facing {} cannot be photographed at the start",
+                    place.at.name(),
+                    facing.name()
+                ),
+            )
+            .with_primary(
+                place.origin,
+                "its front and sides are blocked, off the board or taken",
+            )
+            .with_help("turn it or move it so that a cell at its front or a side is open ground"),
+        );
+    }
+}
+
+fn check_camera(table: &Table, params: &Params, place: &Place, diagnostics: &mut Diagnostics) {
+    let board = &table.boards[params.board];
+    let corner = (place.at.column == 0 || place.at.column + 1 == board.columns)
+        && (place.at.row == 0 || place.at.row + 1 == board.rows);
+    let name = &table.pieces[place.piece.0].pieces[place.piece.1].id.value;
+    if !corner || board.cell(place.at) != params.open {
+        let last = Cell {
+            column: board.columns - 1,
+            row: board.rows - 1,
+        };
+        diagnostics.push(
+            Diagnostic::error(
+                Code::CameraCorner,
+                if corner {
+                    format!(
+                        "the {name} camera starts on {}, a corner that is not open ground",
+                        place.at.name()
+                    )
+                } else {
+                    format!(
+                        "the {name} camera starts on {}, not in a corner",
+                        place.at.name()
+                    )
+                },
+            )
+            .with_primary(place.origin, format!("on {}", place.at.name()))
+            .with_help(format!(
+                "cameras start on an open corner: a1, {}, {} or {}",
+                Cell {
+                    column: last.column,
+                    row: 0
+                }
+                .name(),
+                Cell {
+                    column: 0,
+                    row: last.row
+                }
+                .name(),
+                last.name()
+            )),
+        );
+    }
+}
