@@ -63,6 +63,27 @@ pub fn renamed(manifest: &str, id: &str, name: &str) -> Result<String, toml_edit
     Ok(document.to_string())
 }
 
+/// The README `safari init` puts in a new game folder made of components, started from the
+/// game `source`.
+pub fn components_readme(name: &str, source: &str) -> String {
+    format!(
+        "# {name}\n\n\
+         A game folder for `safari`, started from {source}. Edit the files, then:\n\n\
+         ```sh\n\
+         safari check {name}            # every problem, with where and why\n\
+         safari build {name}            # the outputs, into out/<id>/\n\
+         safari explain SZ0310          # what a diagnostic code means\n\
+         ```\n\n\
+         | file | holds |\n\
+         | --- | --- |\n\
+         | `game.toml` | the game's id and name, players, its rules module and their `[play]` keys, print settings |\n\
+         | the files game.toml's `components` lists | symbols, decks, dice, tiles, tokens, boards, pieces and setups |\n\n\
+         game.toml's `id` names the output folder, `out/<id>/`.\n\
+         The component files and each rules module's keys and checks are described in\n\
+         docs/components.md in the safari repository.\n"
+    )
+}
+
 /// The README `safari init` puts in a new game folder.
 pub fn readme(name: &str) -> String {
     format!(

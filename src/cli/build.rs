@@ -231,6 +231,11 @@ fn emit_typst(
     );
     report(folder, &checked.diagnostics, Format::Human, ui);
     let Some(game) = &checked.game else {
+        if checked.table.is_some() {
+            eprintln!(
+                "error: --emit-typst writes Safari Zone RNW's documents; a game made of components has none yet"
+            );
+        }
         return exit::FAILURE;
     };
     if checked.diagnostics.has_errors() {

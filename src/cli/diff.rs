@@ -57,7 +57,9 @@ struct Loaded {
 
 fn load(dir: &std::path::Path) -> Result<Loaded, u8> {
     let (folder, checked) = super::check::checked(Some(dir))?;
-    let game = checked.game.expect("checked games have a model");
+    let Some(game) = checked.game else {
+        return Err(super::sim::no_engine(&checked));
+    };
     let analysis = Analysis::of(&game);
     let unreachable = analysis
         .unreachable_boxes(&game)

@@ -61,10 +61,18 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     if !files.iter().any(|(name, _)| name == "README.md") {
-        files.push((
-            "README.md".to_string(),
-            embedded::readme(&given).into_bytes(),
-        ));
+        let made_of_components = files
+            .iter()
+            .find(|(name, _)| name == crate::load::MANIFEST)
+            .and_then(|(_, bytes)| toml::from_slice::<toml::Table>(bytes).ok())
+            .and_then(|manifest| manifest.get("rules")?.as_str().map(str::to_string))
+            .is_some_and(|rules| crate::rules::module(&rules).is_some());
+        let readme = if made_of_components {
+            embedded::components_readme(&given, &source)
+        } else {
+            embedded::readme(&given)
+        };
+        files.push(("README.md".to_string(), readme.into_bytes()));
     }
     if let Err(err) = std::fs::create_dir_all(dir) {
         eprintln!("error: cannot create {}: {err}", dir.display());

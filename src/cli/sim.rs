@@ -245,7 +245,9 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
             eprintln!("sim stopped: fix the errors above");
             return Err(exit::ERRORS);
         }
-        let game = checked.game.expect("checked games have a model");
+        let Some(game) = checked.game else {
+            return Err(no_engine(&checked));
+        };
         let ruleset = ruleset::build(&game, &ruleset::content_hash(&folder));
         serde_json::to_vec(&ruleset).expect("rulesets serialise")
     };
@@ -257,4 +259,17 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
         );
         exit::FAILURE
     })
+}
+
+/// The message for a game whose rules have no engine: only Safari Zone RNW's is played.
+pub fn no_engine(checked: &crate::Checked) -> u8 {
+    let rules = checked
+        .table
+        .as_ref()
+        .map_or("these", |table| table.manifest.rules.value.as_str());
+    eprintln!(
+        "error: the rules engine plays Safari Zone RNW; `{}` rules have no engine yet, so there is nothing to simulate or compare by play (`safari check` and `safari build` work)",
+        crate::diag::printable(rules)
+    );
+    exit::FAILURE
 }

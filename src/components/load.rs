@@ -26,6 +26,121 @@ pub const MAX_DICE: u32 = 100;
 pub const MAX_BOARD_COLUMNS: usize = 26;
 pub const MAX_BOARD_ROWS: usize = 99;
 
+/// Cards (counting copies), tiles, tokens, dice and pieces in one game: every one is a
+/// picture to print and an object to export.
+pub const MAX_THINGS: u64 = 20_000;
+
+/// Each list of a component file, and each list inside an entry, holds at most
+/// `MAX_ENTRIES`; the rest is reported and not read.
+fn limit_entries(file: FileId, parsed: &mut ComponentsFile, diagnostics: &mut Diagnostics) {
+    fn cut<T>(
+        file: FileId,
+        list: &mut Vec<T>,
+        what: &str,
+        at: impl Fn(&T) -> std::ops::Range<usize>,
+        diagnostics: &mut Diagnostics,
+    ) {
+        if list.len() > limits::MAX_ENTRIES {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!(
+                        "{} {what}: a list holds at most {}",
+                        list.len(),
+                        limits::MAX_ENTRIES
+                    ),
+                )
+                .with_primary(
+                    Origin::new(file, at(&list[limits::MAX_ENTRIES])),
+                    "the first one past the limit",
+                )
+                .with_help("entries past the limit are not read"),
+            );
+            list.truncate(limits::MAX_ENTRIES);
+        }
+    }
+    cut(
+        file,
+        &mut parsed.symbol,
+        "symbols",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.deck,
+        "decks",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.dice,
+        "dice sets",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.tiles,
+        "tile sets",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.tokens,
+        "token sets",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.board,
+        "boards",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.pieces,
+        "piece sets",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
+        &mut parsed.setup,
+        "setups",
+        |e| e.players.span(),
+        diagnostics,
+    );
+    for deck in &mut parsed.deck {
+        cut(file, &mut deck.card, "cards", |e| e.id.span(), diagnostics);
+    }
+    for set in &mut parsed.tiles {
+        cut(
+            file,
+            &mut set.kind,
+            "kinds",
+            |e| e.symbol.span(),
+            diagnostics,
+        );
+    }
+    for set in &mut parsed.tokens {
+        cut(
+            file,
+            &mut set.kind,
+            "kinds",
+            |e| e.symbol.span(),
+            diagnostics,
+        );
+    }
+    for set in &mut parsed.pieces {
+        cut(file, &mut set.piece, "pieces", |e| e.id.span(), diagnostics);
+    }
+}
+
 /// Loads a component game whose manifest is `manifest_file` (already read) and whose rules
 /// module is `module`. `None` when the manifest cannot be read at all.
 pub fn load(
@@ -71,6 +186,9 @@ pub fn load(
         }
     }
 
+    for (file, parsed) in &mut files {
+        limit_entries(*file, parsed, diagnostics);
+    }
     let mut lower = Lower::default();
     for (file, parsed) in &files {
         lower.symbols(*file, &parsed.symbol, diagnostics);
@@ -85,6 +203,17 @@ pub fn load(
     }
     for (file, parsed) in &files {
         lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
+    }
+    let things = lower.things();
+    if things > MAX_THINGS {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!("the game has {things} cards, tiles, tokens, dice and pieces: a game holds at most {MAX_THINGS}"),
+            )
+            .with_primary(manifest.origin, "this game")
+            .with_help("a printed game holds far fewer: look for a count or copies written too large"),
+        );
     }
     let params = lower.params(module, &raw.play, manifest_file, &text, diagnostics);
     lower.report(folder, diagnostics);
@@ -173,7 +302,10 @@ fn lower_manifest(
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
-        players: (min.max(1), max.clamp(min.max(1), limits::MAX_PLAYERS)),
+        players: {
+            let lo = min.clamp(1, limits::MAX_PLAYERS);
+            (lo, max.clamp(lo, limits::MAX_PLAYERS))
+        },
         players_origin: match crate::load::find_key(text, "[players]") {
             span if span != (0..0) => Origin::new(file, span),
             _ => origin,
@@ -378,6 +510,16 @@ impl Lower {
         }
     }
 
+    /// Cards (counting copies), tiles, tokens, dice and pieces.
+    fn things(&self) -> u64 {
+        let decks: u64 = self.decks.iter().map(|d| u64::from(d.physical())).sum();
+        let tiles: u64 = self.tiles.iter().map(|t| u64::from(t.count())).sum();
+        let tokens: u64 = self.tokens.iter().map(|t| u64::from(t.count())).sum();
+        let dice: u64 = self.dice.iter().map(|d| u64::from(d.count)).sum();
+        let pieces: u64 = self.pieces.iter().map(|p| p.pieces.len() as u64).sum();
+        decks + tiles + tokens + dice + pieces
+    }
+
     fn symbol(&self, file: FileId, id: &Spanned<String>) -> Option<usize> {
         self.symbol_names.resolve(id.get_ref(), origin_of(file, id))
     }
@@ -524,6 +666,20 @@ impl Lower {
             count(file, c, limits::MAX_COPIES, "copies", diagnostics)
         });
         let symbol = entry.symbol.as_ref().and_then(|s| self.symbol(file, s));
+        if cards.len() + combos.len() > limits::MAX_DECK_SIZE as usize {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!(
+                        "the deck has more than {} card designs",
+                        limits::MAX_DECK_SIZE
+                    ),
+                )
+                .with_primary(at, "the designs past the limit start here")
+                .with_help("designs past the limit are not read"),
+            );
+            return;
+        }
         for fields in combos {
             let filled =
                 |template: &str, diagnostics: &mut Diagnostics| match fill_in(template, &fields) {

@@ -331,5 +331,9 @@ pub fn schemas() -> Vec<(&'static str, String)> {
             "components.schema.json",
             one::<crate::components::format::ComponentsFile>(),
         ),
+        (
+            "components-ruleset.schema.json",
+            one::<crate::backends::table::ruleset::TableRuleset>(),
+        ),
     ]
 }

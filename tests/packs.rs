@@ -1,0 +1,542 @@
+//! The three games made of components, built and read back as a printer, a Tabletop
+//! Simulator player and a playable build would: every card, tile, token, die and piece the
+//! rulebooks count is printed and exported, backs mirror their fronts, a board too large for
+//! the paper is tiled with overlaps its alignment marks sit in, the save lays pieces on their
+//! setup cells, and the ruleset validates against its schema.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use safari::backends::table::{data, sheets};
+use safari::backends::{BuildOptions, Target};
+use safari::world::GameFolder;
+use serde_json::Value;
+
+const MM: f64 = 72.0 / 25.4;
+
+fn pack(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("content")
+        .join(name)
+}
+
+const PACKS: [&str; 3] = ["gamewright-safari", "diceafari", "tricky-safari"];
+
+fn build(name: &str, configure: impl FnOnce(&mut BuildOptions)) -> HashMap<String, Vec<u8>> {
+    let mut options = BuildOptions::default();
+    options.print.page_previews = false;
+    configure(&mut options);
+    let mut folder = GameFolder::open(&pack(name)).unwrap();
+    let built = safari::build(&mut folder, &options);
+    let errors: Vec<&str> = built
+        .checked
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    built
+        .outputs
+        .expect("a clean build has outputs")
+        .into_iter()
+        .map(|o| (o.path, o.bytes))
+        .collect()
+}
+
+/// The table and its template data, as the build sees them.
+fn table(name: &str) -> (safari::components::Table, data::TableData) {
+    let mut folder = GameFolder::open(&pack(name)).unwrap();
+    let checked = safari::check(&mut folder);
+    let table = checked.table.expect("a pack is made of components");
+    let module = safari::rules::module(&table.manifest.rules.value).unwrap();
+    let data = data::table_data(&table, module, table.manifest.paper, Default::default());
+    (table, data)
+}
+
+fn pages_mm(bytes: &[u8]) -> Vec<(f64, f64)> {
+    let doc = lopdf::Document::load_mem(bytes).expect("the PDF parses");
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let media = doc
+                .get_dictionary(id)
+                .unwrap()
+                .get(b"MediaBox")
+                .unwrap()
+                .as_array()
+                .unwrap();
+            let n = |o: &lopdf::Object| match o {
+                lopdf::Object::Integer(i) => *i as f64,
+                lopdf::Object::Real(r) => *r as f64,
+                other => panic!("not a number: {other:?}"),
+            };
+            (
+                (n(&media[2]) - n(&media[0])) / MM,
+                (n(&media[3]) - n(&media[1])) / MM,
+            )
+        })
+        .collect()
+}
+
+fn save(built: &HashMap<String, Vec<u8>>) -> Value {
+    let (_, bytes) = built
+        .iter()
+        .find(|(path, _)| path.starts_with("tts/") && path.ends_with(".json"))
+        .expect("the export has a saved object");
+    serde_json::from_slice(bytes).unwrap()
+}
+
+fn objects<'a>(save: &'a Value, name: &str) -> Vec<&'a Value> {
+    save["ObjectStates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["Name"] == name)
+        .collect()
+}
+
+#[test]
+fn every_pack_checks_clean() {
+    for name in PACKS {
+        let mut folder = GameFolder::open(&pack(name)).unwrap();
+        let checked = safari::check(&mut folder);
+        let found: Vec<String> = checked
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        assert!(found.is_empty(), "{name}: {found:?}");
+        assert!(checked.table.is_some() && checked.game.is_none());
+    }
+}
+
+#[test]
+fn the_component_counts_are_the_rulebooks() {
+    let (gamewright, _) = table("gamewright-safari");
+    let physical: Vec<u32> = gamewright.decks.iter().map(|d| d.physical()).collect();
+    assert_eq!(physical, vec![56, 8]);
+    let (dice, _) = table("diceafari");
+    assert_eq!(dice.tiles[0].count(), 18);
+    let tokens: Vec<u32> = dice.tokens.iter().map(|t| t.count()).collect();
+    assert_eq!(tokens, vec![28, 72]);
+    let counts: Vec<u32> = dice.dice.iter().map(|d| d.count).collect();
+    assert_eq!(counts, vec![4, 1]);
+    let (tricky, _) = table("tricky-safari");
+    assert_eq!((tricky.boards[0].columns, tricky.boards[0].rows), (10, 10));
+    let pieces: Vec<usize> = tricky.pieces.iter().map(|p| p.pieces.len()).collect();
+    assert_eq!(pieces, vec![10, 2]);
+}
+
+#[test]
+fn a_deck_prints_every_card_for_home_printers_and_print_shops() {
+    let built = build("gamewright-safari", |_| {});
+    // Home printing: fronts and their backs, then the duplex calibration.
+    let home = pages_mm(&built["decks/animals.pdf"]);
+    assert!(
+        home.iter()
+            .all(|&(w, h)| (w - 215.9).abs() < 0.1 && (h - 279.4).abs() < 0.1),
+        "{home:?}"
+    );
+    let per_page = {
+        let grid = safari::backends::print::geometry::CardGrid::fit(
+            safari::backends::print::geometry::PaperSize::LETTER,
+            63.5,
+            88.9,
+        );
+        grid.per_page() as usize
+    };
+    assert_eq!(home.len(), 2 * 56usize.div_ceil(per_page) + 2);
+    // Print shops: one design a page with bleed, then the back.
+    let shop = pages_mm(&built["decks/animals-cards.pdf"]);
+    assert_eq!(shop.len(), 57);
+    assert!(
+        shop.iter()
+            .all(|&(w, h)| (w - 69.5).abs() < 0.1 && (h - 94.9).abs() < 0.1),
+        "{shop:?}"
+    );
+    assert_eq!(pages_mm(&built["decks/safari-charlie-cards.pdf"]).len(), 2);
+}
+
+#[test]
+fn hyena_cards_print_what_they_cost() {
+    let (table, data) = table("gamewright-safari");
+    let hyenas: Vec<&str> = data.decks[0]
+        .designs
+        .iter()
+        .filter(|d| d.symbol.as_deref() == Some("hyena"))
+        .filter_map(|d| d.caption.as_deref())
+        .collect();
+    assert_eq!(hyenas.len(), 7, "{hyenas:?}");
+    assert_eq!(hyenas[0], "−1 point in your hand");
+    assert!(
+        data.decks[0]
+            .designs
+            .iter()
+            .filter(|d| d.symbol.as_deref() != Some("hyena"))
+            .all(|d| d.caption.is_none())
+    );
+    assert_eq!(table.decks[1].cards[0].copies, 8);
+}
+
+#[test]
+fn cut_sheets_hold_every_tile_and_token_with_their_backs_mirrored() {
+    let (_, data) = table("diceafari");
+    let paper = data.paper;
+    let pages = sheets::cut_pages(&data, paper);
+    let count = |kind: &str| {
+        pages
+            .iter()
+            .filter(|p| p.kind == kind)
+            .map(|p| p.items.len())
+            .sum::<usize>()
+    };
+    assert_eq!(count("fronts"), 18 + 28 + 72);
+    // Tiles and photo tokens have backs; travel tokens do not.
+    assert_eq!(count("backs"), 18 + 28);
+    for (i, page) in pages.iter().enumerate().filter(|(_, p)| p.kind == "backs") {
+        let fronts = &pages[i - 1];
+        assert_eq!(fronts.kind, "fronts");
+        for (front, back) in fronts.items.iter().zip(&page.items) {
+            assert!((back.x - (paper.width - front.x - front.w)).abs() < 1e-9 && back.y == front.y);
+        }
+    }
+    for page in &pages {
+        for a in &page.items {
+            assert!(
+                a.x >= 6.35
+                    && a.x + a.w <= paper.width - 6.35 + 1e-9
+                    && a.y + a.h <= paper.height - 6.35 + 1e-9
+            );
+            for b in &page.items {
+                let apart =
+                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(
+                    std::ptr::eq(a, b) || apart,
+                    "pieces overlap on {}",
+                    page.title
+                );
+            }
+        }
+    }
+    let built = build("diceafari", |o| o.targets = vec![Target::Tiles]);
+    assert_eq!(pages_mm(&built["pieces.pdf"]).len(), pages.len());
+}
+
+#[test]
+fn a_board_larger_than_the_paper_is_tiled_with_overlapping_pages() {
+    let (_, data) = table("tricky-safari");
+    let board = &data.boards[0];
+    let pages = sheets::tiled_board(board, data.paper);
+    assert!(pages.len() >= 2, "a 266 mm board needs two A4 pages");
+    // The windows cover the board, and neighbours share an overlap.
+    let mut covered_to = 0.0f64;
+    for page in pages.iter().filter(|p| p.row == 1) {
+        let [x, _, w, _] = page.window;
+        assert!(
+            x <= covered_to - sheets::OVERLAP_MM + 1e-9 || x == 0.0,
+            "a gap before x = {x}"
+        );
+        covered_to = covered_to.max(x + w);
+    }
+    assert!((covered_to - board.width).abs() < 1e-9);
+    // Each alignment mark is on every page whose window holds it, and on at least two.
+    for page in &pages {
+        for mark in &page.marks {
+            let holders = pages
+                .iter()
+                .filter(|p| {
+                    let [x, y, w, h] = p.window;
+                    mark[0] >= x && mark[0] <= x + w && mark[1] >= y && mark[1] <= y + h
+                })
+                .count();
+            assert!(holders >= 2, "mark {mark:?} is on one page only");
+        }
+    }
+    let built = build("tricky-safari", |o| o.targets = vec![Target::Board]);
+    assert_eq!(
+        pages_mm(&built["boards/landscape-tiled.pdf"]).len(),
+        pages.len()
+    );
+    let whole = pages_mm(&built["boards/landscape.pdf"]);
+    assert_eq!(whole.len(), 1);
+    assert!(
+        (whole[0].0 - (board.width + 6.0)).abs() < 0.1
+            && (whole[0].1 - (board.height + 6.0)).abs() < 0.1
+    );
+}
+
+#[test]
+fn every_die_has_its_stickers_and_a_paper_die() {
+    let (_, data) = table("diceafari");
+    let pages = sheets::dice_pages(&data, data.paper);
+    let stickers: usize = pages
+        .iter()
+        .filter(|p| p.tabs.is_empty())
+        .map(|p| p.faces.len())
+        .sum();
+    assert_eq!(stickers, (4 + 1) * 6);
+    let net_faces: usize = pages
+        .iter()
+        .filter(|p| !p.tabs.is_empty())
+        .map(|p| p.faces.len())
+        .sum();
+    assert_eq!(net_faces, (4 + 1) * 6);
+    // Every face of every die is on its net once.
+    for page in pages.iter().filter(|p| !p.tabs.is_empty()) {
+        let mut faces: Vec<(usize, usize)> = page.faces.iter().map(|f| (f.dice, f.face)).collect();
+        faces.sort();
+        let per_die = faces.len() / 6;
+        assert_eq!(faces.len() % 6, 0);
+        for chunk in faces.chunk_by(|a, b| a.0 == b.0) {
+            let mut seen: Vec<usize> = chunk.iter().map(|f| f.1).collect();
+            seen.dedup();
+            assert_eq!(seen, (0..6).collect::<Vec<_>>(), "{per_die} dice");
+        }
+    }
+}
+
+#[test]
+fn the_save_holds_every_deck_card_by_its_sheet() {
+    let built = build("gamewright-safari", |o| o.targets = vec![Target::Tts]);
+    let save = save(&built);
+    let decks = objects(&save, "DeckCustom");
+    assert_eq!(decks.len(), 2);
+    let animals = decks
+        .iter()
+        .find(|d| d["Nickname"] == "Animal Cards")
+        .unwrap();
+    let cards = animals["ContainedObjects"].as_array().unwrap();
+    assert_eq!(cards.len(), 56);
+    assert_eq!(animals["DeckIDs"].as_array().unwrap().len(), 56);
+    for (id, sheet) in animals["CustomDeck"].as_object().unwrap() {
+        let slots = sheet["NumWidth"].as_u64().unwrap() * sheet["NumHeight"].as_u64().unwrap();
+        assert!(slots <= 70);
+        let deck_id: u64 = id.parse().unwrap();
+        for card in cards {
+            let card_id = card["CardID"].as_u64().unwrap();
+            if card_id / 100 == deck_id {
+                assert!(card_id % 100 < slots);
+            }
+        }
+        for url in [&sheet["FaceURL"], &sheet["BackURL"]] {
+            let file = url.as_str().unwrap().rsplit('/').next().unwrap();
+            assert!(
+                built.contains_key(&format!("tts/images/{file}")),
+                "{file} is not exported"
+            );
+        }
+    }
+    // The animal deck is dealt face down; the Safari Charlie pile lies face up.
+    let charlie = decks
+        .iter()
+        .find(|d| d["Nickname"] == "Safari Charlie")
+        .unwrap();
+    assert_eq!(animals["Transform"]["rotZ"], 180.0);
+    assert_eq!(charlie["Transform"]["rotZ"], 0.0);
+    assert!(
+        animals["Description"]
+            .as_str()
+            .unwrap()
+            .contains("5 players: deal 6 to each player, lay 5 rows of 5 face down, remove Hyena")
+    );
+}
+
+#[test]
+fn the_save_keeps_tiles_and_tokens_as_players_do_and_dice_of_their_type() {
+    let built = build("diceafari", |o| o.targets = vec![Target::Tts]);
+    let save = save(&built);
+    let bags = objects(&save, "Bag");
+    let bagged: Vec<(String, usize)> = bags
+        .iter()
+        .map(|b| {
+            (
+                b["Nickname"].as_str().unwrap().to_string(),
+                b["ContainedObjects"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        bagged,
+        vec![
+            ("Safari Tiles".to_string(), 18),
+            ("Photo Tokens".to_string(), 28)
+        ]
+    );
+    // Travel tokens are stacked by colour on the table.
+    let loose = objects(&save, "Custom_Tile");
+    assert_eq!(loose.len(), 72);
+    assert!(
+        loose
+            .iter()
+            .all(|t| t["CustomImage"]["CustomTile"]["Type"] == 2)
+    );
+    let dice = objects(&save, "Custom_Dice");
+    assert_eq!(dice.len(), 5);
+    for die in dice {
+        assert_eq!(die["CustomImage"]["CustomDice"]["Type"], 1);
+        assert_eq!(die["RotationValues"].as_array().unwrap().len(), 6);
+    }
+    let bonus: Vec<&str> = objects(&save, "Custom_Dice")[4]["RotationValues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["Value"].as_str().unwrap())
+        .collect();
+    assert_eq!(bonus, vec!["1", "2", "2", "3", "3", "4"]);
+}
+
+#[test]
+fn the_save_stands_each_piece_on_its_setup_cell() {
+    let built = build("tricky-safari", |o| o.targets = vec![Target::Tts]);
+    let save = save(&built);
+    assert_eq!(objects(&save, "Custom_Board").len(), 1);
+    let figures = objects(&save, "Figurine_Custom");
+    assert_eq!(figures.len(), 12);
+    let (_, data) = table("tricky-safari");
+    let board = &data.boards[0];
+    // The lion starts on f2 facing south: column 5, row 1 from the top left.
+    let lion = figures.iter().find(|f| f["Nickname"] == "Lion").unwrap();
+    let x = (board.frame + 5.5 * board.cell - board.width / 2.0) / 25.4;
+    let z = -(board.frame + 1.5 * board.cell - board.height / 2.0) / 25.4;
+    assert!((lion["Transform"]["posX"].as_f64().unwrap() - x).abs() < 1e-9);
+    assert!((lion["Transform"]["posZ"].as_f64().unwrap() - z).abs() < 1e-9);
+    assert_eq!(lion["Transform"]["rotY"], 0.0);
+    // Cameras in opposite corners.
+    let yellow = figures
+        .iter()
+        .find(|f| f["Nickname"] == "Yellow camera")
+        .unwrap();
+    assert!(
+        yellow["Transform"]["posX"].as_f64().unwrap() < 0.0
+            && yellow["Transform"]["posZ"].as_f64().unwrap() < 0.0
+    );
+}
+
+#[test]
+fn every_pack_ruleset_validates_and_reads_back() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/components-ruleset.schema.json"),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap();
+    for name in PACKS {
+        let built = build(name, |o| o.targets = vec![Target::Ruleset]);
+        let value: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        let read: safari::backends::table::ruleset::TableRuleset =
+            serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(read.format, "safari-components");
+        assert_eq!(read.game.rules, value["game"]["rules"]);
+        assert!(value["rules"].is_object() && !value["rules"].as_object().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn two_builds_give_identical_bytes() {
+    for name in ["diceafari", "tricky-safari"] {
+        let first = build(name, |o| o.print.page_previews = true);
+        let second = build(name, |o| o.print.page_previews = true);
+        assert_eq!(first.len(), second.len());
+        for (path, bytes) in &first {
+            assert!(
+                &second[path] == bytes,
+                "{name}: {path} differs between builds"
+            );
+        }
+    }
+}
+
+/// Every line of every pack file deleted, doubled, its numbers made 0, huge or negative and
+/// its strings emptied: checking never panics, and what checks clean is planned for print and
+/// export (everything short of typesetting) without a panic either.
+#[test]
+fn mutated_packs_never_panic() {
+    let mut variants = 0;
+    for name in PACKS {
+        let dir = pack(name);
+        let files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.ends_with(".toml"))
+            .collect();
+        for file in &files {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for i in 0..lines.len() {
+                let mut edits: Vec<String> = Vec::new();
+                let with = |line: String| {
+                    let mut changed = lines.clone();
+                    changed[i] = Box::leak(line.into_boxed_str());
+                    changed.join("\n")
+                };
+                edits.push(
+                    lines
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, l)| *l)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
+                edits.push(with(format!("{}\n{}", lines[i], lines[i])));
+                for number in ["0", "1000000", "-1", "4294967296"] {
+                    let replaced: String = lines[i]
+                        .split(|c: char| c.is_ascii_digit())
+                        .collect::<Vec<_>>()
+                        .join(number);
+                    if replaced != lines[i] {
+                        edits.push(with(replaced));
+                    }
+                }
+                if lines[i].contains('"') {
+                    let mut parts = lines[i].splitn(3, '"');
+                    let (head, _, tail) = (
+                        parts.next().unwrap(),
+                        parts.next(),
+                        parts.next().unwrap_or(""),
+                    );
+                    edits.push(with(format!("{head}\"\"{tail}")));
+                    edits.push(with(format!("{head}\"zz-unknown\"{tail}")));
+                }
+                for edited in edits {
+                    variants += 1;
+                    let mut folder = GameFolder::in_memory();
+                    for other in &files {
+                        let body = if other == file {
+                            edited.clone()
+                        } else {
+                            std::fs::read_to_string(dir.join(other)).unwrap()
+                        };
+                        folder.add_source(other.clone(), body);
+                    }
+                    let checked = safari::check(&mut folder);
+                    if let Some(table) = checked
+                        .table
+                        .as_ref()
+                        .filter(|_| !checked.diagnostics.has_errors())
+                    {
+                        let module = safari::rules::module(&table.manifest.rules.value).unwrap();
+                        let data = data::table_data(
+                            table,
+                            module,
+                            table.manifest.paper,
+                            Default::default(),
+                        );
+                        sheets::cut_pages(&data, data.paper);
+                        sheets::dice_pages(&data, data.paper);
+                        for board in &data.boards {
+                            sheets::tiled_board(board, data.paper);
+                        }
+                        safari::backends::table::ruleset::ruleset(table, module);
+                        safari::backends::table::tts::Export::plan(&data);
+                    }
+                }
+            }
+        }
+    }
+    assert!(variants > 1000, "{variants} variants");
+}
