@@ -540,3 +540,69 @@ fn mutated_packs_never_panic() {
     }
     assert!(variants > 1000, "{variants} variants");
 }
+
+/// The boundary between components and rules: the component layer, its backends and their
+/// templates name no game. Words of a game (Safari Zone's or the packs') may appear in
+/// comments that compare, never in code.
+#[test]
+fn the_component_layer_and_its_backends_name_no_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["src/components", "src/backends/table"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    for entry in std::fs::read_dir(root.join("templates")).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("table")
+        {
+            files.push(path);
+        }
+    }
+    assert!(files.len() >= 15, "{files:?}");
+    let words = [
+        "species",
+        "pokemon",
+        "pokémon",
+        "capture",
+        "expedition",
+        "hazard",
+        "field guide",
+        "field_guide",
+        "encounter",
+        "safari ball",
+        "gamewright",
+        "diceafari",
+        "tricky",
+        "hyena",
+        "camera",
+        "jungle",
+        "charlie",
+        "trainer",
+        "habitat",
+        "animal",
+        "photo",
+        "map card",
+        "route",
+    ];
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap().to_lowercase();
+            for word in words {
+                assert!(
+                    !code.contains(word),
+                    "{}:{}: `{word}` in `{}`",
+                    file.display(),
+                    number + 1,
+                    line.trim()
+                );
+            }
+        }
+    }
+}

@@ -592,7 +592,7 @@ impl Lower {
                     diagnostics.push(
                         Diagnostic::error(Code::InvalidValue, format!("`{}` is not a template name", name.get_ref()))
                             .with_primary(origin_of(file, name), "here")
-                            .with_help("name a file of the game's templates/ folder, e.g. `front = \"animal-front.typ\"`"),
+                            .with_help("name a file of the game's templates/ folder, e.g. `front = \"card-front.typ\"`"),
                     );
                     return None;
                 }
@@ -691,9 +691,7 @@ impl Lower {
                                 format!("cannot fill in `{template}`: {reason}"),
                             )
                             .with_primary(at, "in this card")
-                            .with_help(
-                                "braces name the card's fields: `id = \"{animal}-{value}\"`",
-                            ),
+                            .with_help("braces name the card's fields: `id = \"{suit}-{value}\"`"),
                         );
                         None
                     }
@@ -712,7 +710,7 @@ impl Lower {
                         format!("the card id `{id}` is not a valid id: it {reason}"),
                     )
                     .with_primary(at, "this card")
-                    .with_help("card ids are lower-case words joined by dashes: `lion-7`"),
+                    .with_help("card ids are lower-case words joined by dashes: `blue-7`"),
                 );
             }
             if let Some(first) = cards.iter().find(|c| c.id.value == id) {
@@ -724,7 +722,7 @@ impl Lower {
                     .with_primary(at, "defined again here")
                     .with_secondary(first.origin, "first defined here")
                     .with_help(
-                        "give each card its own id (braces fill in fields: `\"{animal}-{value}\"`)",
+                        "give each card its own id (braces fill in fields: `\"{suit}-{value}\"`)",
                     ),
                 );
                 continue;
@@ -1248,7 +1246,7 @@ impl Lower {
                             )
                             .with_primary(origin_of(file, &place.piece), "here")
                             .with_help(
-                                "name a piece by its set and its id: `piece = \"animals/lion\"`",
+                                "name a piece by its set and its id: `piece = \"pawns/red\"`",
                             ),
                         );
                         None
