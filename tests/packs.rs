@@ -12,12 +12,17 @@ use safari::backends::{BuildOptions, Target};
 use safari::world::GameFolder;
 use serde_json::Value;
 
+mod common;
+
 const MM: f64 = 72.0 / 25.4;
 
+/// A pack in content/, or a game of tests/fixtures-components/.
 fn pack(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("content")
-        .join(name)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match root.join("content").join(name) {
+        dir if dir.is_dir() => dir,
+        _ => root.join("tests/fixtures-components").join(name),
+    }
 }
 
 const PACKS: [&str; 3] = ["gamewright-safari", "diceafari", "tricky-safari"];
@@ -605,4 +610,40 @@ fn the_component_layer_and_its_backends_name_no_game() {
             }
         }
     }
+}
+
+#[test]
+fn a_deck_is_drawn_by_the_games_own_templates() {
+    let built = build("custom-front", |o| o.targets = vec![Target::Deck]);
+    let text = common::pdf_text(&built["decks/animals-cards.pdf"]);
+    for id in ["red-1", "red-3", "hyena-2"] {
+        assert!(
+            text.contains(&format!("HOUSE STYLE {id}")),
+            "{id} is not drawn by the game's front: {text}"
+        );
+    }
+    assert!(text.contains("PLAIN BACK Numbers"));
+    // The deck without templates of its own keeps the built-in ones.
+    assert!(!common::pdf_text(&built["decks/safari-charlie-cards.pdf"]).contains("HOUSE STYLE"));
+}
+
+#[test]
+fn a_fault_in_a_games_template_stops_the_build_with_a_label_in_it() {
+    let mut options = BuildOptions::default();
+    options.print.page_previews = false;
+    options.targets = vec![Target::Deck];
+    let mut folder = GameFolder::open(&pack("broken-front")).unwrap();
+    let built = safari::build(&mut folder, &options);
+    assert!(built.outputs.is_none());
+    let fault = built
+        .checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code.as_str() == "SZ0701")
+        .expect("SZ0701");
+    let file = folder
+        .source(fault.primary().expect("a label").origin.file)
+        .name
+        .clone();
+    assert!(file.ends_with("number-front.typ"), "{file}");
 }

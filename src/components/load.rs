@@ -204,6 +204,18 @@ pub fn load(
     for (file, parsed) in &files {
         lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
     }
+    // A deck's own templates must be there for `check`, as for `build`; read now, a fault in
+    // one is reported with a label in it.
+    for deck in &lower.decks {
+        for template in deck.front.iter().chain(&deck.back) {
+            if let Err(diagnostic) = folder.read(
+                &format!("templates/{}", template.value),
+                Some(template.origin),
+            ) {
+                diagnostics.push(diagnostic);
+            }
+        }
+    }
     let things = lower.things();
     if things > MAX_THINGS {
         diagnostics.push(
@@ -596,7 +608,7 @@ impl Lower {
                     );
                     return None;
                 }
-                Some(name.get_ref().clone())
+                Some(located(file, name))
             };
             self.decks.push(Deck {
                 id: located(file, &entry.id),

@@ -66,8 +66,9 @@ pub struct Deck {
     pub id: Located<String>,
     pub name: String,
     pub card_size: CardSize,
-    pub front: Option<String>,
-    pub back: Option<String>,
+    /// The game's own templates drawing the fronts and the back (`templates/<name>`).
+    pub front: Option<Located<String>>,
+    pub back: Option<Located<String>>,
     pub color: Option<String>,
     pub corner: Option<Located<String>>,
     pub size: Option<Located<u32>>,

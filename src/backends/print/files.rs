@@ -141,6 +141,21 @@ impl TemplateFiles {
         })
     }
 
+    /// Adds a template of the game's own, `templates/<name>` (a deck's front, say), so that a
+    /// fault in it is labelled in it.
+    pub fn add_game_template(
+        &mut self,
+        folder: &mut GameFolder,
+        name: &str,
+    ) -> Result<(), crate::diag::Diagnostic> {
+        let relative = format!("templates/{name}");
+        let id = folder.read(&relative, None)?;
+        let typst = typst_id(&format!("/{relative}"));
+        let text = folder.source(id).text.clone();
+        self.sources.insert(typst, (Source::new(typst, text), id));
+        Ok(())
+    }
+
     pub fn to_sources(&self) -> TemplateSources {
         let mut sources: Vec<(String, String, u32)> = self
             .sources

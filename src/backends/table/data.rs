@@ -221,8 +221,14 @@ pub fn table_data(
                 },
                 color: deck.color.clone().unwrap_or_else(|| "#2f7d3b".to_string()),
                 corner: deck.corner.as_ref().map(|c| c.value.clone()),
-                front: deck.front.as_ref().map(|f| format!("/templates/{f}")),
-                back: deck.back.as_ref().map(|b| format!("/templates/{b}")),
+                front: deck
+                    .front
+                    .as_ref()
+                    .map(|f| format!("/templates/{}", f.value)),
+                back: deck
+                    .back
+                    .as_ref()
+                    .map(|b| format!("/templates/{}", b.value)),
                 count: deck.physical(),
                 designs,
                 physical,

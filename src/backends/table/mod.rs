@@ -99,11 +99,18 @@ pub fn build(
         timings: Vec::new(),
     };
     if !jobs.is_empty() {
-        let files = super::print::files::TemplateFiles::load(
+        let mut files = super::print::files::TemplateFiles::load(
             folder,
             &(crate::load::DEFAULT_PARK_RULES.to_string(), None),
         )
         .map_err(|d| vec![d])?;
+        for deck in &table.decks {
+            for template in deck.front.iter().chain(&deck.back) {
+                files
+                    .add_game_template(folder, &template.value)
+                    .map_err(|d| vec![d])?;
+            }
+        }
         let plan = Plan {
             game_id: data.id.clone(),
             game: serde_json::to_value(&data).expect("template data serialises"),

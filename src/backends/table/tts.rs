@@ -69,6 +69,7 @@ pub enum What {
     },
     Board {
         board: usize,
+        scale: f64,
     },
     Die {
         dice: usize,
@@ -177,11 +178,16 @@ impl Export {
             }
         }
         for (ix, board) in data.boards.iter().enumerate() {
+            // As large as the game loads reliably, at most at the picture resolution.
+            let k = (px_to_mm(MAX_SHEET_PX) / board.width.max(board.height)).min(1.0);
             push(
                 format!("board-{}", board.id),
-                board.width,
-                board.height,
-                What::Board { board: ix },
+                board.width * k,
+                board.height * k,
+                What::Board {
+                    board: ix,
+                    scale: k,
+                },
             );
         }
         for (ix, set) in data.dice.iter().enumerate() {
