@@ -274,28 +274,43 @@ fn a_board_larger_than_the_paper_is_tiled_with_overlapping_pages() {
 fn every_die_has_its_stickers_and_a_paper_die() {
     let (_, data) = table("diceafari");
     let pages = sheets::dice_pages(&data, data.paper);
-    let stickers: usize = pages
+    // Each face of each die twice: its sticker and its face on the paper die.
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    for page in &pages {
+        for face in &page.faces {
+            *seen.entry((face.dice, face.face)).or_default() += 1;
+        }
+    }
+    for (set, dice) in data.dice.iter().enumerate() {
+        for face in 0..6 {
+            assert_eq!(
+                seen[&(set, face)],
+                2 * dice.count as usize,
+                "{} face {face}",
+                dice.name
+            );
+        }
+    }
+    // One heading for each set's stickers and one for its paper dice, and one glue tab fewer
+    // per die than the cube has cut edges (12 edges, 5 folds: 7 tabs).
+    let headings = pages
         .iter()
-        .filter(|p| p.tabs.is_empty())
-        .map(|p| p.faces.len())
-        .sum();
-    assert_eq!(stickers, (4 + 1) * 6);
-    let net_faces: usize = pages
-        .iter()
-        .filter(|p| !p.tabs.is_empty())
-        .map(|p| p.faces.len())
-        .sum();
-    assert_eq!(net_faces, (4 + 1) * 6);
-    // Every face of every die is on its net once.
-    for page in pages.iter().filter(|p| !p.tabs.is_empty()) {
-        let mut faces: Vec<(usize, usize)> = page.faces.iter().map(|f| (f.dice, f.face)).collect();
-        faces.sort();
-        let per_die = faces.len() / 6;
-        assert_eq!(faces.len() % 6, 0);
-        for chunk in faces.chunk_by(|a, b| a.0 == b.0) {
-            let mut seen: Vec<usize> = chunk.iter().map(|f| f.1).collect();
-            seen.dedup();
-            assert_eq!(seen, (0..6).collect::<Vec<_>>(), "{per_die} dice");
+        .flat_map(|p| &p.headings)
+        .filter(|h| !h.text.ends_with("(continued)"))
+        .count();
+    assert_eq!(headings, 2 * data.dice.len());
+    let tabs: usize = pages.iter().map(|p| p.tabs.len()).sum();
+    assert_eq!(tabs, 7 * 5);
+    // Nothing leaves the printable area.
+    for page in &pages {
+        for face in &page.faces {
+            for p in &face.outline {
+                assert!(
+                    p.x >= 6.35 - 1e-9
+                        && p.x <= data.paper.width - 6.35 + 1e-9
+                        && p.y <= data.paper.height - 6.35 + 1e-9
+                );
+            }
         }
     }
 }
@@ -646,4 +661,52 @@ fn a_fault_in_a_games_template_stops_the_build_with_a_label_in_it() {
         .name
         .clone();
     assert!(file.ends_with("number-front.typ"), "{file}");
+}
+
+#[test]
+fn every_kind_of_component_prints_and_exports() {
+    let built = build("every-kind", |_| {});
+    for pdf in [
+        "decks/sky.pdf",
+        "decks/sky-cards.pdf",
+        "pieces.pdf",
+        "dice.pdf",
+        "boards/field.pdf",
+        "boards/field-tiled.pdf",
+    ] {
+        assert!(!pages_mm(&built[pdf]).is_empty(), "{pdf}");
+    }
+    let save = save(&built);
+    // d6 dice are textured; the other types are the game's own dice with their faces listed.
+    assert_eq!(objects(&save, "Custom_Dice").len(), 2);
+    for builtin in ["Die_4", "Die_8", "Die_10", "Die_12", "Die_20"] {
+        let dice = objects(&save, builtin);
+        assert_eq!(dice.len(), 1, "{builtin}");
+        assert!(
+            dice[0]["Description"]
+                .as_str()
+                .unwrap()
+                .starts_with("Faces: 1: ")
+        );
+    }
+    // Hex tiles are hex tiles, round coins circles, square chits boxes.
+    let bags = objects(&save, "Bag");
+    let kind = |bag: &str| {
+        let bag = bags.iter().find(|b| b["Nickname"] == bag).unwrap();
+        bag["ContainedObjects"][0]["CustomImage"]["CustomTile"]["Type"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(
+        (kind("Hex Tiles"), kind("Square Tiles"), kind("Coins")),
+        (1, 0, 2)
+    );
+    assert_eq!(
+        objects(&save, "Custom_Tile").len(),
+        12,
+        "the chits, stacked"
+    );
+    // A game with no rules module has an empty rules part.
+    let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
+    assert_eq!(ruleset["rules"], serde_json::json!({}));
 }

@@ -10,6 +10,7 @@
 
 pub mod diceafari;
 pub mod gamewright;
+pub mod none;
 pub mod safari_zone;
 pub mod tricky_safari;
 
@@ -41,6 +42,7 @@ pub const MODULES: &[&dyn Rules] = &[
     &gamewright::Gamewright,
     &diceafari::DiceAfari,
     &tricky_safari::TrickySafari,
+    &none::NoRules,
 ];
 
 /// Every rules id a manifest may name.

@@ -305,10 +305,18 @@ pub struct DrawnFace {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DicePage {
-    pub title: String,
+    pub headings: Vec<Heading>,
     pub faces: Vec<DrawnFace>,
     pub tabs: Vec<Vec<Point>>,
     pub folds: Vec<(Point, Point)>,
+}
+
+/// A line of text on a sheet: where its top-left corner is (mm).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Heading {
+    pub x: f64,
+    pub y: f64,
+    pub text: String,
 }
 
 /// A blank die's sticker side for each die type, in mm (about 15 mm for a 16 mm d6).
@@ -323,79 +331,144 @@ pub fn sticker_edge(die: Die) -> f64 {
     }
 }
 
-/// Every dice set's stickers (one per face of every die), then one net per die to fold.
+/// Every dice set's stickers (one per face of every die), then one net per die to fold:
+/// each set's group under its heading, groups following each other on shared pages.
 pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
-    let mut pages = Vec::new();
+    // (heading, pieces): a piece is its faces, tabs and folds placed from (0, 0), and its size.
+    type Piece = (
+        Vec<DrawnFace>,
+        Vec<Vec<Point>>,
+        Vec<(Point, Point)>,
+        (f64, f64),
+    );
+    let mut groups: Vec<(String, Vec<Piece>)> = Vec::new();
     for (set_ix, set) in data.dice.iter().enumerate() {
         let die = die_of(set.die);
         let (outline, size) = nets::sticker(die, sticker_edge(die));
         let (min, max) = bounds(&outline);
-        let (w, h) = (max.x - min.x, max.y - min.y);
         let sides = set.faces.len();
-        let stickers = set.count as usize * sides;
-        let placed = pack(paper, &vec![(w, h); stickers]);
-        let count = placed.last().map_or(0, |p| p.0 + 1);
-        for page in 0..count {
-            let faces = (0..stickers)
-                .filter(|&i| placed[i].0 == page)
-                .map(|i| {
-                    let (dx, dy) = (placed[i].1 - min.x, placed[i].2 - min.y);
-                    DrawnFace {
-                        outline: outline
-                            .iter()
-                            .map(|p| Point {
-                                x: p.x + dx,
-                                y: p.y + dy,
-                            })
-                            .collect(),
-                        centre: Point { x: dx, y: dy },
-                        rotation: 0.0,
-                        size,
-                        dice: set_ix,
-                        face: i % sides,
-                    }
-                })
-                .collect();
-            pages.push(DicePage {
-                title: format!("{}: stickers for {} blank {}", set.name, set.count, set.die),
-                faces,
-                tabs: Vec::new(),
-                folds: Vec::new(),
-            });
-        }
-        let net: Net = nets::net(die, nets::default_edge(die));
-        let placed = pack(paper, &vec![(net.width, net.height); set.count as usize]);
-        let count = placed.last().map_or(0, |p| p.0 + 1);
-        for page in 0..count {
-            let mut drawn = DicePage {
-                title: format!("{}: paper {} to cut out and fold", set.name, set.die),
-                faces: Vec::new(),
-                tabs: Vec::new(),
-                folds: Vec::new(),
-            };
-            for i in (0..placed.len()).filter(|&i| placed[i].0 == page) {
-                let shift = |p: &Point| Point {
-                    x: p.x + placed[i].1,
-                    y: p.y + placed[i].2,
-                };
-                drawn.faces.extend(net.faces.iter().map(|f| DrawnFace {
-                    outline: f.outline.iter().map(shift).collect(),
-                    centre: shift(&f.centre),
-                    rotation: f.rotation,
-                    size: f.size,
+        let stickers = (0..set.count as usize * sides)
+            .map(|i| {
+                let shifted = outline
+                    .iter()
+                    .map(|p| Point {
+                        x: p.x - min.x,
+                        y: p.y - min.y,
+                    })
+                    .collect();
+                let face = DrawnFace {
+                    outline: shifted,
+                    centre: Point {
+                        x: -min.x,
+                        y: -min.y,
+                    },
+                    rotation: 0.0,
+                    size,
                     dice: set_ix,
-                    face: f.face.min(sides.saturating_sub(1)),
-                }));
-                drawn
-                    .tabs
-                    .extend(net.tabs.iter().map(|t| t.iter().map(shift).collect()));
-                drawn
-                    .folds
-                    .extend(net.folds.iter().map(|(a, b)| (shift(a), shift(b))));
-            }
-            pages.push(drawn);
-        }
+                    face: i % sides,
+                };
+                (
+                    vec![face],
+                    Vec::new(),
+                    Vec::new(),
+                    (max.x - min.x, max.y - min.y),
+                )
+            })
+            .collect();
+        groups.push((
+            format!("{}: stickers for {} blank {}", set.name, set.count, set.die),
+            stickers,
+        ));
     }
+    for (set_ix, set) in data.dice.iter().enumerate() {
+        let net: Net = nets::net(die_of(set.die), nets::default_edge(die_of(set.die)));
+        let sides = set.faces.len();
+        let faces: Vec<DrawnFace> = net
+            .faces
+            .iter()
+            .map(|f| DrawnFace {
+                outline: f.outline.clone(),
+                centre: f.centre.clone(),
+                rotation: f.rotation,
+                size: f.size,
+                dice: set_ix,
+                face: f.face.min(sides.saturating_sub(1)),
+            })
+            .collect();
+        let piece: Piece = (
+            faces,
+            net.tabs.clone(),
+            net.folds.clone(),
+            (net.width, net.height),
+        );
+        groups.push((
+            format!("{}: paper {} to cut out, fold and glue", set.name, set.die),
+            vec![piece; set.count as usize],
+        ));
+    }
+    let mut pages: Vec<DicePage> = Vec::new();
+    let left = PAGE_MARGIN_MM;
+    let right = paper.width - PAGE_MARGIN_MM;
+    let bottom = paper.height - PAGE_MARGIN_MM;
+    let new_page = |pages: &mut Vec<DicePage>| {
+        pages.push(DicePage {
+            headings: Vec::new(),
+            faces: Vec::new(),
+            tabs: Vec::new(),
+            folds: Vec::new(),
+        });
+        PAGE_MARGIN_MM
+    };
+    let mut y = new_page(&mut pages);
+    for (heading, pieces) in groups {
+        let first_h = pieces.first().map_or(0.0, |p| p.3.1);
+        if y + TITLE_MM + first_h > bottom && y > PAGE_MARGIN_MM {
+            y = new_page(&mut pages);
+        }
+        pages.last_mut().expect("a page").headings.push(Heading {
+            x: left,
+            y,
+            text: heading.clone(),
+        });
+        y += TITLE_MM;
+        let (mut x, mut row_h) = (left, 0.0f64);
+        for (faces, tabs, folds, (w, h)) in pieces {
+            if x + w > right + 1e-9 && x > left {
+                x = left;
+                y += row_h + GAP_MM;
+                row_h = 0.0;
+            }
+            if y + h > bottom + 1e-9 && y > PAGE_MARGIN_MM + TITLE_MM {
+                y = new_page(&mut pages);
+                pages.last_mut().expect("a page").headings.push(Heading {
+                    x: left,
+                    y,
+                    text: format!("{heading} (continued)"),
+                });
+                y += TITLE_MM;
+                x = left;
+                row_h = 0.0;
+            }
+            let shift = |p: &Point| Point {
+                x: p.x + x,
+                y: p.y + y,
+            };
+            let page = pages.last_mut().expect("a page");
+            page.faces.extend(faces.into_iter().map(|f| DrawnFace {
+                outline: f.outline.iter().map(shift).collect(),
+                centre: shift(&f.centre),
+                ..f
+            }));
+            page.tabs
+                .extend(tabs.iter().map(|t| t.iter().map(shift).collect()));
+            page.folds
+                .extend(folds.iter().map(|(a, b)| (shift(a), shift(b))));
+            x += w + GAP_MM;
+            row_h = row_h.max(h);
+        }
+        y += row_h + GAP_MM;
+    }
+    pages.retain(|p| !p.faces.is_empty());
     pages
 }
 
