@@ -26,6 +26,58 @@ pub const MAX_DICE: u32 = 100;
 pub const MAX_BOARD_COLUMNS: usize = 26;
 pub const MAX_BOARD_ROWS: usize = 99;
 
+/// A component file, each entry of each list on its own: a fault in one card or tile set is
+/// reported and that entry skipped, and the rest still load (a fault inside a deck's card
+/// list loses that deck).
+fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> ComponentsFile {
+    const LISTS: [&str; 8] = [
+        "symbol", "deck", "dice", "tiles", "tokens", "board", "pieces", "setup",
+    ];
+    let mut found: Vec<Diagnostic> = Vec::new();
+    fn entries<E: serde::de::DeserializeOwned>(
+        file: FileId,
+        text: &str,
+        key: &str,
+        found: &mut Vec<Diagnostic>,
+    ) -> Vec<E> {
+        let mut these = Diagnostics::default();
+        let (_, entries) = toml_read::read::<serde::de::IgnoredAny, E>(file, text, key, &mut these);
+        // Each list is read from the whole file: its syntax errors and long texts are found
+        // once per list, and reported once.
+        for diagnostic in these.into_vec() {
+            if !found.contains(&diagnostic) {
+                found.push(diagnostic);
+            }
+        }
+        entries.into_iter().map(|(entry, _)| entry).collect()
+    }
+    let parsed = ComponentsFile {
+        symbol: entries(file, text, "symbol", &mut found),
+        deck: entries(file, text, "deck", &mut found),
+        dice: entries(file, text, "dice", &mut found),
+        tiles: entries(file, text, "tiles", &mut found),
+        tokens: entries(file, text, "tokens", &mut found),
+        board: entries(file, text, "board", &mut found),
+        pieces: entries(file, text, "pieces", &mut found),
+        setup: entries(file, text, "setup", &mut found),
+    };
+    let (table, _) = toml::de::DeTable::parse_recoverable(text);
+    for key in table.get_ref().keys() {
+        if !LISTS.contains(&key.get_ref().as_ref()) {
+            found.push(
+                Diagnostic::error(Code::InvalidValue, format!("a component file has no `{}`", key.get_ref()))
+                    .with_primary(Origin::new(file, key.span()), "unknown key")
+                    .with_help(match crate::diag::similar_name(key.get_ref(), LISTS) {
+                        Some(name) => format!("a name with a similar spelling exists: `{name}` (a component file holds lists of: {})", LISTS.join(", ")),
+                        None => format!("a component file holds lists of: {}", LISTS.join(", ")),
+                    }),
+            );
+        }
+    }
+    diagnostics.extend(found);
+    parsed
+}
+
 /// Cards (counting copies), tiles, tokens, dice and pieces in one game: every one is a
 /// picture to print and an object to export.
 pub const MAX_THINGS: u64 = 20_000;
@@ -155,6 +207,7 @@ pub fn load(
     let manifest = lower_manifest(&raw, manifest_file, &text, diagnostics);
 
     let mut files = Vec::new();
+    let reading = diagnostics.len();
     if raw.components.len() > MAX_COMPONENT_FILES {
         diagnostics.push(
             Diagnostic::error(
@@ -176,11 +229,7 @@ pub fn load(
         match folder.read(path.get_ref(), named) {
             Ok(file) => {
                 let text = folder.source(file).text.clone();
-                if let Some(parsed) =
-                    toml_read::read_whole::<ComponentsFile>(file, &text, diagnostics)
-                {
-                    files.push((file, parsed));
-                }
+                files.push((file, read_components(file, &text, diagnostics)));
             }
             Err(diagnostic) => diagnostics.push(diagnostic),
         }
@@ -189,6 +238,7 @@ pub fn load(
     for (file, parsed) in &mut files {
         limit_entries(*file, parsed, diagnostics);
     }
+    let lost = diagnostics.lost_content_since(reading);
     let mut lower = Lower::default();
     for (file, parsed) in &files {
         lower.symbols(*file, &parsed.symbol, diagnostics);
@@ -228,6 +278,10 @@ pub fn load(
         );
     }
     let params = lower.params(module, &raw.play, manifest_file, &text, diagnostics);
+    if lost {
+        // A name defined in what was lost would be reported as unknown wherever it is used.
+        lower.incomplete();
+    }
     lower.report(folder, diagnostics);
     let Lower {
         symbols,
@@ -1365,11 +1419,16 @@ impl Lower {
                         ),
                     )
                     .with_primary(origin_of(file, name), "unknown key")
-                    .with_help(format!("its keys are: {}", known.join(", ")))
-                    .with_suggestion(crate::diag::similar_name(
-                        name.get_ref(),
-                        known.iter().copied(),
-                    )),
+                    .with_help(
+                        match crate::diag::similar_name(name.get_ref(), known.iter().copied()) {
+                            Some(similar) => format!(
+                                "a name with a similar spelling exists: `{similar}` (the keys are: {})",
+                                known.join(", ")
+                            ),
+                            None if known.is_empty() => format!("{} reads no `[play]` keys", module.title()),
+                            None => format!("the keys are: {}", known.join(", ")),
+                        },
+                    ),
                 );
             }
         }
@@ -1454,6 +1513,20 @@ impl Lower {
             }
         }
         params
+    }
+
+    fn incomplete(&mut self) {
+        for names in [
+            &mut self.symbol_names,
+            &mut self.deck_names,
+            &mut self.dice_names,
+            &mut self.tile_names,
+            &mut self.token_names,
+            &mut self.board_names,
+            &mut self.piece_set_names,
+        ] {
+            names.complete = false;
+        }
     }
 
     fn report(&self, folder: &GameFolder, diagnostics: &mut Diagnostics) {
