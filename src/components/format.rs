@@ -154,24 +154,13 @@ pub struct DiceEntry {
     pub name: String,
     /// d4, d6, d8, d10, d12 or d20.
     #[serde(rename = "type")]
-    pub die: DieTypeName,
+    pub die: super::DieType,
     /// How many dice the set has.
     #[schemars(with = "u32")]
     pub count: Spanned<u32>,
     /// The faces of every die of the set: numbers, or symbols by id.
     #[schemars(with = "Vec<FaceEntry>")]
     pub faces: Spanned<Vec<Spanned<FaceEntry>>>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum DieTypeName {
-    D4,
-    D6,
-    D8,
-    D10,
-    D12,
-    D20,
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone)]
@@ -201,7 +190,7 @@ pub struct TilesEntry {
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     pub name: String,
-    pub shape: TileShapeName,
+    pub shape: super::TileShape,
     /// Across the flats, in millimetres.
     #[schemars(with = "f64")]
     pub size_mm: Spanned<f64>,
@@ -211,20 +200,13 @@ pub struct TilesEntry {
     pub kind: Vec<KindEntry>,
 }
 
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum TileShapeName {
-    Square,
-    Hex,
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct TokensEntry {
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     pub name: String,
-    pub shape: TokenShapeName,
+    pub shape: super::TokenShape,
     /// Diameter (round) or side (square), in millimetres.
     #[schemars(with = "f64")]
     pub size_mm: Spanned<f64>,
@@ -232,23 +214,8 @@ pub struct TokensEntry {
     pub back: Option<Spanned<String>>,
     /// How players keep them in Tabletop Simulator: in a bag, or stacked.
     #[serde(default)]
-    pub keep: KeepName,
+    pub keep: super::Keep,
     pub kind: Vec<KindEntry>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum TokenShapeName {
-    Round,
-    Square,
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum KeepName {
-    #[default]
-    Bag,
-    Stack,
 }
 
 /// A board: a grid of cells, each showing a terrain symbol.
@@ -277,7 +244,7 @@ pub struct PiecesEntry {
     pub id: Spanned<String>,
     pub name: String,
     /// standee (a card in a stand), figure (a pawn or meeple) or disc.
-    pub kind: PieceKindName,
+    pub kind: super::PieceKind,
     /// The height of a standee or figure, in millimetres.
     #[serde(default = "default_piece_mm")]
     pub size_mm: f64,
@@ -286,14 +253,6 @@ pub struct PiecesEntry {
 
 fn default_piece_mm() -> f64 {
     30.0
-}
-
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum PieceKindName {
-    Standee,
-    Figure,
-    Disc,
 }
 
 /// One piece. Keys besides these are its fields (as a card's).

@@ -814,14 +814,7 @@ impl Lower {
                 file,
                 diagnostics,
             );
-            let die = match entry.die {
-                DieTypeName::D4 => DieType::D4,
-                DieTypeName::D6 => DieType::D6,
-                DieTypeName::D8 => DieType::D8,
-                DieTypeName::D10 => DieType::D10,
-                DieTypeName::D12 => DieType::D12,
-                DieTypeName::D20 => DieType::D20,
-            };
+            let die = entry.die;
             let faces: Vec<Located<DieFace>> = entry
                 .faces
                 .get_ref()
@@ -933,10 +926,7 @@ impl Lower {
             self.tiles.push(TileSet {
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
-                shape: match entry.shape {
-                    TileShapeName::Square => TileShape::Square,
-                    TileShapeName::Hex => TileShape::Hex,
-                },
+                shape: entry.shape,
                 size_mm: in_range(
                     file,
                     &entry.size_mm,
@@ -966,10 +956,7 @@ impl Lower {
             self.tokens.push(TokenSet {
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
-                shape: match entry.shape {
-                    TokenShapeName::Round => TokenShape::Round,
-                    TokenShapeName::Square => TokenShape::Square,
-                },
+                shape: entry.shape,
                 size_mm: in_range(
                     file,
                     &entry.size_mm,
@@ -978,10 +965,7 @@ impl Lower {
                     diagnostics,
                 ),
                 back: entry.back.as_ref().and_then(|b| self.symbol(file, b)),
-                keep: match entry.keep {
-                    KeepName::Bag => Keep::Bag,
-                    KeepName::Stack => Keep::Stack,
-                },
+                keep: entry.keep,
                 kinds: self.kinds(file, &entry.kind, diagnostics),
                 origin: origin_of(file, &entry.id),
             });
@@ -1161,11 +1145,7 @@ impl Lower {
             self.pieces.push(PieceSet {
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
-                kind: match entry.kind {
-                    PieceKindName::Standee => PieceKind::Standee,
-                    PieceKindName::Figure => PieceKind::Figure,
-                    PieceKindName::Disc => PieceKind::Disc,
-                },
+                kind: entry.kind,
                 size_mm: in_range(file, &size, (5.0, 200.0), "a piece's size", diagnostics),
                 pieces,
                 origin: origin_of(file, &entry.id),

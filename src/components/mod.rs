@@ -105,7 +105,9 @@ impl Card {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DieType {
     D4,
@@ -114,6 +116,24 @@ pub enum DieType {
     D10,
     D12,
     D20,
+}
+
+/// The lower-case word each of these is written as.
+macro_rules! names {
+    ($($ty:ident { $($variant:ident => $word:literal),* })*) => {$(
+        impl $ty {
+            pub fn word(self) -> &'static str {
+                match self { $($ty::$variant => $word),* }
+            }
+        }
+    )*};
+}
+
+names! {
+    TileShape { Square => "square", Hex => "hex" }
+    TokenShape { Round => "round", Square => "square" }
+    Keep { Bag => "bag", Stack => "stack" }
+    PieceKind { Standee => "standee", Figure => "figure", Disc => "disc" }
 }
 
 impl DieType {
@@ -163,7 +183,9 @@ pub struct Kind {
     pub origin: Origin,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TileShape {
     Square,
@@ -187,16 +209,29 @@ impl TileSet {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TokenShape {
     Round,
     Square,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Keep {
+    #[default]
     Bag,
     Stack,
 }
@@ -310,7 +345,9 @@ impl Facing {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum PieceKind {
     Standee,

@@ -293,10 +293,7 @@ pub fn table_data(
             .tiles
             .iter()
             .map(|t| {
-                let shape = match t.shape {
-                    crate::components::TileShape::Square => "square",
-                    crate::components::TileShape::Hex => "hex",
-                };
+                let shape = t.shape.word();
                 set(&t.id.value, &t.name, shape, t.size_mm, t.back, &t.kinds)
             })
             .collect(),
@@ -304,10 +301,7 @@ pub fn table_data(
             .tokens
             .iter()
             .map(|t| {
-                let shape = match t.shape {
-                    crate::components::TokenShape::Round => "round",
-                    crate::components::TokenShape::Square => "square",
-                };
+                let shape = t.shape.word();
                 set(&t.id.value, &t.name, shape, t.size_mm, t.back, &t.kinds)
             })
             .collect(),
@@ -336,11 +330,7 @@ pub fn table_data(
             .map(|p| PiecesData {
                 id: p.id.value.clone(),
                 name: p.name.clone(),
-                kind: match p.kind {
-                    crate::components::PieceKind::Standee => "standee",
-                    crate::components::PieceKind::Figure => "figure",
-                    crate::components::PieceKind::Disc => "disc",
-                },
+                kind: p.kind.word(),
                 size: p.size_mm,
                 pieces: p
                     .pieces

@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::components::{Cell, DieFace, Keep, Kind, Table, TileShape, TokenShape};
+use crate::components::{Cell, DieFace, Kind, Table};
 use crate::model::Located;
 use crate::rules::Rules;
 
@@ -259,11 +259,7 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             .tiles
             .iter()
             .map(|t| {
-                let shape = if t.shape == TileShape::Hex {
-                    "hex"
-                } else {
-                    "square"
-                };
+                let shape = t.shape.word();
                 set(&t.id, &t.name, shape, t.size_mm, &t.kinds, t.back, None)
             })
             .collect(),
@@ -271,12 +267,8 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             .tokens
             .iter()
             .map(|t| {
-                let shape = if t.shape == TokenShape::Round {
-                    "round"
-                } else {
-                    "square"
-                };
-                let keep = if t.keep == Keep::Bag { "bag" } else { "stack" };
+                let shape = t.shape.word();
+                let keep = t.keep.word();
                 set(
                     &t.id,
                     &t.name,
@@ -310,7 +302,7 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             .map(|p| PiecesRule {
                 id: p.id.value.clone(),
                 name: p.name.clone(),
-                kind: format!("{:?}", p.kind).to_lowercase(),
+                kind: p.kind.word().to_string(),
                 pieces: p
                     .pieces
                     .iter()
