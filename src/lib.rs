@@ -24,7 +24,7 @@ pub mod sim;
 pub mod world;
 
 use backends::print::Typesetting;
-use diag::Diagnostics;
+use diag::{Diagnostic, Diagnostics};
 use model::Game;
 use world::GameFolder;
 
@@ -69,13 +69,26 @@ impl Default for CheckOptions {
 /// Loads and checks the game in `folder` as `options` say.
 pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
     let mut diagnostics = Diagnostics::default();
-    if let Some((module, manifest)) = table_rules(folder) {
+    let table_rules = match table_rules(folder) {
+        Ok(found) => found,
+        Err(unknown) => {
+            diagnostics.push(unknown);
+            return Checked {
+                game: None,
+                table: None,
+                diagnostics,
+                layout: None,
+            };
+        }
+    };
+    if let Some((module, manifest)) = table_rules {
         let start = diagnostics.len();
         let table = components::load(folder, manifest, module, &mut diagnostics);
         if let Some(table) = &table
             && !diagnostics.lost_content_since(start)
         {
-            components::check::check(table, &mut diagnostics);
+            let paper = options.paper.unwrap_or(table.manifest.paper);
+            components::check::check(table, paper, &mut diagnostics);
             module.check(table, &mut diagnostics);
         }
         diagnostics.sort();
@@ -95,6 +108,21 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
         && !game.guide.sections.is_empty()
     {
         diagnostics.extend(rules::check(game));
+        let paper = options.paper.unwrap_or(game.manifest.paper);
+        let size = game.manifest.card_size;
+        let page = backends::print::geometry::PaperSize::of(paper);
+        if backends::print::geometry::CardGrid::fit(page, size.width_mm, size.height_mm).per_page()
+            == 0
+        {
+            diagnostics.push(
+                Diagnostic::error(
+                    diag::Code::TooLargeForPaper,
+                    format!("a card of the deck, with its bleed and crop marks, does not fit on {}", page.label()),
+                )
+                .with_primary(game.manifest.origin, format!("{:.1} × {:.1} mm cards", size.width_mm, size.height_mm))
+                .with_help("choose a larger paper (`[print] paper`, or `--paper`), or a smaller `card-size`"),
+            );
+        }
         // The sheet's fit is part of the check: a build never fails on a layout this passed.
         let paper = options.paper.unwrap_or(game.manifest.paper);
         if options.sheet {
@@ -115,14 +143,47 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
 
 /// The rules module of a game made of components, and its manifest: `None` for Safari Zone
 /// RNW's rules, and for a manifest that cannot be read (Safari Zone's loader reports why).
-fn table_rules(folder: &mut GameFolder) -> Option<(&'static dyn rules::Rules, world::FileId)> {
+fn table_rules(
+    folder: &mut GameFolder,
+) -> Result<Option<(&'static dyn rules::Rules, world::FileId)>, Diagnostic> {
     #[derive(serde::Deserialize)]
     struct RulesOnly {
-        rules: Option<String>,
+        rules: Option<toml::Spanned<String>>,
     }
-    let file = folder.read(load::MANIFEST, None).ok()?;
-    let named: RulesOnly = toml::from_str(&folder.source(file).text).ok()?;
-    Some((rules::module(named.rules.as_deref()?)?, file))
+    let Ok(file) = folder.read(load::MANIFEST, None) else {
+        return Ok(None);
+    };
+    let Ok(RulesOnly { rules: Some(named) }) = toml::from_str(&folder.source(file).text) else {
+        return Ok(None);
+    };
+    if named.get_ref() == rules::safari_zone::RULES {
+        return Ok(None);
+    }
+    match rules::module(named.get_ref()) {
+        Some(module) => Ok(Some((module, file))),
+        // Not one of the modules: reading the content as Safari Zone's would report its
+        // files missing rather than the name.
+        None => {
+            let known = rules::known();
+            Err(Diagnostic::error(
+                diag::Code::UnknownName,
+                format!("unknown rules `{}`", diag::printable(named.get_ref())),
+            )
+            .with_primary(
+                world::Origin::new(file, named.span()),
+                "no rules module has this id",
+            )
+            .with_help(
+                match diag::similar_name(named.get_ref(), known.iter().copied()) {
+                    Some(similar) => format!(
+                        "a name with a similar spelling exists: `{similar}` (known rules: {})",
+                        known.join(", ")
+                    ),
+                    None => format!("known rules: {}", known.join(", ")),
+                },
+            ))
+        }
+    }
 }
 
 impl Checked {

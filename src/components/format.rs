@@ -83,7 +83,8 @@ pub struct SymbolEntry {
     /// A short mark drawn in place of a picture: one to three characters.
     pub glyph: Option<String>,
     /// A picture in the game folder (PNG, JPEG or SVG), drawn in place of the glyph.
-    pub art: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub art: Option<Spanned<String>>,
 }
 
 /// A deck: cards with fields of the designer's choosing.
@@ -247,12 +248,13 @@ pub struct PiecesEntry {
     pub kind: super::PieceKind,
     /// The height of a standee or figure, in millimetres.
     #[serde(default = "default_piece_mm")]
-    pub size_mm: f64,
+    #[schemars(with = "f64")]
+    pub size_mm: Spanned<f64>,
     pub piece: Vec<PieceEntry>,
 }
 
-fn default_piece_mm() -> f64 {
-    30.0
+fn default_piece_mm() -> Spanned<f64> {
+    Spanned::new(0..0, 30.0)
 }
 
 /// One piece. Keys besides these are its fields (as a card's).

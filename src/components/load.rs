@@ -25,6 +25,8 @@ pub const MAX_DICE: u32 = 100;
 /// Cells along one side of a board (columns are named by letters a to z).
 pub const MAX_BOARD_COLUMNS: usize = 26;
 pub const MAX_BOARD_ROWS: usize = 99;
+/// A board's longest side, in millimetres (a print shop's largest sheets are about a metre).
+pub const MAX_BOARD_MM: f64 = 1500.0;
 
 /// A component file, each entry of each list on its own: a fault in one card or tile set is
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
@@ -254,6 +256,15 @@ pub fn load(
     for (file, parsed) in &files {
         lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
     }
+    // A symbol's picture must be there and inside the folder for `check`, as for `build`.
+    let reader = folder.reader();
+    for symbol in &lower.symbols {
+        if let Some(art) = &symbol.art
+            && let Err(diagnostic) = reader.read(&art.value)
+        {
+            diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
+        }
+    }
     // A deck's own templates must be there for `check`, as for `build`; read now, a fault in
     // one is reported with a label in it.
     for deck in &lower.decks {
@@ -277,7 +288,13 @@ pub fn load(
             .with_help("a printed game holds far fewer: look for a count or copies written too large"),
         );
     }
-    let params = lower.params(module, &raw.play, manifest_file, &text, diagnostics);
+    let params = lower.params(
+        module,
+        manifest.rules.origin,
+        &raw.play,
+        manifest_file,
+        diagnostics,
+    );
     if lost {
         // A name defined in what was lost would be reported as unknown wherever it is used.
         lower.incomplete();
@@ -611,7 +628,7 @@ impl Lower {
                 label: entry.label.clone(),
                 color: color(file, &entry.color, diagnostics),
                 glyph: entry.glyph.clone(),
-                art: entry.art.clone(),
+                art: entry.art.as_ref().map(|a| located(file, a)),
             });
         }
     }
@@ -1062,6 +1079,19 @@ impl Lower {
                     .with_primary(origin_of(file, &entry.cells), "empty"),
                 );
             }
+            let cell = entry.cell_mm.get_ref();
+            let longest = columns.max(rows.len()) as f64 * cell;
+            if whole && longest > MAX_BOARD_MM {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!("the board `{}` is {longest:.0} mm long: a board is at most {MAX_BOARD_MM:.0} mm a side", entry.id.get_ref()),
+                    )
+                    .with_primary(origin_of(file, &entry.cell_mm), "this cell size")
+                    .with_help("use smaller cells or fewer of them; a board that large is printed in parts, as boards of their own"),
+                );
+                whole = false;
+            }
             if !whole {
                 cells.clear();
             }
@@ -1141,12 +1171,12 @@ impl Lower {
                         .collect(),
                 });
             }
-            let size = Spanned::new(0..0, entry.size_mm);
+            let size = &entry.size_mm;
             self.pieces.push(PieceSet {
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
                 kind: entry.kind,
-                size_mm: in_range(file, &size, (5.0, 200.0), "a piece's size", diagnostics),
+                size_mm: in_range(file, size, (5.0, 200.0), "a piece's size", diagnostics),
                 pieces,
                 origin: origin_of(file, &entry.id),
             });
@@ -1379,9 +1409,9 @@ impl Lower {
     fn params(
         &self,
         module: &dyn Rules,
+        rules_at: Origin,
         play: &BTreeMap<Spanned<String>, Spanned<toml::Value>>,
         file: FileId,
-        text: &str,
         diagnostics: &mut Diagnostics,
     ) -> BTreeMap<String, Param> {
         let keys = module.keys();
@@ -1412,7 +1442,8 @@ impl Lower {
                 );
             }
         }
-        let manifest = Origin::new(file, crate::load::find_key(text, "rules"));
+        // A default is the rules' own: a fault in one points at `rules`.
+        let manifest = rules_at;
         for key in keys {
             let given = play.iter().find(|(k, _)| k.get_ref() == key.name);
             let (value, origin) = match (given, key.default) {
@@ -1449,7 +1480,13 @@ impl Lower {
                 diagnostics.push(
                     Diagnostic::error(
                         Code::InvalidValue,
-                        format!("`{}` must be {}", key.name, key.kind.describe()),
+                        match key.kind {
+                            KeyKind::Count => format!(
+                                "`{}` must be a whole number from {} to {}",
+                                key.name, key.range.0, key.range.1
+                            ),
+                            kind => format!("`{}` must be {}", key.name, kind.describe()),
+                        },
                     )
                     .with_primary(origin, "here")
                     .with_help(key.doc),
@@ -1457,7 +1494,7 @@ impl Lower {
             };
             let resolved = match (key.kind, &value) {
                 (KeyKind::Count, toml::Value::Integer(n))
-                    if (0..=i64::from(limits::MAX_COUNT)).contains(n) =>
+                    if (i64::from(key.range.0)..=i64::from(key.range.1)).contains(n) =>
                 {
                     Some(ParamValue::Count(*n as u32))
                 }

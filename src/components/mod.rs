@@ -58,7 +58,7 @@ pub struct Symbol {
     pub label: String,
     pub color: Option<String>,
     pub glyph: Option<String>,
-    pub art: Option<String>,
+    pub art: Option<Located<String>>,
 }
 
 #[derive(Debug, Clone)]

@@ -16,7 +16,12 @@ pub struct Key {
     pub default: Option<&'static str>,
     /// What it means, for docs and the help of a fault.
     pub doc: &'static str,
+    /// The values a count may take (inclusive).
+    pub range: (u32, u32),
 }
+
+/// The range of a count that is no more than a number of things.
+pub const ANY_COUNT: (u32, u32) = (0, crate::load::limits::MAX_COUNT);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {

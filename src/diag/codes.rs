@@ -111,6 +111,9 @@ codes! {
     SetupCollision = "SZ0312", "two pieces start on one cell, or one piece twice",
         "A setup places pieces on a board's cells. A piece is in one place, and a cell holds one piece at the start: two placements of the same piece, or two pieces on the same cell, cannot both be set up.",
         "place = [\n  { piece = \"animals/lion\", board = \"land\", at = \"c4\" },\n  { piece = \"animals/zebra\", board = \"land\", at = \"c4\" },\n]";
+    TooLargeForPaper = "SZ0313", "a card, tile, token or piece does not fit on the paper",
+        "Cards are printed with their bleed and crop marks, and tiles, tokens and standees with their cut lines, inside the margins a home printer can reach (6.35 mm a side). A card larger than that area even turned a quarter, or a piece larger than the page, cannot be printed on the paper: choose a larger paper (`[print] paper` or `--paper`), or a smaller card size or piece.",
+        "# game.toml\n[print]\npaper = \"a4\"\n# components.toml\n[[deck]]\ncard-size = { width-mm = 250, height-mm = 300 }";
     SuitComposition = "SZ1001", "an animal suit does not hold each value once (Gamewright's Safari)",
         "In Gamewright's Safari every animal is a suit of cards valued 1 to the highest value, one card of each, so that a player's best card of a suit is a fair race and the penalty suit subtracts what the rules say. A suit with a value missing, a value twice, a value out of range, or a card with no suit or value breaks the scoring. The report names the suit and what it lacks or repeats.",
         "[[deck.card]]\nid = \"lion-{value}\"\nanimal = \"lion\"\nfor-each = { value = [1, 2, 3, 4, 5, 6, 6] }   # no 7, two 6s";

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use serde_json::json;
 
 use super::Rules;
+use crate::components::params::ANY_COUNT;
 use crate::components::{DieFace, Key, KeyKind, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
@@ -22,84 +23,98 @@ const KEYS: &[Key] = &[
         kind: KeyKind::Tiles,
         default: Some("safari-tiles"),
         doc: "the Safari Tiles: their kinds are the terrains",
+        range: ANY_COUNT,
     },
     Key {
         name: "photos",
         kind: KeyKind::Tokens,
         default: Some("photo-tokens"),
         doc: "the Photo Tokens laid between tiles",
+        range: ANY_COUNT,
     },
     Key {
         name: "travel",
         kind: KeyKind::Tokens,
         default: Some("travel-tokens"),
         doc: "the Travel Tokens: one kind (colour) per player",
+        range: ANY_COUNT,
     },
     Key {
         name: "maps",
         kind: KeyKind::Deck,
         default: Some("maps"),
         doc: "the Map Cards: each card's `layout` field is its shape",
+        range: ANY_COUNT,
     },
     Key {
         name: "dice",
         kind: KeyKind::Dice,
         default: Some("safari-dice"),
         doc: "the Safari Dice: each face a terrain",
+        range: ANY_COUNT,
     },
     Key {
         name: "bonus",
         kind: KeyKind::Dice,
         default: Some("bonus-die"),
         doc: "the Bonus Die: each face a number of tiles",
+        range: ANY_COUNT,
     },
     Key {
         name: "route",
         kind: KeyKind::Count,
         default: Some("4"),
         doc: "tiles in a route: a straight line of them, or a square when it is a square number",
+        range: (1, 100),
     },
     Key {
         name: "rolls",
         kind: KeyKind::Count,
         default: Some("3"),
         doc: "rolls a turn: the first and the re-rolls",
+        range: (1, 100),
     },
     Key {
         name: "min-turns",
         kind: KeyKind::Count,
         default: Some("3"),
         doc: "turns every player has before the game can end",
+        range: (0, 100),
     },
     Key {
         name: "tourist-set",
         kind: KeyKind::Count,
         default: Some("10"),
         doc: "points for one photo of every animal",
+        range: ANY_COUNT,
     },
     Key {
         name: "researcher-set",
         kind: KeyKind::Count,
         default: Some("5"),
         doc: "points for three photos of one animal",
+        range: ANY_COUNT,
     },
     Key {
         name: "researcher-extra",
         kind: KeyKind::Count,
         default: Some("3"),
         doc: "points for each further photo of a researcher set's animal",
+        range: ANY_COUNT,
     },
     Key {
         name: "single-photo",
         kind: KeyKind::Count,
         default: Some("1"),
         doc: "points for a photo in no set",
+        range: ANY_COUNT,
     },
     Key {
         name: "travel-token",
         kind: KeyKind::Count,
         default: Some("1"),
         doc: "points for each Travel Token left on the map",
+        range: ANY_COUNT,
     },
 ];
 
@@ -211,20 +226,38 @@ struct Shape(BTreeSet<(usize, usize)>);
 
 impl Shape {
     fn of(card: &crate::components::Card) -> Option<Shape> {
-        let rows = card.fields.get("layout")?.as_array()?;
+        Shape::read(card).ok()
+    }
+
+    /// The card's `layout`, or what is wrong with it.
+    fn read(card: &crate::components::Card) -> Result<Shape, String> {
+        let rows = match card.fields.get("layout") {
+            None => return Err("has no `layout`".to_string()),
+            Some(serde_json::Value::Array(rows)) => rows,
+            Some(_) => return Err("has a `layout` that is not a list of rows".to_string()),
+        };
         let mut tiles = BTreeSet::new();
         for (row, line) in rows.iter().enumerate() {
-            for (column, c) in line.as_str()?.chars().enumerate() {
+            let line = line
+                .as_str()
+                .ok_or_else(|| format!("has a `layout` row {} that is not text", row + 1))?;
+            for (column, c) in line.chars().enumerate() {
                 match c {
                     'X' | 'x' => {
                         tiles.insert((column, row));
                     }
                     '.' | ' ' => {}
-                    _ => return None,
+                    other => {
+                        return Err(format!(
+                            "has `{}` in `layout` row {}: a row is `X` for a tile and `.` for none",
+                            crate::diag::printable(&other.to_string()),
+                            row + 1
+                        ));
+                    }
                 }
             }
         }
-        Some(Shape(tiles))
+        Ok(Shape(tiles))
     }
 
     fn tiles(&self) -> Vec<(usize, usize)> {
@@ -279,18 +312,16 @@ fn cell_name((column, row): (usize, usize)) -> String {
 
 fn map(table: &Table, params: &Params, index: usize, diagnostics: &mut Diagnostics) {
     let card = &table.decks[params.maps].cards[index];
-    let Some(shape) = Shape::of(card) else {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::InvalidValue,
-                format!("the map card `{}` has no layout", card.id.value),
-            )
-            .with_primary(card.origin, "no `layout` of rows of `X` and `.`")
-            .with_help(
-                "give the map's shape: `layout = [\"XXX.\", \".XXX\"]`, `X` a tile and `.` none",
-            ),
-        );
-        return;
+    let shape = match Shape::read(card) {
+        Ok(shape) => shape,
+        Err(fault) => {
+            diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, format!("the map card `{}` {fault}", card.id.value))
+                    .with_primary(card.origin, "this map")
+                    .with_help("give the map's shape: `layout = [\"XXX.\", \".XXX\"]`, `X` a tile and `.` none"),
+            );
+            return;
+        }
     };
     let tiles = shape.tiles().len() as u64;
     let spaces = shape.spaces().len() as u64;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::Rules;
+use crate::components::params::ANY_COUNT;
 use crate::components::{Key, KeyKind, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
@@ -21,30 +22,35 @@ const KEYS: &[Key] = &[
         kind: KeyKind::Deck,
         default: Some("animals"),
         doc: "the deck of animal cards: each card's symbol is its suit",
+        range: ANY_COUNT,
     },
     Key {
         name: "charlie",
         kind: KeyKind::Deck,
         default: Some("safari-charlie"),
         doc: "the Safari Charlie cards, played into the jungle in place of an animal",
+        range: ANY_COUNT,
     },
     Key {
         name: "value",
         kind: KeyKind::Field,
         default: Some("value"),
         doc: "the card field holding an animal card's value",
+        range: ANY_COUNT,
     },
     Key {
         name: "high",
         kind: KeyKind::Count,
         default: Some("7"),
         doc: "the highest value of a suit: each suit holds one card of every value from 1 to it",
+        range: (1, 100),
     },
     Key {
         name: "penalty",
         kind: KeyKind::Symbol,
         default: Some("hyena"),
         doc: "the suit whose every card subtracts its value",
+        range: ANY_COUNT,
     },
 ];
 

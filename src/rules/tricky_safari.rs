@@ -10,6 +10,7 @@
 use serde_json::json;
 
 use super::Rules;
+use crate::components::params::ANY_COUNT;
 use crate::components::{Cell, Facing, Key, KeyKind, Place, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
@@ -21,42 +22,49 @@ const KEYS: &[Key] = &[
         kind: KeyKind::Board,
         default: Some("landscape"),
         doc: "the board the game is played on",
+        range: ANY_COUNT,
     },
     Key {
         name: "animals",
         kind: KeyKind::Pieces,
         default: Some("animals"),
         doc: "the animals: each placed with a facing",
+        range: ANY_COUNT,
     },
     Key {
         name: "cameras",
         kind: KeyKind::Pieces,
         default: Some("cameras"),
         doc: "the players' cameras, one per player",
+        range: ANY_COUNT,
     },
     Key {
         name: "open",
         kind: KeyKind::Symbol,
         default: Some("open"),
         doc: "the terrain of open ground",
+        range: ANY_COUNT,
     },
     Key {
         name: "forest",
         kind: KeyKind::Symbol,
         default: Some("forest"),
         doc: "the forest terrain: a blocked animal turns left",
+        range: ANY_COUNT,
     },
     Key {
         name: "lake",
         kind: KeyKind::Symbol,
         default: Some("lake"),
         doc: "the lake terrain",
+        range: ANY_COUNT,
     },
     Key {
         name: "moves",
         kind: KeyKind::Count,
         default: Some("40"),
         doc: "moves each player makes before the game ends",
+        range: (1, 1000),
     },
 ];
 
@@ -75,6 +83,21 @@ impl Rules for TrickySafari {
         let Some(params) = Params::of(table) else {
             return;
         };
+        // An animal's `crosses` names a terrain of the board.
+        for animal in &table.pieces[params.animals].pieces {
+            if let Some(crosses) = animal.fields.get("crosses") {
+                let known = crosses
+                    .as_str()
+                    .is_some_and(|c| table.symbols.iter().any(|s| s.id.value == c));
+                if !known {
+                    diagnostics.push(
+                        Diagnostic::error(Code::UnknownName, format!("the {}'s `crosses` names no terrain", animal.id.value))
+                            .with_primary(animal.id.origin, "this animal")
+                            .with_help("`crosses` is the id of the symbol that does not block it: `crosses = \"lake\"`"),
+                    );
+                }
+            }
+        }
         if table.boards[params.board].cells.is_empty() {
             return;
         }
@@ -95,8 +118,19 @@ impl Rules for TrickySafari {
                     ),
                 }
             }
-            for place in places.iter().filter(|p| p.piece.0 == params.cameras) {
-                check_camera(table, &params, place, diagnostics);
+            for (ix, camera) in table.pieces[params.cameras].pieces.iter().enumerate() {
+                match places.iter().find(|p| p.piece == (params.cameras, ix)) {
+                    Some(place) => check_camera(table, &params, place, diagnostics),
+                    None => diagnostics.push(
+                        Diagnostic::error(
+                            Code::CameraCorner,
+                            format!("the {} camera is not placed on the board", camera.id.value),
+                        )
+                        .with_primary(setup.origin, "this setup")
+                        .with_secondary(camera.id.origin, "this camera")
+                        .with_help("place each camera on an open corner of the board"),
+                    ),
+                }
             }
         }
     }

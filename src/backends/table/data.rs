@@ -173,7 +173,7 @@ pub fn table_data(
                     color,
                     on,
                     glyph: s.glyph.clone(),
-                    art: s.art.clone(),
+                    art: s.art.as_ref().map(|a| a.value.clone()),
                 },
             )
         })
