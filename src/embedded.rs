@@ -35,6 +35,48 @@ pub const DEFAULT_GAME: &[(&str, &str)] = &[
     ),
 ];
 
+/// The packs of games made of components, built in too, so that `safari init --from PACK`
+/// works anywhere: (pack, its files by name).
+pub const PACKS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "gamewright-safari",
+        &[
+            (
+                "game.toml",
+                include_str!("../content/gamewright-safari/game.toml"),
+            ),
+            (
+                "components.toml",
+                include_str!("../content/gamewright-safari/components.toml"),
+            ),
+        ],
+    ),
+    (
+        "diceafari",
+        &[
+            ("game.toml", include_str!("../content/diceafari/game.toml")),
+            (
+                "components.toml",
+                include_str!("../content/diceafari/components.toml"),
+            ),
+            ("maps.toml", include_str!("../content/diceafari/maps.toml")),
+        ],
+    ),
+    (
+        "tricky-safari",
+        &[
+            (
+                "game.toml",
+                include_str!("../content/tricky-safari/game.toml"),
+            ),
+            (
+                "components.toml",
+                include_str!("../content/tricky-safari/components.toml"),
+            ),
+        ],
+    ),
+];
+
 /// A folder holding the built-in default game.
 pub fn default_game() -> GameFolder {
     let mut folder = GameFolder::in_memory().with_label("the built-in Safari Zone RNW");

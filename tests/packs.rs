@@ -710,3 +710,33 @@ fn every_kind_of_component_prints_and_exports() {
     let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
     assert_eq!(ruleset["rules"], serde_json::json!({}));
 }
+
+#[test]
+fn the_built_in_packs_are_the_content_packs() {
+    for (pack_name, files) in safari::embedded::PACKS {
+        let dir = pack(pack_name);
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut built_in: Vec<String> = files.iter().map(|(name, _)| name.to_string()).collect();
+        built_in.sort();
+        assert_eq!(
+            on_disk, built_in,
+            "{pack_name}: every file of the pack is built in"
+        );
+        for (name, text) in *files {
+            assert_eq!(
+                std::fs::read_to_string(dir.join(name)).unwrap(),
+                *text,
+                "{pack_name}/{name}"
+            );
+        }
+    }
+    let names: Vec<&str> = safari::embedded::PACKS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(names, PACKS);
+}

@@ -139,6 +139,26 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
         from.to_path_buf()
     } else if from.components().count() == 1 && is_game(&pack) {
         pack
+    } else if let Some((_, files)) = crate::embedded::PACKS
+        .iter()
+        .find(|(name, _)| Path::new(name) == from)
+    {
+        let files: Files = files
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+            .collect();
+        let name = files
+            .iter()
+            .find(|(name, _)| name == crate::load::MANIFEST)
+            .and_then(|(_, bytes)| {
+                toml::from_slice::<toml::Table>(bytes)
+                    .ok()?
+                    .get("name")?
+                    .as_str()
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| from.display().to_string());
+        return Ok((files, name));
     } else {
         let packs: Vec<String> = std::fs::read_dir("content")
             .into_iter()

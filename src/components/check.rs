@@ -116,12 +116,20 @@ fn supply(table: &Table, setup: &Setup, players: u32, diagnostics: &mut Diagnost
             let mut diagnostic = Diagnostic::error(
                 Code::SetupShort,
                 format!(
-                    "with {players} players the setup takes {} cards of the deck `{}`, which has {in_play} in play",
-                    dealt + laid,
+                    "with {} the setup takes {} of the deck `{}`, which has {in_play} in play",
+                    plural(u64::from(players), "player"),
+                    plural(dealt + laid, "card"),
                     deck.id.value
                 ),
             )
-            .with_primary(setup.origin, format!("{players} players: {} short", plural(dealt + laid - in_play, "card")));
+            .with_primary(
+                setup.origin,
+                format!(
+                    "{}: {} short",
+                    plural(u64::from(players), "player"),
+                    plural(dealt + laid - in_play, "card")
+                ),
+            );
             for deal in deals {
                 diagnostic = diagnostic.with_secondary(
                     deal.origin,
@@ -154,9 +162,14 @@ fn supply(table: &Table, setup: &Setup, players: u32, diagnostics: &mut Diagnost
             diagnostics.push(
                 Diagnostic::error(
                     Code::SetupShort,
-                    format!("with {players} players the setup hands a kind of `{}` to each, and there are {}", tokens.id.value, tokens.kinds.len()),
+                    format!(
+                        "with {} the setup hands a kind of `{}` to each, and there are {}",
+                        plural(u64::from(players), "player"),
+                        tokens.id.value,
+                        tokens.kinds.len()
+                    ),
                 )
-                .with_primary(give.origin, format!("{players} players"))
+                .with_primary(give.origin, plural(u64::from(players), "player"))
                 .with_secondary(tokens.id.origin, format!("{} kinds", tokens.kinds.len()))
                 .with_help("add a kind (a colour) for each player, or lower `[players] max`"),
             );

@@ -161,9 +161,11 @@ pub struct DiceEntry {
     pub count: Spanned<u32>,
     /// The faces of every die of the set: numbers, or symbols by id.
     #[schemars(with = "Vec<FaceEntry>")]
-    pub faces: Spanned<Vec<Spanned<FaceEntry>>>,
+    pub faces: Spanned<Vec<Spanned<toml::Value>>>,
 }
 
+/// A die face: a number, or a symbol's id (read by the loader, which says which face is
+/// neither).
 #[derive(Debug, Deserialize, JsonSchema, Clone)]
 #[serde(untagged)]
 pub enum FaceEntry {
@@ -276,7 +278,7 @@ pub struct PieceEntry {
 pub struct SetupEntry {
     /// The player counts this setup is for: `2`, or `[2, 3, 4]`.
     #[schemars(with = "PlayersEntry")]
-    pub players: Spanned<PlayersEntry>,
+    pub players: Spanned<toml::Value>,
     /// Cards dealt to each player.
     #[serde(default)]
     pub deal: Vec<DealEntry>,
@@ -297,6 +299,7 @@ pub struct SetupEntry {
     pub give: Vec<GiveEntry>,
 }
 
+/// A player count, or a list of them (read by the loader).
 #[derive(Debug, Deserialize, JsonSchema, Clone)]
 #[serde(untagged)]
 pub enum PlayersEntry {

@@ -796,6 +796,18 @@ impl Lower {
                     .with_help("card ids are lower-case words joined by dashes: `blue-7`"),
                 );
             }
+            if let Some(first) = cards.iter().find(|c| c.id.value == id && c.origin == at) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::DuplicateId,
+                        format!("this card makes the id `{id}` more than once"),
+                    )
+                    .with_primary(at, "every card it makes needs its own id")
+                    .with_help("name the `for-each` fields in the id: `id = \"{suit}-{value}\"`"),
+                );
+                let _ = first;
+                continue;
+            }
             if let Some(first) = cards.iter().find(|c| c.id.value == id) {
                 diagnostics.push(
                     Diagnostic::error(
@@ -839,12 +851,12 @@ impl Lower {
                 .filter_map(|face| {
                     let at = origin_of(file, face);
                     let value = match face.get_ref() {
-                        FaceEntry::Number(n)
+                        toml::Value::Integer(n)
                             if n.unsigned_abs() <= u64::from(limits::MAX_FACE_VALUE) =>
                         {
                             DieFace::Number(*n)
                         }
-                        FaceEntry::Number(_) => {
+                        toml::Value::Integer(_) => {
                             diagnostics.push(
                                 Diagnostic::error(
                                     Code::InvalidValue,
@@ -857,8 +869,21 @@ impl Lower {
                             );
                             return None;
                         }
-                        FaceEntry::Symbol(name) => {
+                        toml::Value::String(name) => {
                             DieFace::Symbol(self.symbol_names.resolve(name, at)?)
+                        }
+                        other => {
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    Code::InvalidValue,
+                                    format!(
+                                        "a die face is a whole number or a symbol's id, not {}",
+                                        other.type_str()
+                                    ),
+                                )
+                                .with_primary(at, "this face"),
+                            );
+                            return None;
                         }
                     };
                     Some(Located::new(value, at))
@@ -1040,7 +1065,10 @@ impl Lower {
                             )
                             .with_primary(
                                 origin_of(file, row),
-                                format!("{} cells", text.chars().count()),
+                                crate::components::check::plural(
+                                    text.chars().count() as u64,
+                                    "cell",
+                                ),
                             ),
                         );
                         whole = false;
@@ -1192,10 +1220,34 @@ impl Lower {
     ) {
         for entry in entries {
             let at = origin_of(file, &entry.players);
-            let players = match entry.players.get_ref() {
-                PlayersEntry::One(n) => vec![*n],
-                PlayersEntry::Many(list) => list.clone(),
+            let player_count = |value: &toml::Value| {
+                value
+                    .as_integer()
+                    .filter(|n| (1..=i64::from(limits::MAX_PLAYERS)).contains(n))
+                    .map(|n| n as u32)
             };
+            let players: Option<Vec<u32>> = match entry.players.get_ref() {
+                toml::Value::Array(list) if !list.is_empty() => {
+                    list.iter().map(player_count).collect()
+                }
+                toml::Value::Array(_) => None,
+                one => player_count(one).map(|n| vec![n]),
+            };
+            let Some(mut players) = players else {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "a setup's `players` is a player count from 1 to {}, or a list of them",
+                            limits::MAX_PLAYERS
+                        ),
+                    )
+                    .with_primary(at, "here"),
+                );
+                continue;
+            };
+            players.sort_unstable();
+            players.dedup();
             for &n in &players {
                 if !(min..=max).contains(&n) {
                     diagnostics.push(
