@@ -36,57 +36,96 @@ pub struct CutItem {
 pub struct CutPage {
     /// fronts, backs (mirrored: print double-sided, flip on the long edge) or one-sided.
     pub kind: &'static str,
-    pub title: String,
+    pub headings: Vec<Heading>,
     pub items: Vec<CutItem>,
 }
 
-/// Rectangles `sizes` packed in rows on pages of `paper` inside the margins, below the title:
-/// (page, x, y) for each, in order.
-pub fn pack(paper: PaperSize, sizes: &[(f64, f64)]) -> Vec<(usize, f64, f64)> {
+/// Groups of rectangles under headings, packed in rows on shared pages: a group starts on a
+/// new row under its heading (repeated, "continued", when it runs onto the next page).
+pub struct GroupPage {
+    pub headings: Vec<Heading>,
+    /// (group, index in the group, x, y) of each rectangle on the page.
+    pub items: Vec<(usize, usize, f64, f64)>,
+}
+
+pub fn pack_groups(paper: PaperSize, groups: &[(String, Vec<(f64, f64)>)]) -> Vec<GroupPage> {
     let left = PAGE_MARGIN_MM;
     let right = paper.width - PAGE_MARGIN_MM;
-    let top = PAGE_MARGIN_MM + TITLE_MM;
     let bottom = paper.height - PAGE_MARGIN_MM;
-    let (mut page, mut x, mut y, mut row_h) = (0, left, top, 0.0f64);
-    let mut placed = Vec::with_capacity(sizes.len());
-    for &(w, h) in sizes {
-        if x + w > right + 1e-9 && x > left {
-            x = left;
-            y += row_h + GAP_MM;
-            row_h = 0.0;
+    let mut pages = vec![GroupPage {
+        headings: Vec::new(),
+        items: Vec::new(),
+    }];
+    let mut y = PAGE_MARGIN_MM;
+    for (group, (heading, sizes)) in groups.iter().enumerate() {
+        let first_h = sizes.first().map_or(0.0, |s| s.1);
+        if y + TITLE_MM + first_h > bottom && y > PAGE_MARGIN_MM {
+            pages.push(GroupPage {
+                headings: Vec::new(),
+                items: Vec::new(),
+            });
+            y = PAGE_MARGIN_MM;
         }
-        if y + h > bottom + 1e-9 && y > top {
-            page += 1;
-            x = left;
-            y = top;
-            row_h = 0.0;
+        let page = pages.last_mut().expect("a page");
+        page.headings.push(Heading {
+            x: left,
+            y,
+            text: heading.clone(),
+        });
+        y += TITLE_MM;
+        let (mut x, mut row_h) = (left, 0.0f64);
+        for (index, &(w, h)) in sizes.iter().enumerate() {
+            if x + w > right + 1e-9 && x > left {
+                x = left;
+                y += row_h + GAP_MM;
+                row_h = 0.0;
+            }
+            if y + h > bottom + 1e-9 && y > PAGE_MARGIN_MM + TITLE_MM {
+                y = PAGE_MARGIN_MM;
+                pages.push(GroupPage {
+                    headings: vec![Heading {
+                        x: left,
+                        y,
+                        text: format!("{heading} (continued)"),
+                    }],
+                    items: Vec::new(),
+                });
+                y += TITLE_MM;
+                x = left;
+                row_h = 0.0;
+            }
+            pages
+                .last_mut()
+                .expect("a page")
+                .items
+                .push((group, index, x, y));
+            x += w + GAP_MM;
+            row_h = row_h.max(h);
         }
-        placed.push((page, x, y));
-        x += w + GAP_MM;
-        row_h = row_h.max(h);
+        y += row_h + GAP_MM;
     }
-    placed
+    pages.retain(|p| !p.items.is_empty());
+    pages
 }
 
 /// The cut sheets of every tile set, token set and piece set: each set on pages of its own,
 /// a set with backs followed by its backs pages.
 pub fn cut_pages(data: &TableData, paper: PaperSize) -> Vec<CutPage> {
     let mut pages = Vec::new();
-    let sets = data
-        .tiles
-        .iter()
-        .map(|t| {
-            (
-                t,
-                if t.shape == "hex" {
-                    (t.size * 2.0 / 3f64.sqrt(), t.size)
-                } else {
-                    (t.size, t.size)
-                },
-            )
-        })
-        .chain(data.tokens.iter().map(|t| (t, (t.size, t.size))));
-    for (set, (w, h)) in sets {
+    // (heading, shape, size, fronts, backs) of every set.
+    let mut sets: Vec<(
+        String,
+        &'static str,
+        (f64, f64),
+        Vec<String>,
+        Vec<Option<String>>,
+    )> = Vec::new();
+    for set in data.tiles.iter().chain(&data.tokens) {
+        let size = if set.shape == "hex" {
+            (set.size * 2.0 / 3f64.sqrt(), set.size)
+        } else {
+            (set.size, set.size)
+        };
         let mut fronts = Vec::new();
         let mut backs = Vec::new();
         for kind in &set.kinds {
@@ -95,70 +134,90 @@ pub fn cut_pages(data: &TableData, paper: PaperSize) -> Vec<CutPage> {
                 backs.push(kind.back.clone());
             }
         }
-        let placed = pack(paper, &vec![(w, h); fronts.len()]);
-        let count = placed.last().map_or(0, |p| p.0 + 1);
-        for page in 0..count {
-            let on_page: Vec<usize> = (0..placed.len()).filter(|&i| placed[i].0 == page).collect();
-            let item = |i: usize, symbol: String, mirrored: bool| CutItem {
-                x: if mirrored {
-                    paper.width - placed[i].1 - w
-                } else {
-                    placed[i].1
-                },
-                y: placed[i].2,
-                w,
-                h,
-                shape: set.shape,
-                symbol,
-            };
-            pages.push(CutPage {
-                kind: "fronts",
-                title: set.name.clone(),
-                items: on_page
-                    .iter()
-                    .map(|&i| item(i, fronts[i].clone(), false))
-                    .collect(),
-            });
-            if on_page.iter().any(|&i| backs[i].is_some()) {
-                pages.push(CutPage {
-                    kind: "backs",
-                    title: format!("{} (backs)", set.name),
-                    items: on_page
-                        .iter()
-                        .filter_map(|&i| backs[i].clone().map(|b| item(i, b, true)))
-                        .collect(),
-                });
-            }
-        }
+        sets.push((set.name.clone(), set.shape, size, fronts, backs));
     }
     for set in &data.pieces {
-        let (w, h, shape) = match set.kind {
-            "disc" => (set.size, set.size, "round"),
+        let (size, shape) = match set.kind {
+            "disc" => ((set.size, set.size), "round"),
             _ => (
-                set.size * 0.62,
-                2.0 * set.size + 2.0 * STANDEE_BASE_MM,
+                (set.size * 0.62, 2.0 * set.size + 2.0 * STANDEE_BASE_MM),
                 "standee",
             ),
         };
-        let placed = pack(paper, &vec![(w, h); set.pieces.len()]);
-        let count = placed.last().map_or(0, |p| p.0 + 1);
-        for page in 0..count {
+        let fronts: Vec<String> = set.pieces.iter().map(|p| p.symbol.clone()).collect();
+        let backs = vec![None; fronts.len()];
+        sets.push((set.name.clone(), shape, size, fronts, backs));
+    }
+    let (two_sided, one_sided): (Vec<_>, Vec<_>) = sets
+        .into_iter()
+        .partition(|set| set.4.iter().any(Option::is_some));
+    // A set with backs has pages of its own: each page of fronts is followed by its backs,
+    // mirrored for a long-edge flip.
+    for (heading, shape, (w, h), fronts, backs) in &two_sided {
+        for page in pack_groups(paper, &[(heading.clone(), vec![(*w, *h); fronts.len()])]) {
+            let item = |x: f64, y: f64, symbol: String| CutItem {
+                x,
+                y,
+                w: *w,
+                h: *h,
+                shape,
+                symbol,
+            };
+            let backs_heading = page
+                .headings
+                .iter()
+                .map(|h| Heading {
+                    text: format!("{} (backs)", h.text),
+                    ..h.clone()
+                })
+                .collect();
             pages.push(CutPage {
-                kind: "one-sided",
-                title: set.name.clone(),
-                items: (0..placed.len())
-                    .filter(|&i| placed[i].0 == page)
-                    .map(|i| CutItem {
-                        x: placed[i].1,
-                        y: placed[i].2,
-                        w,
-                        h,
-                        shape,
-                        symbol: set.pieces[i].symbol.clone(),
+                kind: "fronts",
+                headings: page.headings,
+                items: page
+                    .items
+                    .iter()
+                    .map(|&(_, i, x, y)| item(x, y, fronts[i].clone()))
+                    .collect(),
+            });
+            pages.push(CutPage {
+                kind: "backs",
+                headings: backs_heading,
+                items: page
+                    .items
+                    .iter()
+                    .filter_map(|&(_, i, x, y)| {
+                        backs[i].clone().map(|b| item(paper.width - x - w, y, b))
                     })
                     .collect(),
             });
         }
+    }
+    // One-sided sets share pages, each under its heading.
+    let groups: Vec<(String, Vec<(f64, f64)>)> = one_sided
+        .iter()
+        .map(|(heading, _, size, fronts, _)| (heading.clone(), vec![*size; fronts.len()]))
+        .collect();
+    for page in pack_groups(paper, &groups) {
+        pages.push(CutPage {
+            kind: "one-sided",
+            headings: page.headings,
+            items: page
+                .items
+                .iter()
+                .map(|&(g, i, x, y)| {
+                    let (_, shape, (w, h), fronts, _) = &one_sided[g];
+                    CutItem {
+                        x,
+                        y,
+                        w: *w,
+                        h: *h,
+                        shape,
+                        symbol: fronts[i].clone(),
+                    }
+                })
+                .collect(),
+        });
     }
     pages
 }
@@ -406,67 +465,37 @@ pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
             vec![piece; set.count as usize],
         ));
     }
+    let sizes: Vec<(String, Vec<(f64, f64)>)> = groups
+        .iter()
+        .map(|(heading, pieces)| (heading.clone(), pieces.iter().map(|p| p.3).collect()))
+        .collect();
     let mut pages: Vec<DicePage> = Vec::new();
-    let left = PAGE_MARGIN_MM;
-    let right = paper.width - PAGE_MARGIN_MM;
-    let bottom = paper.height - PAGE_MARGIN_MM;
-    let new_page = |pages: &mut Vec<DicePage>| {
-        pages.push(DicePage {
-            headings: Vec::new(),
+    for page in pack_groups(paper, &sizes) {
+        let mut drawn = DicePage {
+            headings: page.headings,
             faces: Vec::new(),
             tabs: Vec::new(),
             folds: Vec::new(),
-        });
-        PAGE_MARGIN_MM
-    };
-    let mut y = new_page(&mut pages);
-    for (heading, pieces) in groups {
-        let first_h = pieces.first().map_or(0.0, |p| p.3.1);
-        if y + TITLE_MM + first_h > bottom && y > PAGE_MARGIN_MM {
-            y = new_page(&mut pages);
-        }
-        pages.last_mut().expect("a page").headings.push(Heading {
-            x: left,
-            y,
-            text: heading.clone(),
-        });
-        y += TITLE_MM;
-        let (mut x, mut row_h) = (left, 0.0f64);
-        for (faces, tabs, folds, (w, h)) in pieces {
-            if x + w > right + 1e-9 && x > left {
-                x = left;
-                y += row_h + GAP_MM;
-                row_h = 0.0;
-            }
-            if y + h > bottom + 1e-9 && y > PAGE_MARGIN_MM + TITLE_MM {
-                y = new_page(&mut pages);
-                pages.last_mut().expect("a page").headings.push(Heading {
-                    x: left,
-                    y,
-                    text: format!("{heading} (continued)"),
-                });
-                y += TITLE_MM;
-                x = left;
-                row_h = 0.0;
-            }
+        };
+        for (g, i, x, y) in page.items {
+            let (faces, tabs, folds, _) = &groups[g].1[i];
             let shift = |p: &Point| Point {
                 x: p.x + x,
                 y: p.y + y,
             };
-            let page = pages.last_mut().expect("a page");
-            page.faces.extend(faces.into_iter().map(|f| DrawnFace {
+            drawn.faces.extend(faces.iter().map(|f| DrawnFace {
                 outline: f.outline.iter().map(shift).collect(),
                 centre: shift(&f.centre),
-                ..f
+                ..f.clone()
             }));
-            page.tabs
+            drawn
+                .tabs
                 .extend(tabs.iter().map(|t| t.iter().map(shift).collect()));
-            page.folds
+            drawn
+                .folds
                 .extend(folds.iter().map(|(a, b)| (shift(a), shift(b))));
-            x += w + GAP_MM;
-            row_h = row_h.max(h);
         }
-        y += row_h + GAP_MM;
+        pages.push(drawn);
     }
     pages.retain(|p| !p.faces.is_empty());
     pages
