@@ -108,18 +108,20 @@ pub fn pack_groups(paper: PaperSize, groups: &[(String, Vec<(f64, f64)>)]) -> Ve
     pages
 }
 
-/// The cut sheets of every tile set, token set and piece set: each set on pages of its own,
-/// a set with backs followed by its backs pages.
+/// A set to cut out: (heading, shape, size, each piece's front and back).
+type CutSet = (
+    String,
+    &'static str,
+    (f64, f64),
+    Vec<String>,
+    Vec<Option<String>>,
+);
+
+/// The cut sheets of every tile set, token set and piece set: a set with backs on pages of its
+/// own, each followed by its backs; the sets without backs sharing pages.
 pub fn cut_pages(data: &TableData, paper: PaperSize) -> Vec<CutPage> {
     let mut pages = Vec::new();
-    // (heading, shape, size, fronts, backs) of every set.
-    let mut sets: Vec<(
-        String,
-        &'static str,
-        (f64, f64),
-        Vec<String>,
-        Vec<Option<String>>,
-    )> = Vec::new();
+    let mut sets: Vec<CutSet> = Vec::new();
     for set in data.tiles.iter().chain(&data.tokens) {
         let size = if set.shape == "hex" {
             (set.size * 2.0 / 3f64.sqrt(), set.size)
