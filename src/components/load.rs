@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use toml::Spanned;
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::format::*;
 use super::*;
@@ -616,7 +617,11 @@ impl Lower {
                 file,
                 diagnostics,
             );
-            if entry.glyph.as_ref().is_some_and(|g| g.chars().count() > 3) {
+            if entry
+                .glyph
+                .as_ref()
+                .is_some_and(|g| g.trim().is_empty() || g.graphemes(true).count() > 3)
+            {
                 diagnostics.push(
                     Diagnostic::error(Code::InvalidValue, "a glyph is one to three characters")
                         .with_primary(origin_of(file, &entry.id), "this symbol's glyph")
@@ -1023,11 +1028,12 @@ impl Lower {
                 file,
                 diagnostics,
             );
-            let mut legend: BTreeMap<char, usize> = BTreeMap::new();
+            // A cell is one grapheme: what a person sees as one character.
+            let mut legend: BTreeMap<&str, usize> = BTreeMap::new();
             for (key, symbol) in &entry.legend {
-                let mut chars = key.get_ref().chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if !c.is_whitespace() => {
+                let mut graphemes = key.get_ref().graphemes(true);
+                match (graphemes.next(), graphemes.next()) {
+                    (Some(c), None) if !c.trim().is_empty() => {
                         if let Some(ix) = self.symbol(file, symbol) {
                             legend.insert(c, ix);
                         }
@@ -1042,7 +1048,9 @@ impl Lower {
                 }
             }
             let rows = entry.cells.get_ref();
-            let columns = rows.first().map_or(0, |r| r.get_ref().chars().count());
+            let columns = rows
+                .first()
+                .map_or(0, |r| r.get_ref().graphemes(true).count());
             let mut cells = Vec::new();
             let mut whole = !rows.is_empty() && columns > 0;
             if rows.len() > MAX_BOARD_ROWS || columns > MAX_BOARD_COLUMNS {
@@ -1055,7 +1063,7 @@ impl Lower {
             if whole {
                 for row in rows {
                     let text = row.get_ref();
-                    if text.chars().count() != columns {
+                    if text.graphemes(true).count() != columns {
                         diagnostics.push(
                             Diagnostic::error(
                                 Code::InvalidValue,
@@ -1066,7 +1074,7 @@ impl Lower {
                             .with_primary(
                                 origin_of(file, row),
                                 crate::components::check::plural(
-                                    text.chars().count() as u64,
+                                    text.graphemes(true).count() as u64,
                                     "cell",
                                 ),
                             ),
@@ -1074,21 +1082,19 @@ impl Lower {
                         whole = false;
                         break;
                     }
-                    for (i, c) in text.chars().enumerate() {
-                        match legend.get(&c) {
+                    for (at, c) in text.grapheme_indices(true) {
+                        match legend.get(c) {
                             Some(&ix) => cells.push(ix),
                             None => {
                                 let span = row.span();
-                                let offset = span.start
-                                    + 1
-                                    + text.char_indices().nth(i).map_or(0, |(b, _)| b);
+                                let offset = span.start + 1 + at;
                                 diagnostics.push(
                                     Diagnostic::error(
                                         Code::UnknownName,
                                         format!("the board's legend has no `{c}`"),
                                     )
                                     .with_primary(
-                                        Origin::new(file, offset..offset + c.len_utf8()),
+                                        Origin::new(file, offset..offset + c.len()),
                                         "this cell",
                                     )
                                     .with_help(format!("add `\"{c}\" = \"<symbol>\"` to `legend`")),
