@@ -230,6 +230,9 @@ pub fn build_with(
             sheet,
         },
     );
+    checked
+        .diagnostics
+        .extend(cards_fit_the_layout(&checked, options));
     if let Some(table) = checked.table.as_ref() {
         if checked.diagnostics.has_errors() {
             return Built {
@@ -310,4 +313,55 @@ pub fn build_with(
         outputs,
         timings,
     }
+}
+
+/// Cards a build prints in its deck layout fit the paper (`check` holds them to a duplex page;
+/// gutter-fold has half of one).
+fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> Vec<Diagnostic> {
+    use backends::print::geometry::{DeckLayout, PaperSize, grid_for};
+    if options.print.layout == DeckLayout::Duplex
+        || !options.targets.contains(&backends::Target::Deck)
+    {
+        return Vec::new();
+    }
+    let mut decks: Vec<(String, model::CardSize, model::Paper, world::Origin)> = Vec::new();
+    if let Some(game) = &checked.game {
+        decks.push((
+            "the deck".to_string(),
+            game.manifest.card_size,
+            game.manifest.paper,
+            game.manifest.origin,
+        ));
+    }
+    if let Some(table) = &checked.table {
+        for deck in &table.decks {
+            decks.push((
+                format!("the deck `{}`", deck.id.value),
+                deck.card_size,
+                table.manifest.paper,
+                deck.id.origin,
+            ));
+        }
+    }
+    decks
+        .into_iter()
+        .filter_map(|(what, size, paper, origin)| {
+            let page = PaperSize::of(options.print.paper.unwrap_or(paper));
+            (grid_for(page, size.width_mm, size.height_mm, DeckLayout::GutterFold).per_page() == 0)
+                .then(|| {
+                    Diagnostic::error(
+                        diag::Code::TooLargeForPaper,
+                        format!(
+                            "a card of {what} does not fit on half of {} for gutter-fold",
+                            page.label()
+                        ),
+                    )
+                    .with_primary(
+                        origin,
+                        format!("{:.1} × {:.1} mm cards", size.width_mm, size.height_mm),
+                    )
+                    .with_help("print duplex (the default layout), or on a larger paper")
+                })
+        })
+        .collect()
 }

@@ -741,3 +741,44 @@ fn the_built_in_packs_are_the_content_packs() {
         .collect();
     assert_eq!(names, PACKS);
 }
+
+#[test]
+fn a_card_too_large_for_the_layout_is_refused_not_printed() {
+    use safari::backends::print::geometry::{DeckLayout, PaperSize, card_pages};
+    // Geometry alone never divides by an empty grid.
+    let (_, pages) = card_pages(
+        PaperSize::A4,
+        300.0,
+        300.0,
+        &[0, 0],
+        DeckLayout::GutterFold,
+        (0.0, 0.0),
+    );
+    assert!(pages.is_empty());
+    // Duplex fits poker cards on 150 x 210 mm; half of it, for gutter-fold, does not.
+    for layout in [DeckLayout::Duplex, DeckLayout::GutterFold] {
+        let mut options = BuildOptions::default();
+        options.print.page_previews = false;
+        options.print.layout = layout;
+        options.print.paper = Some(safari::model::Paper::Custom {
+            width: 150.0,
+            height: 210.0,
+        });
+        options.targets = vec![Target::Deck];
+        let mut folder = GameFolder::open(&pack("gamewright-safari")).unwrap();
+        let built = safari::build(&mut folder, &options);
+        let codes: Vec<&str> = built
+            .checked
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        match layout {
+            DeckLayout::Duplex => assert!(codes.is_empty() && built.outputs.is_some(), "{codes:?}"),
+            DeckLayout::GutterFold => assert!(
+                codes == ["SZ0313", "SZ0313"] && built.outputs.is_none(),
+                "{codes:?}"
+            ),
+        }
+    }
+}

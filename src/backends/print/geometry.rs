@@ -199,6 +199,17 @@ pub enum DeckLayout {
     GutterFold,
 }
 
+/// The grid cards of `width` x `height` are laid out in on `paper` for `layout`: none fit when
+/// its `per_page()` is 0.
+pub fn grid_for(paper: PaperSize, width: f64, height: f64, layout: DeckLayout) -> CardGrid {
+    match layout {
+        DeckLayout::Duplex => CardGrid::fit(paper, width, height),
+        DeckLayout::GutterFold => {
+            CardGrid::fit_within(paper.width / 2.0, paper.height, 0.0, width, height)
+        }
+    }
+}
+
 /// The pages of a deck: `physical` lists the design of every physical card in deck order.
 pub fn card_pages(
     paper: PaperSize,
@@ -224,7 +235,11 @@ pub fn card_pages(
 }
 
 fn duplex_pages(grid: &CardGrid, physical: &[usize], back_offset: (f64, f64)) -> Vec<CardPage> {
-    let per_page = grid.per_page().max(1) as usize;
+    // A card that fits no page is refused before printing (SZ0313); never divide by it here.
+    if grid.per_page() == 0 {
+        return Vec::new();
+    }
+    let per_page = grid.per_page() as usize;
     let front_rotation = if grid.rotated { 90 } else { 0 };
     let mut pages = Vec::new();
     for (page, chunk) in physical.chunks(per_page).enumerate() {
@@ -273,7 +288,11 @@ fn duplex_pages(grid: &CardGrid, physical: &[usize], back_offset: (f64, f64)) ->
 }
 
 fn gutter_fold_pages(grid: &CardGrid, paper: PaperSize, physical: &[usize]) -> Vec<CardPage> {
-    let per_page = grid.per_page().max(1) as usize;
+    // A card that fits no page is refused before printing (SZ0313); never divide by it here.
+    if grid.per_page() == 0 {
+        return Vec::new();
+    }
+    let per_page = grid.per_page() as usize;
     let fold = paper.width / 2.0;
     let mut pages = Vec::new();
     for (page, chunk) in physical.chunks(per_page).enumerate() {
