@@ -78,7 +78,13 @@ pub fn checked_on(
 ) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = open_game(dir)?;
     let checked = crate::check_with(&mut folder, &crate::CheckOptions { paper, sheet: true });
-    if checked.identity().is_none() {
+    // No game at all (no manifest, or one that cannot be read) is a usage fault, printed here
+    // for people; a manifest naming unknown rules is content, reported as `--format` asks.
+    let content_fault = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.code == crate::diag::Code::UnknownName);
+    if checked.identity().is_none() && !content_fault {
         eprint!(
             "{}",
             render_human(

@@ -263,10 +263,14 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
 
 /// The message for a game whose rules have no engine: only Safari Zone RNW's is played.
 pub fn no_engine(checked: &crate::Checked) -> u8 {
-    let rules = checked
-        .table
-        .as_ref()
-        .map_or("these", |table| table.manifest.rules.value.as_str());
+    let Some(table) = checked.table.as_ref() else {
+        // Neither model loaded: the manifest's faults say why.
+        for diagnostic in checked.diagnostics.iter() {
+            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+        }
+        return exit::FAILURE;
+    };
+    let rules = table.manifest.rules.value.as_str();
     eprintln!(
         "error: the rules engine plays Safari Zone RNW; `{}` rules have no engine yet, so there is nothing to simulate or compare by play (`safari check` and `safari build` work)",
         crate::diag::printable(rules)
