@@ -13,7 +13,19 @@ pub fn check(table: &Table, paper: crate::model::Paper, diagnostics: &mut Diagno
     }
     fits(table, paper, diagnostics);
     coverage(table, diagnostics);
+    for deck in &table.decks {
+        corner(deck, diagnostics);
+    }
+    for set in table
+        .tiles
+        .iter()
+        .map(|t| (&t.id, &t.kinds))
+        .chain(table.tokens.iter().map(|t| (&t.id, &t.kinds)))
+    {
+        kinds_once(table, set, diagnostics);
+    }
     for setup in &table.setups {
+        removals(table, setup, diagnostics);
         for &players in &setup.players {
             supply(table, setup, players, diagnostics);
         }
@@ -289,5 +301,78 @@ fn fits(table: &Table, paper: crate::model::Paper, diagnostics: &mut Diagnostics
             set.id.origin,
             size,
         );
+    }
+}
+
+/// The corner field is one the deck's cards have.
+fn corner(deck: &Deck, diagnostics: &mut Diagnostics) {
+    if let Some(corner) = &deck.corner
+        && !deck.cards.is_empty()
+        && !deck
+            .cards
+            .iter()
+            .any(|c| c.fields.contains_key(&corner.value))
+    {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::UnknownName,
+                format!(
+                    "no card of the deck `{}` has the field `{}`",
+                    deck.id.value, corner.value
+                ),
+            )
+            .with_primary(corner.origin, "printed in the corners")
+            .with_help("name a field the cards have, or give the cards this field"),
+        );
+    }
+}
+
+/// A set lists each kind (symbol) once: two entries of one symbol are one kind written twice.
+fn kinds_once(
+    table: &Table,
+    (id, kinds): (&crate::model::Located<String>, &Vec<Kind>),
+    diagnostics: &mut Diagnostics,
+) {
+    for (i, kind) in kinds.iter().enumerate() {
+        if let Some(first) = kinds[..i].iter().find(|k| k.symbol == kind.symbol) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::DuplicateId,
+                    format!(
+                        "the set `{}` lists the kind `{}` twice",
+                        id.value,
+                        table.symbol(kind.symbol).id.value
+                    ),
+                )
+                .with_primary(kind.origin, "listed again here")
+                .with_secondary(first.origin, "first listed here")
+                .with_help("give the kind one entry, with the sum of the counts"),
+            );
+        }
+    }
+}
+
+/// A setup removes no more copies of a card than the deck prints.
+fn removals(table: &Table, setup: &Setup, diagnostics: &mut Diagnostics) {
+    let mut counted: HashMap<(usize, usize), u32> = HashMap::new();
+    for remove in &setup.removes {
+        let n = counted.entry((remove.deck, remove.card)).or_default();
+        *n += 1;
+        let card = &table.decks[remove.deck].cards[remove.card];
+        if *n > card.copies {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::SetupShort,
+                    format!(
+                        "the setup removes `{}` {} times, and the deck prints {}",
+                        card.id.value,
+                        n,
+                        plural(u64::from(card.copies), "copy")
+                    ),
+                )
+                .with_primary(remove.origin, "removed again here")
+                .with_help("remove each copy once"),
+            );
+        }
     }
 }

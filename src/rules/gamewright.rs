@@ -69,6 +69,15 @@ impl Rules for Gamewright {
         let Some(params) = Params::of(table) else {
             return;
         };
+        if let Some(charlie) = table.param("charlie")
+            && charlie.index() == Some(params.animals)
+        {
+            diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "`charlie` names the animal cards' deck")
+                    .with_primary(charlie.origin, "the same deck as `animals`")
+                    .with_help("the Safari Charlie cards are a deck of their own"),
+            );
+        }
         composition(table, &params, diagnostics);
         jungle(table, &params, diagnostics);
     }
