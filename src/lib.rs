@@ -87,8 +87,9 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
         if let Some(table) = &table
             && !diagnostics.lost_content_since(start)
         {
+            components::check::check(table, &mut diagnostics);
             let paper = options.paper.unwrap_or(table.manifest.paper);
-            components::check::check(table, paper, &mut diagnostics);
+            backends::table::sheets::fits(table, paper, &mut diagnostics);
             module.check(table, &mut diagnostics);
         }
         diagnostics.sort();

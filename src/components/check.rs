@@ -6,12 +6,10 @@ use std::collections::HashMap;
 use super::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
-/// Checks `table` for printing on `paper`.
-pub fn check(table: &Table, paper: crate::model::Paper, diagnostics: &mut Diagnostics) {
+pub fn check(table: &Table, diagnostics: &mut Diagnostics) {
     for deck in &table.decks {
         deck_size(deck, diagnostics);
     }
-    fits(table, paper, diagnostics);
     coverage(table, diagnostics);
     for deck in &table.decks {
         corner(deck, diagnostics);
@@ -230,77 +228,6 @@ pub fn plural(n: u64, word: &str) -> String {
         format!("1 {word}")
     } else {
         format!("{n} {word}s")
-    }
-}
-
-/// Every card fits a page with its bleed and crop marks, and every tile, token and standee a
-/// page with its cut line.
-fn fits(table: &Table, paper: crate::model::Paper, diagnostics: &mut Diagnostics) {
-    use crate::backends::print::geometry::{CardGrid, PAGE_MARGIN_MM, PaperSize};
-    use crate::backends::table::sheets::{STANDEE_BASE_MM, TITLE_MM};
-    let page = PaperSize::of(paper);
-    let too_large = |what: String, origin: crate::world::Origin, size: (f64, f64)| {
-        Diagnostic::error(
-            Code::TooLargeForPaper,
-            format!("{what} does not fit on {}", page.label()),
-        )
-        .with_primary(origin, format!("{:.1} × {:.1} mm", size.0, size.1))
-        .with_help("choose a larger paper (`[print] paper`, or `--paper`), or make it smaller")
-    };
-    for deck in &table.decks {
-        let size = (deck.card_size.width_mm, deck.card_size.height_mm);
-        if CardGrid::fit(page, size.0, size.1).per_page() == 0 {
-            diagnostics.push(too_large(
-                format!(
-                    "a card of the deck `{}`, with its bleed and crop marks,",
-                    deck.id.value
-                ),
-                deck.id.origin,
-                size,
-            ));
-        }
-    }
-    let room = (
-        page.width - 2.0 * PAGE_MARGIN_MM,
-        page.height - 2.0 * PAGE_MARGIN_MM - TITLE_MM,
-    );
-    let mut piece = |what: String, origin: crate::world::Origin, size: (f64, f64)| {
-        if size.0 > room.0 + 1e-9 || size.1 > room.1 + 1e-9 {
-            diagnostics.push(too_large(what, origin, size));
-        }
-    };
-    for set in &table.tiles {
-        let w = if set.shape == TileShape::Hex {
-            set.size_mm * 2.0 / 3f64.sqrt()
-        } else {
-            set.size_mm
-        };
-        piece(
-            format!("a tile of `{}`", set.id.value),
-            set.id.origin,
-            (w, set.size_mm),
-        );
-    }
-    for set in &table.tokens {
-        piece(
-            format!("a token of `{}`", set.id.value),
-            set.id.origin,
-            (set.size_mm, set.size_mm),
-        );
-    }
-    for set in &table.pieces {
-        let size = match set.kind {
-            PieceKind::Disc => (set.size_mm, set.size_mm),
-            _ => (
-                set.size_mm * 0.62,
-                2.0 * set.size_mm + 2.0 * STANDEE_BASE_MM,
-            ),
-        };
-        piece(
-            format!("a piece of `{}`, folded out,", set.id.value),
-            set.id.origin,
-            size,
-        );
     }
 }
 
