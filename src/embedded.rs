@@ -60,6 +60,10 @@ pub const PACKS: &[(&str, &[(&str, &str)])] = &[
                 include_str!("../content/diceafari/components.toml"),
             ),
             ("maps.toml", include_str!("../content/diceafari/maps.toml")),
+            (
+                "templates/map-front.typ",
+                include_str!("../content/diceafari/templates/map-front.typ"),
+            ),
         ],
     ),
     (

@@ -716,10 +716,7 @@ fn every_kind_of_component_prints_and_exports() {
 fn the_built_in_packs_are_the_content_packs() {
     for (pack_name, files) in safari::embedded::PACKS {
         let dir = pack(pack_name);
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut on_disk: Vec<String> = GameFolder::open(&dir).unwrap().files().unwrap();
         on_disk.sort();
         let mut built_in: Vec<String> = files.iter().map(|(name, _)| name.to_string()).collect();
         built_in.sort();
