@@ -111,21 +111,14 @@ pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
         diagnostics.extend(rules::check(game));
         let paper = options.paper.unwrap_or(game.manifest.paper);
         let size = game.manifest.card_size;
-        let page = backends::print::geometry::PaperSize::of(paper);
-        if backends::print::geometry::CardGrid::fit(page, size.width_mm, size.height_mm).per_page()
-            == 0
-        {
-            diagnostics.push(
-                Diagnostic::error(
-                    diag::Code::TooLargeForPaper,
-                    format!("a card of the deck, with its bleed and crop marks, does not fit on {}", page.label()),
-                )
-                .with_primary(game.manifest.origin, format!("{:.1} × {:.1} mm cards", size.width_mm, size.height_mm))
-                .with_help("choose a larger paper (`[print] paper`, or `--paper`), or a smaller `card-size`"),
-            );
-        }
+        diagnostics.extend(backends::print::geometry::card_fit(
+            "the deck",
+            (size.width_mm, size.height_mm),
+            backends::print::geometry::PaperSize::of(paper),
+            backends::print::geometry::DeckLayout::Duplex,
+            game.manifest.origin,
+        ));
         // The sheet's fit is part of the check: a build never fails on a layout this passed.
-        let paper = options.paper.unwrap_or(game.manifest.paper);
         if options.sheet {
             match layout::field_guide(game, paper) {
                 Ok(laid_out) => sheet = Some(laid_out),
@@ -319,7 +312,7 @@ pub fn build_with(
 /// Cards a build prints in its deck layout fit the paper (`check` holds them to a duplex page;
 /// gutter-fold has half of one).
 fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> Vec<Diagnostic> {
-    use backends::print::geometry::{DeckLayout, PaperSize, grid_for};
+    use backends::print::geometry::{DeckLayout, PaperSize, card_fit};
     if options.print.layout == DeckLayout::Duplex
         || !options.targets.contains(&backends::Target::Deck)
     {
@@ -348,21 +341,13 @@ fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> 
         .into_iter()
         .filter_map(|(what, size, paper, origin)| {
             let page = PaperSize::of(options.print.paper.unwrap_or(paper));
-            (grid_for(page, size.width_mm, size.height_mm, DeckLayout::GutterFold).per_page() == 0)
-                .then(|| {
-                    Diagnostic::error(
-                        diag::Code::TooLargeForPaper,
-                        format!(
-                            "a card of {what} does not fit on half of {} for gutter-fold",
-                            page.label()
-                        ),
-                    )
-                    .with_primary(
-                        origin,
-                        format!("{:.1} × {:.1} mm cards", size.width_mm, size.height_mm),
-                    )
-                    .with_help("print duplex (the default layout), or on a larger paper")
-                })
+            card_fit(
+                &what,
+                (size.width_mm, size.height_mm),
+                page,
+                DeckLayout::GutterFold,
+                origin,
+            )
         })
         .collect()
 }

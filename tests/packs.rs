@@ -14,8 +14,6 @@ use serde_json::Value;
 
 mod common;
 
-const MM: f64 = 72.0 / 25.4;
-
 /// A pack in content/, or a game of tests/fixtures-components/.
 fn pack(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -59,28 +57,7 @@ fn table(name: &str) -> (safari::components::Table, data::TableData) {
 }
 
 fn pages_mm(bytes: &[u8]) -> Vec<(f64, f64)> {
-    let doc = lopdf::Document::load_mem(bytes).expect("the PDF parses");
-    doc.get_pages()
-        .values()
-        .map(|&id| {
-            let media = doc
-                .get_dictionary(id)
-                .unwrap()
-                .get(b"MediaBox")
-                .unwrap()
-                .as_array()
-                .unwrap();
-            let n = |o: &lopdf::Object| match o {
-                lopdf::Object::Integer(i) => *i as f64,
-                lopdf::Object::Real(r) => *r as f64,
-                other => panic!("not a number: {other:?}"),
-            };
-            (
-                (n(&media[2]) - n(&media[0])) / MM,
-                (n(&media[3]) - n(&media[1])) / MM,
-            )
-        })
-        .collect()
+    common::page_sizes_mm(&lopdf::Document::load_mem(bytes).expect("the PDF parses"))
 }
 
 fn save(built: &HashMap<String, Vec<u8>>) -> Value {

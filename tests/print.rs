@@ -17,7 +17,7 @@ use safari::world::GameFolder;
 
 mod common;
 
-use common::pdf_text;
+use common::{page_box, page_sizes_mm, pdf_text};
 
 const MM: f64 = 72.0 / 25.4;
 
@@ -58,41 +58,6 @@ fn build(dir: &Path, configure: impl FnOnce(&mut BuildOptions)) -> HashMap<Strin
 
 fn pdf(bytes: &[u8]) -> lopdf::Document {
     lopdf::Document::load_mem(bytes).expect("the PDF parses")
-}
-
-fn number(object: &lopdf::Object) -> f64 {
-    match object {
-        lopdf::Object::Integer(i) => *i as f64,
-        lopdf::Object::Real(r) => *r as f64,
-        other => panic!("not a number: {other:?}"),
-    }
-}
-
-/// A page box ([x0, y0, x1, y1] in points), looked up through the page tree.
-fn page_box(doc: &lopdf::Document, page: lopdf::ObjectId, name: &[u8]) -> Option<[f64; 4]> {
-    let mut dict = doc.get_dictionary(page).ok()?;
-    loop {
-        if let Ok(value) = dict.get(name) {
-            let array = match value {
-                lopdf::Object::Reference(id) => doc.get_object(*id).ok()?.as_array().ok()?,
-                other => other.as_array().ok()?,
-            };
-            let v: Vec<f64> = array.iter().map(number).collect();
-            return Some([v[0], v[1], v[2], v[3]]);
-        }
-        let parent = dict.get(b"Parent").ok()?.as_reference().ok()?;
-        dict = doc.get_dictionary(parent).ok()?;
-    }
-}
-
-fn page_sizes_mm(doc: &lopdf::Document) -> Vec<(f64, f64)> {
-    doc.get_pages()
-        .values()
-        .map(|&id| {
-            let b = page_box(doc, id, b"MediaBox").expect("every page has a MediaBox");
-            ((b[2] - b[0]) / MM, (b[3] - b[1]) / MM)
-        })
-        .collect()
 }
 
 fn assert_size(actual: (f64, f64), expected: (f64, f64)) {

@@ -61,11 +61,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     if !files.iter().any(|(name, _)| name == "README.md") {
-        let made_of_components = files
-            .iter()
-            .find(|(name, _)| name == crate::load::MANIFEST)
-            .and_then(|(_, bytes)| toml::from_slice::<toml::Table>(bytes).ok())
-            .and_then(|manifest| manifest.get("rules")?.as_str().map(str::to_string))
+        let made_of_components = manifest_text(&files, "rules")
             .is_some_and(|rules| crate::rules::module(&rules).is_some());
         let readme = if made_of_components {
             embedded::components_readme(&given, &source)
@@ -147,17 +143,7 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
             .iter()
             .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
             .collect();
-        let name = files
-            .iter()
-            .find(|(name, _)| name == crate::load::MANIFEST)
-            .and_then(|(_, bytes)| {
-                toml::from_slice::<toml::Table>(bytes)
-                    .ok()?
-                    .get("name")?
-                    .as_str()
-                    .map(str::to_string)
-            })
-            .unwrap_or_else(|| from.display().to_string());
+        let name = manifest_text(&files, "name").unwrap_or_else(|| from.display().to_string());
         return Ok((files, name));
     } else {
         let packs: Vec<String> = std::fs::read_dir("content")
@@ -186,18 +172,17 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
         let bytes = reader.read(&relative).map_err(|d| d.message)?;
         files.push((relative, bytes));
     }
-    let name = files
-        .iter()
-        .find(|(name, _)| name == crate::load::MANIFEST)
-        .and_then(|(_, bytes)| {
-            toml::from_slice::<toml::Table>(bytes)
-                .ok()?
-                .get("name")?
-                .as_str()
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| dir.display().to_string());
+    let name = manifest_text(&files, "name").unwrap_or_else(|| dir.display().to_string());
     Ok((files, name))
+}
+
+/// A text value of the manifest among `files`.
+fn manifest_text(files: &Files, key: &str) -> Option<String> {
+    let (_, bytes) = files
+        .iter()
+        .find(|(name, _)| name == crate::load::MANIFEST)?;
+    let manifest = toml::from_slice::<toml::Table>(bytes).ok()?;
+    manifest.get(key)?.as_str().map(str::to_string)
 }
 
 /// The game's name: a folder name written as an id (`my-safari`, `my_safari`) as words with

@@ -33,51 +33,45 @@ pub const MAX_BOARD_MM: f64 = 1500.0;
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
 /// list loses that deck).
 fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> ComponentsFile {
+    use serde::Deserialize;
+    use toml::de::ValueDeserializer;
     const LISTS: [&str; 8] = [
         "symbol", "deck", "dice", "tiles", "tokens", "board", "pieces", "setup",
     ];
-    let mut found: Vec<Diagnostic> = Vec::new();
-    fn entries<E: serde::de::DeserializeOwned>(
-        file: FileId,
-        text: &str,
-        key: &str,
-        found: &mut Vec<Diagnostic>,
-    ) -> Vec<E> {
-        let mut these = Diagnostics::default();
-        let (_, entries) = toml_read::read::<serde::de::IgnoredAny, E>(file, text, key, &mut these);
-        // Each list is read from the whole file: its syntax errors and long texts are found
-        // once per list, and reported once.
-        for diagnostic in these.into_vec() {
-            if !found.contains(&diagnostic) {
-                found.push(diagnostic);
+    let mut parsed = ComponentsFile::default();
+    toml_read::read_lists(
+        file,
+        text,
+        &LISTS,
+        diagnostics,
+        &mut |key, entry| {
+            let entry = ValueDeserializer::from(entry);
+            match key {
+                "symbol" => parsed.symbol.push(SymbolEntry::deserialize(entry)?),
+                "deck" => parsed.deck.push(DeckEntry::deserialize(entry)?),
+                "dice" => parsed.dice.push(DiceEntry::deserialize(entry)?),
+                "tiles" => parsed.tiles.push(TilesEntry::deserialize(entry)?),
+                "tokens" => parsed.tokens.push(TokensEntry::deserialize(entry)?),
+                "board" => parsed.board.push(BoardEntry::deserialize(entry)?),
+                "pieces" => parsed.pieces.push(PiecesEntry::deserialize(entry)?),
+                _ => parsed.setup.push(SetupEntry::deserialize(entry)?),
             }
-        }
-        entries.into_iter().map(|(entry, _)| entry).collect()
-    }
-    let parsed = ComponentsFile {
-        symbol: entries(file, text, "symbol", &mut found),
-        deck: entries(file, text, "deck", &mut found),
-        dice: entries(file, text, "dice", &mut found),
-        tiles: entries(file, text, "tiles", &mut found),
-        tokens: entries(file, text, "tokens", &mut found),
-        board: entries(file, text, "board", &mut found),
-        pieces: entries(file, text, "pieces", &mut found),
-        setup: entries(file, text, "setup", &mut found),
-    };
-    let (table, _) = toml::de::DeTable::parse_recoverable(text);
-    for key in table.get_ref().keys() {
-        if !LISTS.contains(&key.get_ref().as_ref()) {
-            found.push(
-                Diagnostic::error(Code::InvalidValue, format!("a component file has no `{}`", key.get_ref()))
-                    .with_primary(Origin::new(file, key.span()), "unknown key")
-                    .with_help(match crate::diag::similar_name(key.get_ref(), LISTS) {
-                        Some(name) => format!("a name with a similar spelling exists: `{name}` (a component file holds lists of: {})", LISTS.join(", ")),
+            Ok(())
+        },
+        &mut |key, span, diagnostics| {
+            diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, format!("a component file has no `{key}`"))
+                    .with_primary(Origin::new(file, span), "unknown key")
+                    .with_help(match crate::diag::similar_name(key, LISTS) {
+                        Some(name) => format!(
+                            "a name with a similar spelling exists: `{name}` (a component file holds lists of: {})",
+                            LISTS.join(", ")
+                        ),
                         None => format!("a component file holds lists of: {}", LISTS.join(", ")),
                     }),
             );
-        }
-    }
-    diagnostics.extend(found);
+        },
+    );
     parsed
 }
 
@@ -650,7 +644,7 @@ impl Lower {
             Self::define(&mut self.deck_names, &entry.id, deck_ix, file, diagnostics);
             let mut cards: Vec<Card> = Vec::new();
             for card in &entry.card {
-                self.cards(file, deck_ix, card, &mut cards, diagnostics);
+                self.cards(file, card, &mut cards, diagnostics);
             }
             let physical: u32 = cards.iter().map(|c| c.copies).sum();
             if physical > limits::MAX_DECK_SIZE {
@@ -705,7 +699,6 @@ impl Lower {
     fn cards(
         &mut self,
         file: FileId,
-        _deck_ix: usize,
         entry: &CardEntry,
         cards: &mut Vec<Card>,
         diagnostics: &mut Diagnostics,
@@ -801,7 +794,7 @@ impl Lower {
                     .with_help("card ids are lower-case words joined by dashes: `blue-7`"),
                 );
             }
-            if let Some(first) = cards.iter().find(|c| c.id.value == id && c.origin == at) {
+            if cards.iter().any(|c| c.id.value == id && c.origin == at) {
                 diagnostics.push(
                     Diagnostic::error(
                         Code::DuplicateId,
@@ -810,7 +803,6 @@ impl Lower {
                     .with_primary(at, "every card it makes needs its own id")
                     .with_help("name the `for-each` fields in the id: `id = \"{suit}-{value}\"`"),
                 );
-                let _ = first;
                 continue;
             }
             if let Some(first) = cards.iter().find(|c| c.id.value == id) {

@@ -134,46 +134,42 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
     };
     let mut parsed = Vec::new();
     if let Some(entries) = entries {
-        let entries_span = entries.span();
-        match entries.into_inner() {
-            DeValue::Array(array) => {
-                if array.len() > MAX_ENTRIES {
-                    let first_dropped = array[MAX_ENTRIES].span();
-                    diagnostics.push(
-                        Diagnostic::error(
-                            Code::LimitExceeded,
-                            format!(
-                                "{} `[[{many}]]` entries: a file holds at most {MAX_ENTRIES}",
-                                array.len()
-                            ),
-                        )
-                        .with_primary(
-                            Origin::new(file, first_dropped),
-                            "the first one past the limit",
-                        )
-                        .with_help("entries past the limit are not read"),
-                    );
-                }
-                for entry in array.into_iter().take(MAX_ENTRIES) {
-                    let span = entry.span();
-                    let origin = Origin::new(file, span.clone());
-                    if let Some((_, long)) =
-                        longest_text(&entry).filter(|(n, _)| *n > MAX_TEXT_CHARS)
-                    {
-                        diagnostics.push(text_too_long(file, long));
-                        continue;
-                    }
-                    match E::deserialize(ValueDeserializer::from(entry)) {
-                        Ok(value) => parsed.push((value, origin)),
-                        // The syntax error already explains this entry.
-                        Err(error)
-                            if overlaps_syntax_error(&span)
-                                || error.span().is_some_and(|s| overlaps_syntax_error(&s)) => {}
-                        Err(error) => diagnostics.push(value_error(file, &error, origin)),
-                    }
-                }
-            }
-            other => diagnostics.push(
+        each_entry(
+            file,
+            many,
+            entries,
+            &overlaps_syntax_error,
+            diagnostics,
+            &mut |entry, origin| {
+                parsed.push((E::deserialize(ValueDeserializer::from(entry))?, origin));
+                Ok(())
+            },
+        );
+    }
+    (header, parsed)
+}
+
+/// A table entry as parsed, with its span.
+type Entry<'a> = Spanned<DeValue<'a>>;
+/// The outcome of deserialising one entry.
+type Taken = Result<(), toml::de::Error>;
+
+/// Each entry of the array `many` handed to `take` on its own (at most `MAX_ENTRIES`, none
+/// with a text past the limit); a fault `take` returns is reported unless a syntax error
+/// (`broken`) already explains it.
+fn each_entry(
+    file: FileId,
+    many: &str,
+    entries: Spanned<DeValue<'_>>,
+    broken: &dyn Fn(&std::ops::Range<usize>) -> bool,
+    diagnostics: &mut Diagnostics,
+    take: &mut dyn FnMut(Entry<'_>, Origin) -> Taken,
+) {
+    let entries_span = entries.span();
+    let array = match entries.into_inner() {
+        DeValue::Array(array) => array,
+        other => {
+            return diagnostics.push(
                 Diagnostic::error(
                     Code::InvalidValue,
                     format!(
@@ -183,10 +179,80 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
                 )
                 .with_primary(Origin::new(file, entries_span), "here")
                 .with_help(format!("write each entry as a `[[{many}]]` table")),
-            ),
+            );
+        }
+    };
+    if array.len() > MAX_ENTRIES {
+        let first_dropped = array[MAX_ENTRIES].span();
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!(
+                    "{} `[[{many}]]` entries: a file holds at most {MAX_ENTRIES}",
+                    array.len()
+                ),
+            )
+            .with_primary(
+                Origin::new(file, first_dropped),
+                "the first one past the limit",
+            )
+            .with_help("entries past the limit are not read"),
+        );
+    }
+    for entry in array.into_iter().take(MAX_ENTRIES) {
+        let span = entry.span();
+        let origin = Origin::new(file, span.clone());
+        if let Some((_, long)) = longest_text(&entry).filter(|(n, _)| *n > MAX_TEXT_CHARS) {
+            diagnostics.push(text_too_long(file, long));
+            continue;
+        }
+        match take(entry, origin) {
+            Ok(()) => {}
+            // The syntax error already explains this entry.
+            Err(error) if broken(&span) || error.span().is_some_and(|s| broken(&s)) => {}
+            Err(error) => diagnostics.push(value_error(file, &error, origin)),
         }
     }
-    (header, parsed)
+}
+
+/// Parses a TOML file whose top level is arrays of tables only, once: each entry of the array
+/// `key` (one of `lists`) is handed to `take(key, entry)` on its own; a key outside `lists`
+/// goes to `unknown(key, span)`.
+pub fn read_lists(
+    file: FileId,
+    text: &str,
+    lists: &[&str],
+    diagnostics: &mut Diagnostics,
+    take: &mut dyn FnMut(&str, Entry<'_>) -> Taken,
+    unknown: &mut dyn FnMut(&str, std::ops::Range<usize>, &mut Diagnostics),
+) {
+    let (table, errors) = DeTable::parse_recoverable(text);
+    for error in &errors {
+        diagnostics.push(syntax_error(file, error, text));
+    }
+    let broken: Vec<std::ops::Range<usize>> = errors.iter().filter_map(|e| e.span()).collect();
+    let overlaps_syntax_error = |span: &std::ops::Range<usize>| {
+        broken
+            .iter()
+            .any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
+    };
+    let mut table: Spanned<DeTable> = table;
+    table.get_mut().make_owned();
+    for (key, value) in table.into_inner() {
+        let name = key.get_ref().to_string();
+        if lists.contains(&name.as_str()) {
+            each_entry(
+                file,
+                &name,
+                value,
+                &overlaps_syntax_error,
+                diagnostics,
+                &mut |entry, _| take(&name, entry),
+            );
+        } else {
+            unknown(&name, key.span(), diagnostics);
+        }
+    }
 }
 
 /// Parses a whole TOML file into `T` (for files with no main array, such as the manifest).

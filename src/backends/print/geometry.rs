@@ -210,6 +210,29 @@ pub fn grid_for(paper: PaperSize, width: f64, height: f64, layout: DeckLayout) -
     }
 }
 
+/// SZ0313 when cards of `width` x `height` (the cards of `what`, written where `origin` is) fit
+/// no page of `paper` in `layout`, with their bleed and crop marks.
+pub fn card_fit(
+    what: &str,
+    (width, height): (f64, f64),
+    paper: PaperSize,
+    layout: DeckLayout,
+    origin: crate::world::Origin,
+) -> Option<crate::diag::Diagnostic> {
+    (grid_for(paper, width, height, layout).per_page() == 0).then(|| {
+        let room = match layout {
+            DeckLayout::Duplex => paper.label(),
+            DeckLayout::GutterFold => format!("half of {} (gutter-fold)", paper.label()),
+        };
+        crate::diag::Diagnostic::error(
+            crate::diag::Code::TooLargeForPaper,
+            format!("a card of {what}, with its bleed and crop marks, does not fit on {room}"),
+        )
+        .with_primary(origin, format!("{width:.1} × {height:.1} mm cards"))
+        .with_help("choose a larger paper (`[print] paper`, or `--paper`), the duplex layout, or a smaller card size")
+    })
+}
+
 /// The pages of a deck: `physical` lists the design of every physical card in deck order.
 pub fn card_pages(
     paper: PaperSize,

@@ -33,8 +33,7 @@ pub fn build(
 ) -> Result<Printed, Vec<Diagnostic>> {
     let wants = |target| options.targets.contains(&target);
     let paper = options.print.paper.unwrap_or(table.manifest.paper);
-    let mut data = data::table_data(table, module, paper, options.print.color_space);
-    data.color_space = options.print.color_space;
+    let data = data::table_data(table, module, paper, options.print.color_space);
     let paper = PaperSize::of(paper);
     let ruleset = ruleset::ruleset(table, module);
     let ruleset_json = serde_json::to_string_pretty(&ruleset).expect("rulesets serialise") + "\n";

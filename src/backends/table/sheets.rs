@@ -530,7 +530,7 @@ pub fn fits(
     paper: crate::model::Paper,
     diagnostics: &mut crate::diag::Diagnostics,
 ) {
-    use crate::backends::print::geometry::CardGrid;
+    use crate::backends::print::geometry::{DeckLayout, card_fit};
     let page = PaperSize::of(paper);
     let too_large = |what: String, origin: crate::world::Origin, size: (f64, f64)| {
         Diagnostic::error(
@@ -542,16 +542,14 @@ pub fn fits(
     };
     for deck in &table.decks {
         let size = (deck.card_size.width_mm, deck.card_size.height_mm);
-        if CardGrid::fit(page, size.0, size.1).per_page() == 0 {
-            diagnostics.push(too_large(
-                format!(
-                    "a card of the deck `{}`, with its bleed and crop marks,",
-                    deck.id.value
-                ),
-                deck.id.origin,
-                size,
-            ));
-        }
+        let what = format!("the deck `{}`", deck.id.value);
+        diagnostics.extend(card_fit(
+            &what,
+            size,
+            page,
+            DeckLayout::Duplex,
+            deck.id.origin,
+        ));
     }
     let room = (
         page.width - 2.0 * PAGE_MARGIN_MM,

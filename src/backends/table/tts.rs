@@ -510,14 +510,12 @@ fn objects(
             match placed {
                 Some(place) => {
                     let board = &data.boards[place.board];
-                    let cell = board.cell / MM_PER_UNIT;
                     let x = (board.frame + (place.at.column as f64 + 0.5) * board.cell
                         - board.width / 2.0)
                         / MM_PER_UNIT;
                     let z = -(board.frame + (place.at.row as f64 + 0.5) * board.cell
                         - board.height / 2.0)
                         / MM_PER_UNIT;
-                    let _ = cell;
                     at(&mut object, x, 1.5, z);
                     let facing = place.facing.map_or(0.0, |f| match f {
                         crate::components::Facing::North => 180.0,
