@@ -178,7 +178,7 @@ fn a_bad_ruleset_is_refused_with_the_place_that_is_wrong() {
     assert_eq!(err.path, "format_version");
     assert!(err.to_string().contains("99"), "{err}");
 
-    value["format_version"] = serde_json::json!(1);
+    value["format_version"] = serde_json::json!(ruleset::FORMAT_VERSION);
     value["deck"]["cards"][1]["capture_rate"] = serde_json::json!("twelve");
     let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
     assert_eq!(err.path, "deck.cards[1].capture_rate", "{err}");
@@ -346,4 +346,65 @@ fn no_free_box_is_left_open() {
             );
         }
     }
+}
+
+/// Items whose effects are composed from steps play as their steps say (the fixture
+/// clean-item-effects: the Lure adds 5 to every capture roll while held, the Charm is spent to
+/// add 1 to one roll that it turns into a catch, the Boots give one more re-roll a turn).
+#[test]
+fn composed_item_effects_play_as_their_steps_say() {
+    let rules = engine::load(&ruleset_json("tests/fixtures/clean-item-effects")).unwrap();
+    let (mut lured_catches, mut boosted_catches, mut fourth_rolls) = (0, 0, 0);
+    for seed in 0..300 {
+        for policy in ["greedy", "random"] {
+            let (_, log) = play(&rules, policy, 1, seed);
+            let (mut lure, mut boots, mut rolls) = (false, false, 0);
+            let mut card = String::new();
+            for (i, event) in log.iter().enumerate() {
+                match event {
+                    engine::Event::Fill { r#box, .. } if r#box == "get-lure" => lure = true,
+                    engine::Event::Fill { r#box, .. } if r#box == "get-boots" => boots = true,
+                    engine::Event::Turn { .. } => rolls = 0,
+                    engine::Event::Roll { .. } => {
+                        rolls += 1;
+                        // Three rolls a turn, four with the Boots.
+                        assert!(
+                            rolls <= if boots { 4 } else { 3 },
+                            "seed {seed}: {rolls} rolls"
+                        );
+                        fourth_rolls += (rolls == 4) as u32;
+                    }
+                    engine::Event::Encounter { card: c, .. } => card = c.clone(),
+                    engine::Event::Throw {
+                        total,
+                        needed,
+                        caught,
+                        ..
+                    } => {
+                        assert_eq!(*caught, total >= needed, "seed {seed}");
+                        let rate = rules
+                            .cards
+                            .iter()
+                            .find(|c| c.id == card)
+                            .unwrap()
+                            .capture_rate;
+                        // Held, the Lure lowers the total every throw needs by 5.
+                        assert_eq!(*needed, if lure { rate.saturating_sub(5) } else { rate });
+                        lured_catches += (*caught && card == "delta") as u32;
+                        // A Charm spent just before the throw made a miss a catch.
+                        if let Some(engine::Event::Use { item, .. }) = log.get(i - 1)
+                            && item == "charm"
+                        {
+                            assert!(*caught && total - 1 < *needed, "seed {seed}: {event:?}");
+                            boosted_catches += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(lured_catches > 0, "the Lure never made Delta catchable");
+    assert!(boosted_catches > 0, "the Charm was never spent on a roll");
+    assert!(fourth_rolls > 0, "the Boots never gave a fourth roll");
 }

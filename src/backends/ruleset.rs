@@ -11,12 +11,12 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{Context, Output};
-use crate::model::{self, Action, DiceRole, Effect, Flow, Game, Habitat, ItemKind, Shape, Style};
+use crate::model::{self, Action, DiceRole, Flow, Game, Habitat, ItemKind, Shape, Step, Style};
 
 /// The name of the format, so a file can say what it is.
 pub const FORMAT: &str = "safari-ruleset";
 /// Bumped on any change an older reader would misread (see docs/ruleset.md).
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A game's rules, as data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -140,7 +140,8 @@ pub struct Item {
     pub id: String,
     pub name: String,
     pub kind: ItemKind,
-    pub effect: Effect,
+    /// What it does, step by step (docs/ruleset.md).
+    pub effects: Vec<Step>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -386,7 +387,7 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
                 id: i.id.clone(),
                 name: i.name.clone(),
                 kind: i.kind,
-                effect: i.effect,
+                effects: i.effects.clone(),
             })
             .collect(),
         field_guide: FieldGuide {

@@ -17,6 +17,7 @@ use crate::backends::ruleset::{
     Card, Criteria, DiceSet, Evolution, Face, Fill, GuideBox, Item, Requirement, Reward, Ruleset,
     Species,
 };
+use crate::model::Step;
 
 /// The fields of each kind of entry that have their own wording.
 pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[
@@ -46,7 +47,7 @@ pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[
         &["species", "capture_rate", "criteria", "copies", "flavor"],
     ),
     ("dice", &["name", "role", "dice"]),
-    ("item", &["name", "kind", "effect"]),
+    ("item", &["name", "kind", "effects"]),
     ("species", &["name", "dex", "evolutions"]),
 ];
 
@@ -255,9 +256,9 @@ impl<'a> Glossary<'a> {
             }
             "item" => {
                 let i: &Item = r.items.iter().find(|i| i.id == id)?;
-                let effect = match word(&i.effect).as_str() {
-                    "none" => String::new(),
-                    effect => format!(", {effect}"),
+                let effect = match i.effects.as_slice() {
+                    [] => String::new(),
+                    steps => format!(", {}", effects(steps)),
                 };
                 Some(format!("{} ({}{effect})", i.name, word(&i.kind)))
             }
@@ -279,6 +280,19 @@ impl<'a> Glossary<'a> {
 }
 
 /// A serialised enum value as a word: `reroll-hazard` reads "reroll hazard".
+/// An item's steps in words: "lock capture die, +1 to capture rolls".
+fn effects(steps: &[Step]) -> String {
+    let words: Vec<String> = steps
+        .iter()
+        .map(|step| match step {
+            Step::CaptureBonus(n) => format!("+{n} to capture rolls"),
+            Step::Habitat(h) => format!("{} habitat", word(h)),
+            other => other.name().replace('-', " "),
+        })
+        .collect();
+    words.join(", ")
+}
+
 fn word<T: serde::Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(Value::String(s)) => s.replace(['-', '_'], " "),
@@ -560,12 +574,18 @@ fn meaning(
         | ("box", "shape")
         | ("box", "style")
         | ("dice", "role")
-        | ("item", "kind")
-        | ("item", "effect") => Some(arrow(
+        | ("item", "kind") => Some(arrow(
             field,
             old.map_or("none".to_string(), word),
             new.map_or("none".to_string(), word),
         )),
+        ("item", "effects") => {
+            let say = |v: Option<&Value>| match typed::<Vec<Step>>(v) {
+                Some(steps) if !steps.is_empty() => effects(&steps),
+                _ => "none".to_string(),
+            };
+            Some(arrow("effect", say(old), say(new)))
+        }
         ("box", "fill") => {
             let (a, b) = (typed::<Fill>(old)?, typed::<Fill>(new)?);
             Some(format!("now filled by {} (was {})", g.fill(&b), g.fill(&a)))

@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 use super::rules::{Gain, Need, Rules};
-use crate::model::{Action, Effect, Habitat, ItemKind, Style};
+use crate::model::{Action, Habitat, Style};
 
 /// The expedition faces showing.
 type Faces = ArrayVec<Action, { crate::load::MAX_EXPEDITION_DICE as usize }>;
@@ -251,16 +251,56 @@ impl Player {
             && self.meets_needs(rules, b)
     }
 
-    /// The first item the player holds with an effect (only those spent with a Trainer face
-    /// when `usable`).
-    fn holding(&self, rules: &Rules, effect: Effect, usable: bool) -> Option<usize> {
+    /// The first of these items (a list of `rules.item_steps`) the player holds.
+    fn holding(&self, items: &[usize]) -> Option<usize> {
+        items.iter().copied().find(|i| self.items[*i])
+    }
+
+    /// What the passive items held add to every capture roll.
+    pub fn capture_bonus(&self, rules: &Rules) -> u32 {
         rules
-            .effect_items
-            .get(effect as usize)
-            .into_iter()
-            .flatten()
-            .copied()
-            .find(|i| self.items[*i] && (!usable || rules.items[*i].kind == ItemKind::Usable))
+            .item_steps
+            .capture_bonus
+            .iter()
+            .filter(|(i, _)| self.items[*i])
+            .fold(0u32, |sum, (_, n)| sum.saturating_add(*n))
+    }
+
+    /// The chance one throw at the card catches it, with the passive items held and no die
+    /// locked (usable boosts left out: whether one is spent depends on the roll).
+    pub fn catch_chance(&self, rules: &Rules, card: usize) -> f64 {
+        catch_chance(
+            rules,
+            rules.cards[card]
+                .capture_rate
+                .saturating_sub(self.capture_bonus(rules)),
+        )
+    }
+
+    /// Re-rolls a turn gives this player: the rules' and one per extra-roll item held.
+    fn rolls_per_turn(&self, rules: &Rules) -> u32 {
+        let extra = rules
+            .item_steps
+            .extra_roll
+            .iter()
+            .filter(|i| self.items[**i])
+            .count() as u32;
+        rules.rolls_per_turn.saturating_add(extra)
+    }
+
+    /// Habitat bonuses (grass, water, either): the sheet's and the passive items' held.
+    fn habitat_bonuses(&self, rules: &Rules) -> (u32, u32, u32) {
+        let mut bonus = (self.bonus_grass, self.bonus_water, self.bonus_any);
+        for (i, habitat) in &rules.item_steps.habitat {
+            if self.items[*i] {
+                match habitat {
+                    Habitat::Grass => bonus.0 += 1,
+                    Habitat::Water => bonus.1 += 1,
+                    Habitat::Any => bonus.2 += 1,
+                }
+            }
+        }
+        bonus
     }
 
     pub fn balls_left(&self, rules: &Rules) -> u32 {
@@ -275,11 +315,12 @@ impl Player {
     #[inline(always)]
     pub fn meets_card(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
         let card = &rules.cards[card];
-        let habitats = (0..=self.bonus_any).any(|to_grass| {
-            let g = card.grass.saturating_sub(self.bonus_grass + to_grass);
+        let (bonus_grass, bonus_water, bonus_any) = self.habitat_bonuses(rules);
+        let habitats = (0..=bonus_any).any(|to_grass| {
+            let g = card.grass.saturating_sub(bonus_grass + to_grass);
             let w = card
                 .water
-                .saturating_sub(self.bonus_water + (self.bonus_any - to_grass));
+                .saturating_sub(bonus_water + (bonus_any - to_grass));
             g <= grass && w <= water
         });
         habitats
@@ -832,7 +873,8 @@ impl<'r> Game<'r> {
         let player = &mut self.players[p];
         player.turn_start_fills = player.fills;
         player.busted = false;
-        let faces = self.keep_rolling(p, faces, rules.rolls_per_turn - 1, policy);
+        let rolls = self.players[p].rolls_per_turn(rules);
+        let faces = self.keep_rolling(p, faces, rolls - 1, policy);
         if let Some(faces) = faces {
             self.resolve_faces(p, &faces, policy);
         }
@@ -980,7 +1022,7 @@ impl<'r> Game<'r> {
     ) -> Option<Faces> {
         let rules = self.rules;
         let bicycle = self.players[p]
-            .holding(rules, Effect::RerollHazard, false)
+            .holding(&rules.item_steps.reroll_hazard)
             .is_some();
         loop {
             self.event(|| Event::Roll {
@@ -1112,12 +1154,12 @@ impl<'r> Game<'r> {
                 if !player.items[i] {
                     continue;
                 }
-                let item = &rules.items[i];
                 let opens_a_box = rules.use_boxes[i]
                     .iter()
                     .any(|b| player.can_fill(rules, *b));
                 let useful = opens_a_box
-                    || (item.effect == Effect::ReshuffleDiscard && !self.discard.is_empty());
+                    || (rules.item_steps.reshuffle_discard.contains(&i)
+                        && !self.discard.is_empty());
                 if useful {
                     choices.push(Choice::Use(i as u32));
                 }
@@ -1150,7 +1192,7 @@ impl<'r> Game<'r> {
             player: p,
             item: rules.items[i].id.clone(),
         });
-        if rules.items[i].effect == Effect::ReshuffleDiscard {
+        if rules.item_steps.reshuffle_discard.contains(&i) {
             self.deck.append(&mut self.discard);
             self.deck.shuffle(&mut self.rng);
         }
@@ -1194,7 +1236,7 @@ impl<'r> Game<'r> {
             cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
         });
         // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
-        let repel = self.players[p].holding(rules, Effect::Repel, true);
+        let repel = self.players[p].holding(&rules.item_steps.redraw_species);
         if let Some(item) = repel
             && trainers > 0
         {
@@ -1264,8 +1306,11 @@ impl<'r> Game<'r> {
         policy: &mut P,
     ) {
         let rules = self.rules;
-        let rate = rules.cards[card].capture_rate;
-        let doll = self.players[p].holding(rules, Effect::LockCaptureDie, true);
+        // Passive bonuses lower the total a throw needs; usable boosts are spent on a roll.
+        let rate = rules.cards[card]
+            .capture_rate
+            .saturating_sub(self.players[p].capture_bonus(rules));
+        let doll = self.players[p].holding(&rules.item_steps.lock_capture_die);
         let mut ask = !at_once;
         loop {
             let player = &self.players[p];
@@ -1315,6 +1360,14 @@ impl<'r> Game<'r> {
                     best = Some((i, value));
                 }
             }
+            // Usable boosts the player holds, the largest first, spent one Trainer face each
+            // when together they turn this miss into a catch.
+            let boosts = self.boosts_to_catch(p, rate.saturating_sub(total), trainers);
+            for &item in &boosts {
+                trainers -= 1;
+                total += rules.item_steps.capture_boost[item].1;
+                self.use_item(p, rules.item_steps.capture_boost[item].0, policy);
+            }
             let caught = total >= rate;
             self.event(|| Event::Throw {
                 player: p,
@@ -1337,6 +1390,31 @@ impl<'r> Game<'r> {
                 locked = best;
                 self.use_item(p, item, policy);
             }
+        }
+    }
+}
+
+impl Game<'_> {
+    /// The usable capture boosts (indices into `item_steps.capture_boost`) to spend so that a
+    /// roll `short` of the rate catches: the largest first, no more than `trainers`; none when
+    /// they cannot make up the difference.
+    fn boosts_to_catch(&self, p: usize, short: u32, trainers: u32) -> Vec<usize> {
+        let rules = self.rules;
+        let mut chosen = Vec::new();
+        let mut added = 0u32;
+        for (k, (item, n)) in rules.item_steps.capture_boost.iter().enumerate() {
+            if added >= short || chosen.len() as u32 >= trainers {
+                break;
+            }
+            if self.players[p].items[*item] {
+                chosen.push(k);
+                added = added.saturating_add(*n);
+            }
+        }
+        if added >= short && short > 0 {
+            chosen
+        } else {
+            Vec::new()
         }
     }
 }

@@ -577,7 +577,7 @@ impl Greedy {
                     6.0
                 };
                 (new + self.species_aim(player, card.species))
-                    * super::game::catch_chance(rules, card.capture_rate)
+                    * player.catch_chance(rules, view.drawn[i as usize])
             }
             Choice::Throw if decision == Decision::Throw => {
                 let spare =

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::backends::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
-use crate::model::{Action, DiceRole, Effect, Habitat, ItemKind, Shape, Style};
+use crate::model::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
 
 /// A box's or a card's requirement, as the engine checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +100,59 @@ pub struct CardRule {
 pub struct ItemRule {
     pub id: String,
     pub kind: ItemKind,
-    pub effect: Effect,
+    pub effects: Vec<Step>,
+}
+
+/// The items by what they do, so a turn asks "does the player hold one" rather than reading
+/// every item's steps. An item with several steps is in several lists.
+#[derive(Debug, Clone, Default)]
+pub struct ItemSteps {
+    /// Passive: re-roll one hazard with each re-roll.
+    pub reroll_hazard: Vec<usize>,
+    /// Passive: one more re-roll a turn, each.
+    pub extra_roll: Vec<usize>,
+    /// Passive: a habitat counted toward card criteria.
+    pub habitat: Vec<(usize, Habitat)>,
+    /// Passive: added to every capture roll.
+    pub capture_bonus: Vec<(usize, u32)>,
+    /// Usable: added to one capture roll, the largest first.
+    pub capture_boost: Vec<(usize, u32)>,
+    /// Usable: lock a capture die after a miss.
+    pub lock_capture_die: Vec<usize>,
+    /// Usable: shuffle the discard pile into the deck.
+    pub reshuffle_discard: Vec<usize>,
+    /// Usable: discard the drawn cards of one species and draw again.
+    pub redraw_species: Vec<usize>,
+}
+
+impl ItemSteps {
+    fn of(items: &[ItemRule]) -> ItemSteps {
+        let mut steps = ItemSteps::default();
+        for (i, item) in items.iter().enumerate() {
+            for step in &item.effects {
+                // A step that does not fit its item's kind is SZ0314 and never happens.
+                if !step.fits(item.kind) {
+                    continue;
+                }
+                let usable = item.kind == ItemKind::Usable;
+                match *step {
+                    Step::FillLabelled => {}
+                    Step::RerollHazard => steps.reroll_hazard.push(i),
+                    Step::ExtraRoll => steps.extra_roll.push(i),
+                    Step::Habitat(h) => steps.habitat.push((i, h)),
+                    Step::CaptureBonus(n) if usable => steps.capture_boost.push((i, n)),
+                    Step::CaptureBonus(n) => steps.capture_bonus.push((i, n)),
+                    Step::LockCaptureDie => steps.lock_capture_die.push(i),
+                    Step::ReshuffleDiscard => steps.reshuffle_discard.push(i),
+                    Step::RedrawSpecies => steps.redraw_species.push(i),
+                }
+            }
+        }
+        steps
+            .capture_boost
+            .sort_by_key(|(i, n)| (std::cmp::Reverse(*n), *i));
+        steps
+    }
 }
 
 /// A game's rules, ready to play.
@@ -145,8 +197,8 @@ pub struct Rules {
     /// The items a Trainer face spends, in item order.
     pub usable_items: Vec<usize>,
     pub free_boxes: Vec<usize>,
-    /// The items with each effect, by `Effect as usize`.
-    pub effect_items: Vec<Vec<usize>>,
+    /// The items by the steps of their effects.
+    pub item_steps: ItemSteps,
     /// Whether obtaining each item may open a free box.
     pub item_opens_free: Vec<bool>,
     /// Whether collecting each species may open a free box.
@@ -309,7 +361,7 @@ impl Rules {
                 .map(|i| ItemRule {
                     id: i.id.clone(),
                     kind: i.kind,
-                    effect: i.effect,
+                    effects: i.effects.clone(),
                 })
                 .collect(),
             species: ruleset.species.iter().map(|s| s.id.clone()).collect(),
@@ -330,15 +382,7 @@ impl Rules {
                 .filter(|i| ruleset.items[*i].kind == ItemKind::Usable)
                 .collect(),
             free_boxes: Vec::new(),
-            effect_items: {
-                let mut by_effect: Vec<Vec<usize>> = Vec::new();
-                for (i, item) in ruleset.items.iter().enumerate() {
-                    let e = item.effect as usize;
-                    by_effect.resize(by_effect.len().max(e + 1), Vec::new());
-                    by_effect[e].push(i);
-                }
-                by_effect
-            },
+            item_steps: ItemSteps::default(),
             item_opens_free: vec![false; ruleset.items.len()],
             species_opens_free: vec![false; ruleset.species.len()],
             bonus_tracks: Vec::new(),
@@ -466,12 +510,31 @@ impl Rules {
                 });
             }
         }
+        rules.item_steps = ItemSteps::of(&rules.items);
         rules.used_items = (0..rules.items.len())
             .filter(|i| !rules.use_boxes[*i].is_empty())
             .collect();
         rules.link_free_boxes();
         rules.catch_table = super::game::at_least_table(rules.capture.iter().map(Vec::as_slice));
         Ok(rules)
+    }
+
+    /// The highest capture total a throw can reach with the items `held` says the player has:
+    /// the dice's highest, every passive bonus, and every usable boost (each needs a Trainer
+    /// face; this is an upper bound).
+    pub fn capture_reach(&self, held: impl Fn(usize) -> bool) -> u32 {
+        let dice: u32 = self
+            .capture
+            .iter()
+            .map(|d| d.iter().max().copied().unwrap_or(0))
+            .sum();
+        let steps = &self.item_steps;
+        steps
+            .capture_bonus
+            .iter()
+            .chain(&steps.capture_boost)
+            .filter(|(i, _)| held(*i))
+            .fold(dice, |sum, (_, n)| sum.saturating_add(*n))
     }
 
     /// Marks what may open a free box: filling the box before it, a box or the first box of

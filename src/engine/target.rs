@@ -472,6 +472,12 @@ impl Plan {
         })
     }
 
+    /// Whether the card's rate is in reach of the capture dice with every capture bonus the
+    /// player holds (a usable one when the dice can show a Trainer face).
+    fn boosted(rules: &Rules, player: &Player, c: usize) -> bool {
+        rules.cards[c].capture_rate <= rules.capture_reach(|i| player.items[i])
+    }
+
     /// The moves a player can make on a sheet, whenever the dice allow.
     fn moves(&self, rules: &Rules, player: &Player, caught: &[u32]) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -506,7 +512,7 @@ impl Plan {
         for (c, (caught, copies)) in caught.iter().zip(&self.copies).enumerate() {
             if caught < copies && self.can_meet(rules, player, c) {
                 throw = true;
-                if super::game::catch_chance(rules, rules.cards[c].capture_rate) > 0.0 {
+                if player.catch_chance(rules, c) > 0.0 || Self::boosted(rules, player, c) {
                     moves.push(Move::Catch(c));
                 }
             }
@@ -787,7 +793,7 @@ impl Guard {
                     && card.item.is_none_or(|i| items[i]);
                 if met
                     && caught[c] < self.copies[c]
-                    && super::game::catch_chance(rules, card.capture_rate) > 0.0
+                    && card.capture_rate <= rules.capture_reach(|i| items[i])
                     && !collect[card.species]
                 {
                     collect[card.species] = true;

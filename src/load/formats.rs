@@ -301,9 +301,28 @@ pub struct ItemEntry {
     pub name: String,
     /// usable: spent with a Trainer face; passive: counts while held.
     pub kind: crate::model::ItemKind,
-    /// What it does.
-    #[serde(default)]
-    pub effect: crate::model::Effect,
+    /// What it does: a step, or a list of steps done in order (docs/content.md).
+    #[schemars(with = "Option<EffectSchema>")]
+    pub effect: Option<Spanned<toml::Value>>,
+}
+
+/// The shape of an item's `effect`, for the schema: the loader reads each step itself, so that
+/// a bad step is reported where it is written.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum EffectSchema {
+    /// `"none"`: no effect of its own.
+    None(NoEffect),
+    One(crate::model::Step),
+    Many(Vec<crate::model::Step>),
+}
+
+#[derive(JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)]
+enum NoEffect {
+    None,
 }
 
 /// The JSON Schema of each TOML content file, and of the ruleset `build` writes, by file name.

@@ -474,15 +474,55 @@ fn load_items(
             file,
             diagnostics,
         );
+        let (effects, effects_origin) = match &entry.effect {
+            Some(value) => (
+                item_effects(value, file, diagnostics),
+                Origin::new(file, value.span()),
+            ),
+            None => (Vec::new(), origin),
+        };
         items.push(Item {
             id: entry.id.into_inner(),
             name: entry.name,
             kind: entry.kind,
-            effect: entry.effect,
+            effects,
+            effects_origin,
             origin,
         });
     }
     (items, names)
+}
+
+/// An item's effect: `"none"`, one step, or a list of steps. A step that does not read is
+/// reported at the effect and left out.
+fn item_effects(
+    value: &toml::Spanned<toml::Value>,
+    file: FileId,
+    diagnostics: &mut Diagnostics,
+) -> Vec<Step> {
+    use serde::Deserialize;
+    let steps: Vec<&toml::Value> = match value.get_ref() {
+        toml::Value::String(none) if none == "none" => Vec::new(),
+        toml::Value::Array(steps) => steps.iter().collect(),
+        one => vec![one],
+    };
+    let mut effects = Vec::new();
+    for step in steps {
+        match Step::deserialize(step.clone()) {
+            Ok(step) => effects.push(step),
+            Err(error) => diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "an item effect that does not read")
+                    .with_primary(
+                        Origin::new(file, value.span()),
+                        crate::diag::printable(&error.message().replace('\n', " ")),
+                    )
+                    .with_help(
+                        "a step is a name (\"fill-labelled\", \"lock-capture-die\", \"reshuffle-discard\", \"redraw-species\", \"reroll-hazard\", \"extra-roll\") or a table (`{ habitat = \"grass\" }`, `{ capture-bonus = 1 }`); `effect` is one step or a list of them",
+                    ),
+            ),
+        }
+    }
+    effects
 }
 
 fn load_species(

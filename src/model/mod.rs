@@ -208,33 +208,73 @@ pub enum ItemKind {
     Passive,
 }
 
-/// What using or holding an item does, as data the engine interprets.
+/// One thing an item does, as data the checker and the engine both read. An item's effect is a
+/// list of these, so a new item is a new combination, not new code. A passive item's steps
+/// hold while the player has it; a usable item's happen when a Trainer face is spent on it. A
+/// step that does not fit the item's kind never happens (SZ0314).
 #[derive(
     Debug,
     Clone,
     Copy,
     PartialEq,
     Eq,
-    Default,
+    Hash,
     serde::Serialize,
     serde::Deserialize,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum Effect {
-    /// Fills an Evolutions box whose fill is `use:<this item>`.
-    Evolve,
-    /// Locks one capture die already rolled this encounter.
+pub enum Step {
+    /// Its use is for the boxes labelled with it (`use:<item>`, the Evolutions' stones): every
+    /// use fills the next open one, and this step says the item does nothing else.
+    #[serde(alias = "evolve")]
+    FillLabelled,
+    /// After a missed throw, one capture die keeps its value for the rest of the encounter.
     LockCaptureDie,
     /// Shuffles the discard pile into the deck.
     ReshuffleDiscard,
-    /// Discards drawn cards of one species and draws as many again.
-    Repel,
-    /// Lets one hazard per roll be re-rolled.
+    /// Discards the drawn cards of one species and draws as many again.
+    #[serde(alias = "repel")]
+    RedrawSpecies,
+    /// One die showing a hazard may be re-rolled with each re-roll.
     RerollHazard,
-    /// No effect of its own: it matters as a requirement or card criterion.
-    #[default]
-    None,
+    /// One more re-roll each turn.
+    ExtraRoll,
+    /// Counts as one more habitat of this kind toward card criteria.
+    Habitat(Habitat),
+    /// Adds this much to a capture roll: every roll while held (passive), or one roll it turns
+    /// into a catch (usable).
+    CaptureBonus(u32),
+}
+
+impl Step {
+    /// The step's name as content writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::FillLabelled => "fill-labelled",
+            Step::LockCaptureDie => "lock-capture-die",
+            Step::ReshuffleDiscard => "reshuffle-discard",
+            Step::RedrawSpecies => "redraw-species",
+            Step::RerollHazard => "reroll-hazard",
+            Step::ExtraRoll => "extra-roll",
+            Step::Habitat(_) => "habitat",
+            Step::CaptureBonus(_) => "capture-bonus",
+        }
+    }
+
+    /// Whether the step can happen for an item of this kind: re-rolls and habitats happen
+    /// while dice are rolled and cards met, when no Trainer face has been spent yet, so only
+    /// while held; the others are spent with a Trainer face, and a capture bonus is either.
+    pub fn fits(self, kind: ItemKind) -> bool {
+        match self {
+            Step::RerollHazard | Step::ExtraRoll | Step::Habitat(_) => kind == ItemKind::Passive,
+            Step::FillLabelled
+            | Step::LockCaptureDie
+            | Step::ReshuffleDiscard
+            | Step::RedrawSpecies => kind == ItemKind::Usable,
+            Step::CaptureBonus(_) => true,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -242,7 +282,10 @@ pub struct Item {
     pub id: String,
     pub name: String,
     pub kind: ItemKind,
-    pub effect: Effect,
+    /// What it does, in order; empty when it matters only as a requirement or card criterion.
+    pub effects: Vec<Step>,
+    /// Where the effect is written (the entry, when it is not).
+    pub effects_origin: Origin,
     pub origin: Origin,
 }
 

@@ -9,8 +9,8 @@
 use serde::Serialize;
 
 use crate::model::{
-    Action, BoxDef, Cause, DiceRole, Effect, Face, Flow, Game, Habitat, Paper, Requirement, Reward,
-    Shape, Style,
+    Action, BoxDef, Cause, DiceRole, Face, Flow, Game, Habitat, Paper, Requirement, Reward, Shape,
+    Step, Style,
 };
 
 use super::geometry::PaperSize;
@@ -151,7 +151,32 @@ pub struct FaceData {
 pub struct ItemData {
     pub name: String,
     pub usable: bool,
-    pub effect: Effect,
+    /// Its steps, each a dictionary: `step` (its name), and `amount` or `habitat` for the steps
+    /// that take one.
+    pub effects: Vec<StepData>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct StepData {
+    pub step: &'static str,
+    pub amount: Option<u32>,
+    pub habitat: Option<Habitat>,
+}
+
+impl StepData {
+    fn of(step: Step) -> StepData {
+        StepData {
+            step: step.name(),
+            amount: match step {
+                Step::CaptureBonus(n) => Some(n),
+                _ => None,
+            },
+            habitat: match step {
+                Step::Habitat(h) => Some(h),
+                _ => None,
+            },
+        }
+    }
 }
 
 pub fn game_data<'a>(
@@ -182,7 +207,7 @@ pub fn game_data<'a>(
             .map(|item| ItemData {
                 name: item.name.clone(),
                 usable: item.kind == crate::model::ItemKind::Usable,
-                effect: item.effect,
+                effects: item.effects.iter().map(|s| StepData::of(*s)).collect(),
             })
             .collect(),
         has_park_rules,

@@ -69,6 +69,8 @@ pub enum Kind {
         grass: u32,
         water: u32,
     },
+    /// The capture dice, with the capture bonuses of the items obtained, reach this rate.
+    CaptureAtLeast(u32),
 }
 
 /// Why a node depends on another: how to say the link, and where it was written.
@@ -106,6 +108,89 @@ pub struct HabitatDice {
     pub grass: u32,
     pub water: u32,
     pub either: u32,
+}
+
+/// What items add to habitats and capture rolls, as their steps say (`Step::fits` drops the
+/// steps that do not fit the item's kind, as the engine does).
+#[derive(Debug, Clone, Default)]
+pub struct ItemBonuses {
+    /// Per item: the habitats it counts as while held.
+    pub habitats: Vec<Bonuses>,
+    /// Per item: what it adds to every capture roll while held.
+    pub passive: Vec<u32>,
+    /// Per item: what spending it adds to one roll (usable), when a Trainer face can show.
+    pub boost: Vec<u32>,
+    /// Dice with a Trainer face: at most this many boosts go into one roll.
+    pub trainer_dice: u32,
+    /// Whether any item counts as a habitat, or adds to a capture roll (most games: none).
+    any_habitat: bool,
+    any_capture: bool,
+}
+
+impl ItemBonuses {
+    pub fn of(game: &Game, trainer_dice: u32) -> ItemBonuses {
+        let mut bonuses = ItemBonuses {
+            habitats: vec![Bonuses::default(); game.items.len()],
+            passive: vec![0; game.items.len()],
+            boost: vec![0; game.items.len()],
+            trainer_dice,
+            any_habitat: false,
+            any_capture: false,
+        };
+        for (i, item) in game.items.iter().enumerate() {
+            for step in item.effects.iter().filter(|s| s.fits(item.kind)) {
+                match *step {
+                    Step::Habitat(Habitat::Grass) => bonuses.habitats[i].grass += 1,
+                    Step::Habitat(Habitat::Water) => bonuses.habitats[i].water += 1,
+                    Step::Habitat(Habitat::Any) => bonuses.habitats[i].any += 1,
+                    Step::CaptureBonus(n) if item.kind == ItemKind::Passive => {
+                        bonuses.passive[i] = bonuses.passive[i].saturating_add(n)
+                    }
+                    Step::CaptureBonus(n) if trainer_dice > 0 => {
+                        bonuses.boost[i] = bonuses.boost[i].saturating_add(n)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        bonuses.any_habitat = bonuses.habitats.iter().any(|b| *b != Bonuses::default());
+        bonuses.any_capture = bonuses.passive.iter().chain(&bonuses.boost).any(|n| *n > 0);
+        bonuses
+    }
+
+    /// The habitats the items `held` count as.
+    pub fn habitats(&self, held: impl Fn(usize) -> bool) -> Bonuses {
+        let mut total = Bonuses::default();
+        if !self.any_habitat {
+            return total;
+        }
+        for (_, b) in self.habitats.iter().enumerate().filter(|(i, _)| held(*i)) {
+            total.grass += b.grass;
+            total.water += b.water;
+            total.any += b.any;
+        }
+        total
+    }
+
+    /// What the items `held` can add to one capture roll: every passive bonus, and the largest
+    /// boosts, one per Trainer face.
+    pub fn capture(&self, held: impl Fn(usize) -> bool) -> u32 {
+        if !self.any_capture {
+            return 0;
+        }
+        let passive = (0..self.passive.len())
+            .filter(|i| held(*i))
+            .fold(0u32, |sum, i| sum.saturating_add(self.passive[i]));
+        let mut boosts: Vec<u32> = (0..self.boost.len())
+            .filter(|i| held(*i) && self.boost[*i] > 0)
+            .map(|i| self.boost[i])
+            .collect();
+        boosts.sort_unstable_by(|a, b| b.cmp(a));
+        boosts
+            .into_iter()
+            .take(self.trainer_dice as usize)
+            .fold(passive, u32::saturating_add)
+    }
 }
 
 /// Habitat bonuses obtained so far.
@@ -152,6 +237,8 @@ pub struct Graph {
     /// Dice with each action face, by `Action as usize`.
     pub face_dice: [u32; 6],
     pub max_capture: u32,
+    /// What items add to habitats and capture rolls.
+    pub items: ItemBonuses,
     /// Boxes that wait for an event of bounded count that other boxes take first.
     pub exhausted: std::collections::HashMap<BoxId, super::bounded::Exhausted>,
     /// Boxes no order of play fills (see `play.rs`).
@@ -252,6 +339,7 @@ impl<'g> Builder<'g> {
             habitat_dice,
             face_dice,
             max_capture,
+            items: ItemBonuses::of(game, face_dice[Action::Trainer as usize]),
             late: Default::default(),
             exhausted: super::bounded::exhausted(game)
                 .into_iter()
@@ -416,8 +504,15 @@ impl<'g> Builder<'g> {
                 .map_or(self.never, |i| self.graph.item_node[i.index()]);
             self.edge(encounter, to, Why::CardNeeds, item.origin);
         }
-        let reachable = card.capture_rate.value <= self.graph.max_capture;
-        let capture = self.add(Fact::Capture(c), Kind::Const(reachable));
+        let rate = card.capture_rate.value;
+        let kind = if rate <= self.graph.max_capture {
+            Kind::Const(true)
+        } else if rate <= self.graph.max_capture + self.graph.items.capture(|_| true) {
+            Kind::CaptureAtLeast(rate)
+        } else {
+            Kind::Const(false)
+        };
+        let capture = self.add(Fact::Capture(c), kind);
         self.edge(catch, encounter, Why::Has, card.origin);
         self.edge(catch, capture, Why::CardNeeds, card.capture_rate.origin);
         self.edge(self.any_encounter, encounter, Why::Has, card.origin);
@@ -604,6 +699,8 @@ pub struct Reach {
     /// Victory points of all reachable boxes together.
     pub max_vp: u32,
     pub bonuses: Bonuses,
+    /// What the items that can be obtained add to a capture roll, at most.
+    pub capture_bonus: u32,
 }
 
 impl Reach {
@@ -619,8 +716,12 @@ struct Counters<'g> {
     vp_pending: Vec<(u32, NodeId)>,
     vp_cursor: usize,
     vp_total: u32,
+    /// The sheet's habitat bonuses obtained so far (the items' are added when counting).
     bonuses: Bonuses,
     habitat_pending: Vec<NodeId>,
+    /// The items obtained so far.
+    held: Vec<bool>,
+    capture_pending: Vec<NodeId>,
 }
 
 impl<'g> Counters<'g> {
@@ -638,6 +739,8 @@ impl<'g> Counters<'g> {
             vp_total: 0,
             bonuses: Bonuses::default(),
             habitat_pending: Vec::new(),
+            held: vec![false; graph.item_node.len()],
+            capture_pending: Vec::new(),
         };
         for (i, node) in graph.nodes.iter().enumerate() {
             let id = NodeId(i as u32);
@@ -646,6 +749,7 @@ impl<'g> Counters<'g> {
                 Kind::VpAtLeast(0) => ready(id),
                 Kind::VpAtLeast(v) => counters.vp_pending.push((v, id)),
                 Kind::HabitatsFor { .. } => counters.habitat_pending.push(id),
+                Kind::CaptureAtLeast(_) => counters.capture_pending.push(id),
                 _ => {}
             }
         }
@@ -677,8 +781,38 @@ impl<'g> Counters<'g> {
         }
     }
 
+    /// Counts an item just obtained; passes the counting nodes that now hold to `ready`.
+    fn obtained_item(&mut self, item: usize, mut ready: impl FnMut(NodeId)) {
+        if std::mem::replace(&mut self.held[item], true) {
+            return;
+        }
+        if self.graph.items.habitats[item] != Bonuses::default() {
+            self.recheck_habitats(&mut ready);
+        }
+        let graph = self.graph;
+        let reach = graph.max_capture + graph.items.capture(|i| self.held[i]);
+        self.capture_pending
+            .retain(|id| match graph.node(*id).kind {
+                Kind::CaptureAtLeast(rate) if rate <= reach => {
+                    ready(*id);
+                    false
+                }
+                _ => true,
+            });
+    }
+
+    /// The habitat bonuses counted: the sheet's and the items' obtained.
+    fn habitat_bonuses(&self) -> Bonuses {
+        let items = self.graph.items.habitats(|i| self.held[i]);
+        Bonuses {
+            grass: self.bonuses.grass + items.grass,
+            water: self.bonuses.water + items.water,
+            any: self.bonuses.any + items.any,
+        }
+    }
+
     fn recheck_habitats(&mut self, ready: &mut impl FnMut(NodeId)) {
-        let (dice, bonuses, graph) = (self.graph.habitat_dice, self.bonuses, self.graph);
+        let (dice, bonuses, graph) = (self.graph.habitat_dice, self.habitat_bonuses(), self.graph);
         self.habitat_pending
             .retain(|id| match graph.node(*id).kind {
                 Kind::HabitatsFor { grass, water } if dice.can_meet(grass, water, bonuses) => {
@@ -715,8 +849,10 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
             continue;
         }
         holds[index] = true;
-        if let Fact::Box(b) = graph.nodes[index].fact {
-            counters.obtained(game.guide.get(b), |id| queue.push(id));
+        match graph.nodes[index].fact {
+            Fact::Box(b) => counters.obtained(game.guide.get(b), |id| queue.push(id)),
+            Fact::Item(i) => counters.obtained_item(i.index(), |id| queue.push(id)),
+            _ => {}
         }
         for user in graph.users(id) {
             let u = user.0 as usize;
@@ -738,7 +874,8 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
     Reach {
         holds,
         max_vp: counters.vp_total,
-        bonuses: counters.bonuses,
+        bonuses: counters.habitat_bonuses(),
+        capture_bonus: graph.items.capture(|i| counters.held[i]),
     }
 }
 
@@ -812,8 +949,10 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
             continue;
         }
         settled[index] = Some(turn);
-        if let Fact::Box(b) = graph.nodes[index].fact {
-            counters.obtained(guide.get(b), |id| heap.push(Reverse((turn, id))));
+        match graph.nodes[index].fact {
+            Fact::Box(b) => counters.obtained(guide.get(b), |id| heap.push(Reverse((turn, id)))),
+            Fact::Item(i) => counters.obtained_item(i.index(), |id| heap.push(Reverse((turn, id)))),
+            _ => {}
         }
         for user in graph.users(id) {
             let u = user.0 as usize;

@@ -85,7 +85,7 @@ struct CardRule {
     water: u32,
     needs: Vec<Need>,
     copies: u32,
-    catchable: bool,
+    capture_rate: u32,
 }
 
 /// A sheet in play, and what it has brought.
@@ -153,6 +153,9 @@ struct Play {
     usable: Vec<bool>,
     cards: Vec<CardRule>,
     habitat_dice: super::graph::HabitatDice,
+    /// What the items held add to habitats and capture rolls.
+    items: super::graph::ItemBonuses,
+    max_capture: u32,
     /// The first turn fills a Turn Tracker box kept on the sheet, or one left out.
     first_turn: Option<Option<u32>>,
     /// A throw may fill a ball box left out of the sheet; a chain a square one.
@@ -333,6 +336,8 @@ impl Play {
                 .collect(),
             cards: Vec::new(),
             habitat_dice: graph.habitat_dice,
+            items: graph.items.clone(),
+            max_capture: graph.max_capture,
             first_turn: None,
             loose_ball: false,
             loose_chain: false,
@@ -449,7 +454,7 @@ impl Play {
                     water: card.water,
                     needs: card_needs(card),
                     copies: card.copies.value,
-                    catchable: card.capture_rate.value <= graph.max_capture,
+                    capture_rate: card.capture_rate.value,
                 });
             }
         }
@@ -504,10 +509,11 @@ impl Play {
     }
 
     fn meets_card(&self, sheet: &Sheet, card: &CardRule) -> bool {
+        let items = self.items.habitats(|i| sheet.items[i]);
         let bonus = Bonuses {
-            grass: sheet.bonus[0],
-            water: sheet.bonus[1],
-            any: sheet.bonus[2],
+            grass: sheet.bonus[0] + items.grass,
+            water: sheet.bonus[1] + items.water,
+            any: sheet.bonus[2] + items.any,
         };
         card.needs.iter().all(|n| self.meets(sheet, *n))
             && self.habitat_dice.can_meet(card.grass, card.water, bonus)
@@ -532,12 +538,13 @@ impl Play {
         if self.turn.iter().any(|b| self.open(sheet, *b)) {
             moves.push(Move::Turn);
         }
+        let reach = self.max_capture + self.items.capture(|i| sheet.items[i]);
         for (c, card) in self.cards.iter().enumerate() {
             if sheet.caught[c] < card.copies && self.meets_card(sheet, card) {
                 if !self.ball.is_empty() && !moves.iter().any(|m| matches!(m, Move::Throw)) {
                     moves.push(Move::Throw);
                 }
-                if card.catchable {
+                if card.capture_rate <= reach {
                     moves.push(Move::Catch(c as u32));
                 }
             }

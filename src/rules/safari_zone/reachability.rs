@@ -588,14 +588,21 @@ impl Reporter<'_> {
             }
             Fact::Capture(c) => {
                 code = Code::CaptureOutOfReach;
+                let most = graph.max_capture + reach.capture_bonus;
+                let bonus = match reach.capture_bonus {
+                    0 => String::new(),
+                    n => format!(
+                        " and the capture bonuses of the items that can be obtained add {n}"
+                    ),
+                };
                 (
                     format!(
-                        "card `{}` has capture rate {}, but the capture dice total at most {}",
+                        "card `{}` has capture rate {}, but the capture dice total at most {}{bonus}",
                         game.card(c).id,
                         game.card(c).capture_rate.value,
                         graph.max_capture
                     ),
-                    format!("set a capture rate of at most {}", graph.max_capture),
+                    format!("set a capture rate of at most {most}"),
                 )
             }
             _ => return None,

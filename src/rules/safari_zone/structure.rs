@@ -9,6 +9,7 @@ pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     dice(game, diagnostics);
     counters(game, diagnostics);
     causes(game, diagnostics);
+    effects(game, diagnostics);
     styles(game, diagnostics);
     layout(game, diagnostics);
 }
@@ -261,6 +262,42 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
                 .with_primary(def.cause.origin, "a passive item is held, never used")
                 .with_secondary(item.origin, "declared passive here")
                 .with_help("make the item `kind = \"usable\"`, or fill the box another way (`obtain:` for when it is obtained)"),
+            );
+        }
+    }
+}
+
+/// An item's steps must be ones its kind can do: a passive item is never spent, a usable one
+/// only after the dice are rolled.
+fn effects(game: &Game, diagnostics: &mut Diagnostics) {
+    for item in &game.items {
+        for step in item.effects.iter().filter(|s| !s.fits(item.kind)) {
+            let (kind, other, why) = match item.kind {
+                ItemKind::Usable => (
+                    "usable",
+                    "passive",
+                    "it works while dice are rolled and cards met, before any Trainer face is spent",
+                ),
+                ItemKind::Passive => (
+                    "passive",
+                    "usable",
+                    "it is done by spending the item with a Trainer face, and a passive item is never spent",
+                ),
+            };
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::EffectMisfit,
+                    format!(
+                        "item `{}` is {kind}, but its step `{}` never happens for a {kind} item",
+                        item.id,
+                        step.name()
+                    ),
+                )
+                .with_primary(item.effects_origin, format!("`{}`: {why}", step.name()))
+                .with_secondary(item.origin, format!("declared {kind} here"))
+                .with_help(format!(
+                    "make the item `kind = \"{other}\"`, or give it a step a {kind} item does (docs/content.md, items.toml)"
+                )),
             );
         }
     }
