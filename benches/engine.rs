@@ -10,9 +10,9 @@ use criterion::measurement::WallTime;
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
 };
-use safari::backends::ruleset;
 use safari::engine::policy::{self, Policy};
 use safari::engine::{self, Game};
+use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
 fn rules() -> engine::Rules {

@@ -284,23 +284,24 @@ pub fn build_with(
                 };
             }
         };
-    let context = backends::Context {
+    let context = rules::safari_zone::build::Context {
         game,
         folder,
         layout: checked.layout.as_ref(),
     };
     let mut timings = Vec::new();
-    let outputs = match backends::run_all(&context, &templates, options, typesetting) {
-        Ok(built) => {
-            checked.diagnostics.extend(built.warnings);
-            timings = built.timings;
-            Some(built.outputs)
-        }
-        Err(errors) => {
-            checked.diagnostics.extend(errors);
-            None
-        }
-    };
+    let outputs =
+        match rules::safari_zone::build::run_all(&context, &templates, options, typesetting) {
+            Ok(built) => {
+                checked.diagnostics.extend(built.warnings);
+                timings = built.timings;
+                Some(built.outputs)
+            }
+            Err(errors) => {
+                checked.diagnostics.extend(errors);
+                None
+            }
+        };
     checked.diagnostics.sort();
     Built {
         checked,

@@ -7,9 +7,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use safari::backends::ruleset;
 use safari::engine::{self, Game, policy};
 use safari::rules::safari_zone::Analysis;
+use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
 fn root() -> &'static Path {

@@ -325,7 +325,7 @@ fn ruleset_fields() -> Vec<(&'static str, Vec<String>)> {
     let dir = Path::new(ROOT).join("content/safari-zone");
     let mut folder = safari::world::GameFolder::open(&dir).unwrap();
     let checked = safari::check(&mut folder);
-    let ruleset = safari::backends::ruleset::build(&checked.game.unwrap(), "");
+    let ruleset = safari::rules::safari_zone::ruleset::build(&checked.game.unwrap(), "");
     let value = serde_json::to_value(&ruleset).unwrap();
     let keys = |v: &serde_json::Value, less: &[&str]| -> Vec<String> {
         v.as_object()

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use safari::backends::ruleset;
 use safari::engine::policy::{self, Policy};
 use safari::engine::{self, Game, catch_chance};
+use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
 fn ruleset_json(game: &str) -> Vec<u8> {

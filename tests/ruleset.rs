@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use safari::backends::{self, Context, ruleset::Ruleset};
+use safari::rules::safari_zone::build::Context;
+use safari::rules::safari_zone::ruleset::{self, Ruleset};
 use safari::world::GameFolder;
 
 fn root() -> &'static Path {
@@ -18,7 +19,7 @@ fn ruleset_bytes(dir: &Path) -> Option<Vec<u8>> {
         return None;
     }
     let game = checked.game.unwrap();
-    let output = backends::ruleset::output(&Context {
+    let output = ruleset::output(&Context {
         game: &game,
         folder: &folder,
         layout: None,

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use safari::backends::ruleset;
 use safari::engine::policy::{self, Builtin};
 use safari::engine::{self, Game};
+use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 

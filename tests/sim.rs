@@ -6,8 +6,8 @@ mod browser;
 use std::path::Path;
 use std::process::Command;
 
-use safari::backends::ruleset;
 use safari::engine;
+use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
 fn rules() -> engine::Rules {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use safari::backends::ruleset;
 use safari::engine::{self, Game, OutReason, policy};
+use safari::rules::safari_zone::ruleset;
 use safari::sim::{self, Table};
 use safari::world::GameFolder;
 

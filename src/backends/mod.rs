@@ -6,29 +6,17 @@
 //! errors. This keeps backends testable and the output folder consistent.
 
 pub mod print;
-pub mod ruleset;
 pub mod table;
 pub mod tts;
 
 use crate::diag::Diagnostic;
-use crate::model::Game;
-use crate::world::GameFolder;
-use print::files::TemplateFiles;
-use print::{Document, PrintOptions, TtsPlan, Typesetting};
+use print::{Document, PrintOptions};
 
 /// A file a backend made: its path inside `out/<game>/`, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
     pub path: String,
     pub bytes: Vec<u8>,
-}
-
-/// Everything a backend may read: the model and the sources behind it.
-pub struct Context<'a> {
-    pub game: &'a Game,
-    pub folder: &'a GameFolder,
-    /// The Field Guide as the check laid it out, when the build prints the sheet.
-    pub layout: Option<&'a crate::layout::SheetLayout>,
 }
 
 /// What a build makes (`build --only`).
@@ -135,55 +123,4 @@ pub struct Built {
     pub outputs: Vec<Output>,
     pub warnings: Vec<Diagnostic>,
     pub timings: Vec<print::Timing>,
-}
-
-/// Runs the backends `options` ask for, typesetting where `typesetting` says. Errors (a
-/// template that does not compile, typesetting past its bounds) mean no file at all: a build
-/// is whole or not written.
-pub fn run_all(
-    context: &Context,
-    templates: &TemplateFiles,
-    options: &BuildOptions,
-    typesetting: &mut Typesetting,
-) -> Result<Built, Vec<Diagnostic>> {
-    let mut outputs = Vec::new();
-    let mut warnings = Vec::new();
-    let mut timings = Vec::new();
-    if options.targets.contains(&Target::Ruleset) {
-        outputs.push(ruleset::output(context));
-    }
-    let documents = options.documents();
-    // The export is made from the print documents (one design, two outputs), so it is
-    // typeset with them.
-    let tts = options.targets.contains(&Target::Tts).then(|| {
-        let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
-        TtsPlan {
-            ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
-            asset_base: options.asset_base.url(&context.game.manifest.id),
-            last_sheet: options.last_sheet,
-        }
-    });
-    if !documents.is_empty() || tts.is_some() {
-        let print_options = PrintOptions {
-            documents,
-            ..options.print.clone()
-        };
-        let printed = print::print(
-            context.game,
-            context.layout,
-            templates,
-            &print_options,
-            tts,
-            typesetting,
-        )?;
-        outputs.extend(printed.outputs);
-        warnings.extend(printed.warnings);
-        timings = printed.timings;
-    }
-    outputs.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Built {
-        outputs,
-        warnings,
-        timings,
-    })
 }

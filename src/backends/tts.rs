@@ -14,8 +14,8 @@ use typst_layout::{Page, PagedDocument};
 
 use super::Output;
 use super::print::cache::{self, Key, Reuse};
-use super::ruleset::Ruleset;
 use crate::raster::Image;
+use crate::rules::safari_zone::ruleset::Ruleset;
 use rayon::prelude::*;
 
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
@@ -636,9 +636,9 @@ fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
     by_width.min(by_height).min(300.0 / 72.0)
 }
 
-fn face_value(face: &super::ruleset::Face) -> String {
+fn face_value(face: &crate::rules::safari_zone::ruleset::Face) -> String {
     match face {
-        super::ruleset::Face::Action(action) => {
+        crate::rules::safari_zone::ruleset::Face::Action(action) => {
             let name = action.name();
             let mut chars = name.chars();
             match chars.next() {
@@ -646,11 +646,15 @@ fn face_value(face: &super::ruleset::Face) -> String {
                 None => String::new(),
             }
         }
-        super::ruleset::Face::Number(n) => n.to_string(),
+        crate::rules::safari_zone::ruleset::Face::Number(n) => n.to_string(),
     }
 }
 
-fn card_description(ruleset: &Ruleset, card: &super::ruleset::Card, capture_dice: usize) -> String {
+fn card_description(
+    ruleset: &Ruleset,
+    card: &crate::rules::safari_zone::ruleset::Card,
+    capture_dice: usize,
+) -> String {
     let mut parts = vec![format!(
         "Catch on {}+ ({capture_dice} capture dice)",
         card.capture_rate

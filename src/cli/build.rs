@@ -220,7 +220,7 @@ fn emit_typst(
     out: &Path,
     ui: Ui,
 ) -> u8 {
-    use crate::backends::print::{Document, PrintOptions, emit, files::TemplateFiles};
+    use crate::backends::print::{Document, PrintOptions, files::TemplateFiles};
     let documents = options.documents();
     let checked = crate::check_with(
         folder,
@@ -247,7 +247,7 @@ fn emit_typst(
     };
     let written = TemplateFiles::load(folder, &game.manifest.park_rules)
         .and_then(|files| {
-            emit::emit(
+            crate::rules::safari_zone::print::emit(
                 game,
                 checked.layout.as_ref(),
                 &files,

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use super::check::Format;
 use super::{Ui, exit};
-use crate::backends::ruleset::{self, Ruleset};
 use crate::diff::{self, Diff, Version};
 use crate::engine;
 use crate::rules::safari_zone::Analysis;
+use crate::rules::safari_zone::ruleset::{self, Ruleset};
 use crate::sim;
 
 #[derive(clap::Args)]

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Ui, exit};
-use crate::backends::ruleset;
 use crate::engine::{self, Rules, policy};
+use crate::rules::safari_zone::ruleset;
 use crate::sim;
 
 #[derive(clap::Args)]

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
-use crate::backends::ruleset::Ruleset;
+use crate::rules::safari_zone::ruleset::Ruleset;
 use crate::sim::Report;
 
 /// The significance level, before Bonferroni's correction for the number of boxes, cards or

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::words::{self, Glossary};
-use crate::backends::ruleset::{GuideBox, Ruleset};
+use crate::rules::safari_zone::ruleset::{GuideBox, Ruleset};
 
 /// One field that differs, as values (for tools) and in words (for people).
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -24,8 +24,8 @@ use serde::Serialize;
 pub use balance::{ALPHA, Balance, Effect, Group, Shift, Unchanged, balance};
 pub use content::{Change, FieldChange, content};
 
-use crate::backends::ruleset::Ruleset;
 use crate::diag::Diagnostic;
+use crate::rules::safari_zone::ruleset::Ruleset;
 
 /// One version of a game, checked.
 pub struct Version<'a> {

@@ -13,11 +13,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::content::FieldChange;
-use crate::backends::ruleset::{
+use crate::model::Step;
+use crate::rules::safari_zone::ruleset::{
     Card, Criteria, DiceSet, Evolution, Face, Fill, GuideBox, Item, Requirement, Reward, Ruleset,
     Species,
 };
-use crate::model::Step;
 
 /// The fields of each kind of entry that have their own wording.
 pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[

@@ -15,7 +15,7 @@ pub use game::{Event, Game, OutReason, Player, catch_chance};
 pub use policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 pub use rules::Rules;
 
-use crate::backends::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
+use crate::rules::safari_zone::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
 
 /// Why a ruleset could not be loaded, naming the place in the JSON where one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]

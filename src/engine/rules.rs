@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::backends::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
 use crate::model::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
+use crate::rules::safari_zone::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
 
 /// A box's or a card's requirement, as the engine checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

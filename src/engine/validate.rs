@@ -9,9 +9,9 @@
 use std::collections::HashSet;
 
 use super::LoadError;
-use crate::backends::ruleset::Ruleset;
 use crate::load::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
 use crate::model::DiceRole;
+use crate::rules::safari_zone::ruleset::Ruleset;
 
 pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
     let fault = |path: &str, message: String| LoadError {

@@ -336,7 +336,8 @@ pub fn field_guide(
     game: &crate::model::Game,
     paper: crate::model::Paper,
 ) -> Result<SheetLayout, crate::diag::Diagnostic> {
-    use crate::backends::print::{data, geometry::PaperSize};
+    use crate::backends::print::geometry::PaperSize;
+    use crate::rules::safari_zone::template_data as data;
     let sheet = data::sheet_data(game);
     let versions = data::versions(game);
     let titles = sheet::Titles {

@@ -12,10 +12,10 @@ use super::section::{self, MAX_STRETCH, TooNarrow, line, text_width, wrap};
 use super::{
     Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
 };
-use crate::backends::print::data::{SheetData, one_line};
 use crate::backends::print::geometry::PaperSize;
 use crate::fonts::{self, Style as Font};
 use crate::model::{Flow, Style};
+use crate::rules::safari_zone::template_data::{SheetData, one_line};
 
 const GUTTER: f64 = 2.4;
 const PAD_X: f64 = 2.6;
@@ -409,7 +409,7 @@ fn section_height(
 }
 
 fn tab(
-    section: &crate::backends::print::data::SectionData,
+    section: &crate::rules::safari_zone::template_data::SectionData,
     x: f64,
     y: f64,
     level: &Level,

@@ -339,7 +339,7 @@ pub fn schemas() -> Vec<(&'static str, String)> {
         ("items.schema.json", one::<ItemsFile>()),
         (
             "ruleset.schema.json",
-            one::<crate::backends::ruleset::Ruleset>(),
+            one::<crate::rules::safari_zone::ruleset::Ruleset>(),
         ),
         ("sim-report.schema.json", one::<crate::sim::SimReport>()),
         (

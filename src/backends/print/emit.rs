@@ -25,14 +25,9 @@
 
 use serde::Serialize;
 
-use super::PrintOptions;
 use super::files::TemplateFiles;
 use super::plan;
 use crate::backends::Output;
-use crate::diag::Diagnostic;
-use crate::layout::SheetLayout;
-use crate::model::Game;
-use crate::world::FolderReader;
 
 /// What replaces `sys.inputs` in the emitted sources.
 const INPUTS: &str = "safari-inputs";
@@ -74,15 +69,7 @@ struct EmittedPreviews {
 
 /// The files of the Typst projects for the documents `options` ask for, paths relative to the
 /// folder they go in (see the module's documentation). Card art is read through `reader`.
-pub fn emit(
-    game: &Game,
-    layout: Option<&SheetLayout>,
-    files: &TemplateFiles,
-    reader: &FolderReader,
-    options: &PrintOptions,
-) -> Result<Vec<Output>, Diagnostic> {
-    let plan = plan::plan(game, layout, files.has_park_rules, options, None);
-    let art = card_art(game, reader)?;
+pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)]) -> Vec<Output> {
     let mut outputs = fonts("fonts");
     let mut steps = Vec::new();
     for job in &plan.jobs {
@@ -101,7 +88,7 @@ pub fn emit(
             outputs.extend(project(
                 designs_name,
                 files,
-                &art,
+                art,
                 &[("game".to_string(), "game.json".to_string())],
                 &[("game.json".to_string(), json(&plan.game))],
             ));
@@ -115,7 +102,7 @@ pub fn emit(
             inputs.push(("designs".to_string(), "designs.pdf".to_string()));
             needs.push(designs_name.to_string());
         }
-        outputs.extend(project(name, files, &art, &inputs, &data));
+        outputs.extend(project(name, files, art, &inputs, &data));
         steps.push(Step {
             root: name.to_string(),
             main: format!("templates/{}", job.template),
@@ -138,24 +125,7 @@ pub fn emit(
         path: "documents.json".to_string(),
         bytes: json(&documents),
     });
-    Ok(outputs)
-}
-
-/// The card art the deck's designs show, by its path in the game folder: the only files of
-/// the folder besides the sources that the built-in templates read.
-fn card_art(game: &Game, reader: &FolderReader) -> Result<Vec<(String, Vec<u8>)>, Diagnostic> {
-    let mut paths: Vec<&str> = game
-        .deck
-        .cards
-        .iter()
-        .filter_map(|card| card.art.as_deref())
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths
-        .into_iter()
-        .map(|path| Ok((path.to_string(), reader.read(path)?)))
-        .collect()
+    outputs
 }
 
 fn stem(template: &str) -> &str {

@@ -12,7 +12,6 @@
 //! be stopped nor limited from inside the process it runs in.
 
 pub mod cache;
-pub mod data;
 pub mod emit;
 pub mod files;
 pub mod geometry;
@@ -24,9 +23,8 @@ pub(crate) mod wire;
 pub mod worker;
 
 use super::Output;
-use crate::diag::{Code, Diagnostic};
-use crate::layout::SheetLayout;
-use crate::model::{Game, Paper};
+use crate::diag::Diagnostic;
+use crate::model::Paper;
 pub use cache::RenderCache;
 use files::TemplateFiles;
 use geometry::DeckLayout;
@@ -118,49 +116,6 @@ pub enum Typesetting {
     /// In a worker process bounded in time and memory, reused from build to build (the
     /// command line's way).
     Bounded(Worker),
-}
-
-/// Typesets what `options` ask for, and the Tabletop Simulator export when `tts` is given.
-/// `layout` is the Field Guide as `check` laid it out on the same paper; it is needed when
-/// the sheet (or the export's sheet tiles) is made.
-pub fn print(
-    game: &Game,
-    layout: Option<&SheetLayout>,
-    files: &TemplateFiles,
-    options: &PrintOptions,
-    tts: Option<TtsPlan>,
-    typesetting: &mut Typesetting,
-) -> Result<Printed, Vec<Diagnostic>> {
-    let plan = plan::plan(game, layout, files.has_park_rules, options, tts);
-    let (outputs, done) = run_plan(&plan, files, typesetting)?;
-    let mut outputs = outputs;
-    if let Some(printer) = options.printer
-        && options.documents.contains(&Document::Deck)
-    {
-        outputs.push(Output {
-            path: format!("{}/copies.csv", printer.folder()),
-            bytes: printer::copies_csv(game).into_bytes(),
-        });
-    }
-    let mut warnings = done.warnings;
-    let makes_sheet = plan
-        .jobs
-        .iter()
-        .any(|job| job.template == "field-guide.typ");
-    if !files.has_park_rules && makes_sheet {
-        warnings.push(
-            Diagnostic::warning(
-                Code::NoParkRules,
-                "the game has no park-rules.typ: the back of the Field Guide is a generated reference page",
-            )
-            .with_help("write the Park Rules as Typst markup in park-rules.typ in the game folder"),
-        );
-    }
-    Ok(Printed {
-        outputs,
-        warnings,
-        timings: done.timings,
-    })
 }
 
 /// Carries `plan` out where `typesetting` says: its files, and the warnings and timings.

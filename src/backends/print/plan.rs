@@ -7,11 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{self, GameData};
-use super::geometry::{self, CardPage, PaperSize};
-use super::{Document, PREVIEW_DPI, PrintOptions};
-use crate::layout::SheetLayout;
-use crate::model::Game;
+use super::geometry::CardPage;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Plan {
@@ -89,117 +85,6 @@ impl Plan {
     }
 }
 
-/// Works out the documents `options` ask for. `layout` is the Field Guide as `check` laid it
-/// out on the same paper; it is needed when the sheet (or the export's sheet tiles) is made.
-pub fn plan(
-    game: &Game,
-    layout: Option<&SheetLayout>,
-    has_park_rules: bool,
-    options: &PrintOptions,
-    tts: Option<TtsPlan>,
-) -> Plan {
-    let paper = options.paper.unwrap_or(game.manifest.paper);
-    let mut data: GameData = data::game_data(game, paper, layout, has_park_rules);
-    data.color_space = options.color_space;
-    let previews = |name: &str, pages: Option<Vec<usize>>| {
-        options.page_previews.then(|| Previews {
-            name: name.to_string(),
-            dpi: PREVIEW_DPI,
-            pages,
-        })
-    };
-    let wants = |document| options.documents.contains(&document);
-    let keep = tts.is_some();
-    let job = |template: &str, pdf: Option<&str>| Job {
-        template: template.to_string(),
-        pdf: pdf.map(str::to_string),
-        inputs: Vec::new(),
-        previews: None,
-        card_images: None,
-        keep: false,
-        designs: None,
-        images: None,
-    };
-    let mut jobs = Vec::new();
-    if wants(Document::Sheet) || keep {
-        let sheet = wants(Document::Sheet);
-        jobs.push(Job {
-            previews: previews("field-guide", None).filter(|_| sheet),
-            keep,
-            ..job("field-guide.typ", sheet.then_some("field-guide.pdf"))
-        });
-    }
-    if wants(Document::Deck) {
-        let size = game.manifest.card_size;
-        let (grid, pages) = geometry::card_pages(
-            PaperSize::of(paper),
-            size.width_mm,
-            size.height_mm,
-            &data.deck.physical,
-            options.layout,
-            options.back_offset,
-        );
-        let shown = pages_showing_new_designs(&pages);
-        jobs.push(Job {
-            inputs: vec![
-                ("grid".to_string(), json(&grid)),
-                ("pages".to_string(), json(&pages)),
-                (
-                    "back_offset".to_string(),
-                    json(&[options.back_offset.0, options.back_offset.1]),
-                ),
-            ],
-            previews: previews("encounter-deck", Some(shown)),
-            designs: Some("card-designs.typ".to_string()),
-            ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
-        });
-    }
-    let design_ids = || data.deck.designs.iter().map(|d| d.id.clone()).collect();
-    if wants(Document::Deck) || keep {
-        let deck = wants(Document::Deck);
-        let card_images = (options.card_previews && deck).then(|| CardImages {
-            folder: "preview/cards".to_string(),
-            designs: design_ids(),
-        });
-        jobs.push(Job {
-            card_images,
-            keep,
-            ..job("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
-        });
-    }
-    if let Some(printer) = options.printer
-        && wants(Document::Deck)
-    {
-        // The designs again, with the service's bleed in place of the game's.
-        jobs.push(Job {
-            inputs: vec![("bleed".to_string(), json(&printer.bleed_mm()))],
-            card_images: Some(CardImages {
-                folder: printer.folder(),
-                designs: design_ids(),
-            }),
-            ..job("cards.typ", None)
-        });
-    }
-    if wants(Document::Dice) {
-        jobs.push(Job {
-            previews: previews("dice", None),
-            ..job("dice.typ", Some("dice.pdf"))
-        });
-    }
-    if keep {
-        jobs.push(Job {
-            keep,
-            ..job("die-faces.typ", None)
-        });
-    }
-    Plan {
-        game_id: data.id.clone(),
-        game: json(&data),
-        jobs,
-        tts,
-    }
-}
-
 /// The pages of `encounter-deck.pdf` worth a preview: every card page that shows a design for
 /// the first time, the backs printed behind it, and the calibration pages after the cards.
 /// Further copies only repeat a drawing already previewed, so the previews (and the time and
@@ -228,7 +113,8 @@ pub fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
     shown
 }
 
-fn json(value: &impl Serialize) -> serde_json::Value {
+/// A value as the JSON a plan carries.
+pub fn json(value: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("print data serialises")
 }
 

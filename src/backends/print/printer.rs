@@ -39,19 +39,3 @@ impl Printer {
         format!("printer/{}", self.name())
     }
 }
-
-/// How many copies of each design the deck has, as CSV beside the pictures (`NN-<design>.png`
-/// in deck order): the services ask for a quantity per face when the deck is ordered.
-pub fn copies_csv(game: &crate::model::Game) -> String {
-    let designs: Vec<String> = game.deck.cards.iter().map(|card| card.id.clone()).collect();
-    let copies = game.deck.cards.iter().map(|card| card.copies.value);
-    // The back is on every card.
-    let copies = copies.chain(std::iter::once(game.deck.physical_cards()));
-    let mut csv = String::from("file,design,copies\n");
-    for (index, copies) in copies.enumerate() {
-        let design = designs.get(index).map_or("back", String::as_str);
-        let file = super::plan::card_file(&designs, index + 1);
-        csv.push_str(&format!("{file},{design},{copies}\n"));
-    }
-    csv
-}

@@ -16,9 +16,9 @@ use super::plan::{self, Job, Plan};
 use super::typeset::Typesetter;
 use super::{CARD_DPI, Timing};
 use crate::backends::Output;
-use crate::backends::ruleset::Ruleset;
 use crate::backends::tts;
 use crate::diag::{Code, Diagnostic};
+use crate::rules::safari_zone::ruleset::Ruleset;
 
 /// The name the Tabletop Simulator export goes by in progress and timings.
 pub const TTS: &str = "tts/";

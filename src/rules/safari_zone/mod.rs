@@ -3,12 +3,16 @@
 
 mod bounded;
 mod budget;
+pub mod build;
 mod evolutions;
 mod explain;
 pub mod graph;
 mod play;
+pub mod print;
 mod reachability;
+pub mod ruleset;
 mod structure;
+pub mod template_data;
 
 use crate::diag::Diagnostics;
 use crate::model::{BoxId, Game};

@@ -13,7 +13,8 @@ use crate::model::{
     Step, Style,
 };
 
-use super::geometry::PaperSize;
+use crate::backends::print::ColorSpace;
+use crate::backends::print::geometry::{self, PaperSize};
 
 #[derive(Debug, Serialize)]
 pub struct GameData<'a> {
@@ -37,7 +38,7 @@ pub struct GameData<'a> {
     /// Whether the game folder has `park-rules.typ` for the back of the sheet.
     pub has_park_rules: bool,
     /// `"rgb"`, or `"cmyk"` for a build whose colours are written as CMYK (`--color cmyk`).
-    pub color_space: super::ColorSpace,
+    pub color_space: ColorSpace,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -211,7 +212,7 @@ pub fn game_data<'a>(
             })
             .collect(),
         has_park_rules,
-        color_space: super::ColorSpace::Rgb,
+        color_space: ColorSpace::Rgb,
     }
 }
 
@@ -444,7 +445,7 @@ fn deck_data(game: &Game) -> DeckData {
             art: card.art.clone(),
         });
     }
-    let bleed = super::geometry::CARD_BLEED_MM;
+    let bleed = geometry::CARD_BLEED_MM;
     DeckData {
         name: game.deck.name.clone(),
         card_size: CardSizeData {

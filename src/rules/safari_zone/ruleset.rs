@@ -10,7 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::{Context, Output};
+use super::build::Context;
+use crate::backends::Output;
 use crate::model::{self, Action, DiceRole, Flow, Game, Habitat, ItemKind, Shape, Step, Style};
 
 /// The name of the format, so a file can say what it is.

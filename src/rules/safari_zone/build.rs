@@ -1,0 +1,71 @@
+//! Safari Zone RNW's build: the ruleset, the print documents and the Tabletop Simulator
+//! export, from its model. The print backend typesets what this plans; the command layer
+//! writes what it returns.
+
+use crate::backends::print::files::TemplateFiles;
+use crate::backends::print::{PrintOptions, TtsPlan, Typesetting};
+use crate::backends::{BuildOptions, Built, Target};
+use crate::diag::Diagnostic;
+use crate::model::Game;
+use crate::world::GameFolder;
+
+use super::ruleset;
+
+/// Everything a backend may read: the model and the sources behind it.
+pub struct Context<'a> {
+    pub game: &'a Game,
+    pub folder: &'a GameFolder,
+    /// The Field Guide as the check laid it out, when the build prints the sheet.
+    pub layout: Option<&'a crate::layout::SheetLayout>,
+}
+
+/// Runs the backends `options` ask for, typesetting where `typesetting` says. Errors (a
+/// template that does not compile, typesetting past its bounds) mean no file at all: a build
+/// is whole or not written.
+pub fn run_all(
+    context: &Context,
+    templates: &TemplateFiles,
+    options: &BuildOptions,
+    typesetting: &mut Typesetting,
+) -> Result<Built, Vec<Diagnostic>> {
+    let mut outputs = Vec::new();
+    let mut warnings = Vec::new();
+    let mut timings = Vec::new();
+    if options.targets.contains(&Target::Ruleset) {
+        outputs.push(ruleset::output(context));
+    }
+    let documents = options.documents();
+    // The export is made from the print documents (one design, two outputs), so it is
+    // typeset with them.
+    let tts = options.targets.contains(&Target::Tts).then(|| {
+        let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
+        TtsPlan {
+            ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
+            asset_base: options.asset_base.url(&context.game.manifest.id),
+            last_sheet: options.last_sheet,
+        }
+    });
+    if !documents.is_empty() || tts.is_some() {
+        let print_options = PrintOptions {
+            documents,
+            ..options.print.clone()
+        };
+        let printed = super::print::print(
+            context.game,
+            context.layout,
+            templates,
+            &print_options,
+            tts,
+            typesetting,
+        )?;
+        outputs.extend(printed.outputs);
+        warnings.extend(printed.warnings);
+        timings = printed.timings;
+    }
+    outputs.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Built {
+        outputs,
+        warnings,
+        timings,
+    })
+}

@@ -1,0 +1,223 @@
+//! Safari Zone RNW's print documents: the Field Guide, the Encounter Deck and the dice, planned
+//! from its model for the print backend to typeset, with the data its templates receive
+//! ([`super::template_data`]).
+
+use serde::Serialize;
+
+use super::template_data::{self, GameData};
+use crate::backends::Output;
+use crate::backends::print::files::TemplateFiles;
+use crate::backends::print::geometry::{self, PaperSize};
+use crate::backends::print::plan::{
+    self, CardImages, Job, Plan, Previews, TtsPlan, pages_showing_new_designs,
+};
+use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Typesetting, run_plan};
+use crate::diag::{Code, Diagnostic};
+use crate::layout::SheetLayout;
+use crate::model::Game;
+use crate::world::FolderReader;
+
+fn json(value: &impl Serialize) -> serde_json::Value {
+    plan::json(value)
+}
+
+/// Typesets what `options` ask for, and the Tabletop Simulator export when `tts` is given.
+/// `layout` is the Field Guide as `check` laid it out on the same paper; it is needed when
+/// the sheet (or the export's sheet tiles) is made.
+pub fn print(
+    game: &Game,
+    layout: Option<&SheetLayout>,
+    files: &TemplateFiles,
+    options: &PrintOptions,
+    tts: Option<TtsPlan>,
+    typesetting: &mut Typesetting,
+) -> Result<Printed, Vec<Diagnostic>> {
+    let plan = plan(game, layout, files.has_park_rules, options, tts);
+    let (outputs, done) = run_plan(&plan, files, typesetting)?;
+    let mut outputs = outputs;
+    if let Some(printer) = options.printer
+        && options.documents.contains(&Document::Deck)
+    {
+        outputs.push(Output {
+            path: format!("{}/copies.csv", printer.folder()),
+            bytes: copies_csv(game).into_bytes(),
+        });
+    }
+    let mut warnings = done.warnings;
+    let makes_sheet = plan
+        .jobs
+        .iter()
+        .any(|job| job.template == "field-guide.typ");
+    if !files.has_park_rules && makes_sheet {
+        warnings.push(
+            Diagnostic::warning(
+                Code::NoParkRules,
+                "the game has no park-rules.typ: the back of the Field Guide is a generated reference page",
+            )
+            .with_help("write the Park Rules as Typst markup in park-rules.typ in the game folder"),
+        );
+    }
+    Ok(Printed {
+        outputs,
+        warnings,
+        timings: done.timings,
+    })
+}
+
+/// Works out the documents `options` ask for. `layout` is the Field Guide as `check` laid it
+/// out on the same paper; it is needed when the sheet (or the export's sheet tiles) is made.
+pub fn plan(
+    game: &Game,
+    layout: Option<&SheetLayout>,
+    has_park_rules: bool,
+    options: &PrintOptions,
+    tts: Option<TtsPlan>,
+) -> Plan {
+    let paper = options.paper.unwrap_or(game.manifest.paper);
+    let mut data: GameData = template_data::game_data(game, paper, layout, has_park_rules);
+    data.color_space = options.color_space;
+    let previews = |name: &str, pages: Option<Vec<usize>>| {
+        options.page_previews.then(|| Previews {
+            name: name.to_string(),
+            dpi: PREVIEW_DPI,
+            pages,
+        })
+    };
+    let wants = |document| options.documents.contains(&document);
+    let keep = tts.is_some();
+    let job = |template: &str, pdf: Option<&str>| Job {
+        template: template.to_string(),
+        pdf: pdf.map(str::to_string),
+        inputs: Vec::new(),
+        previews: None,
+        card_images: None,
+        keep: false,
+        designs: None,
+        images: None,
+    };
+    let mut jobs = Vec::new();
+    if wants(Document::Sheet) || keep {
+        let sheet = wants(Document::Sheet);
+        jobs.push(Job {
+            previews: previews("field-guide", None).filter(|_| sheet),
+            keep,
+            ..job("field-guide.typ", sheet.then_some("field-guide.pdf"))
+        });
+    }
+    if wants(Document::Deck) {
+        let size = game.manifest.card_size;
+        let (grid, pages) = geometry::card_pages(
+            PaperSize::of(paper),
+            size.width_mm,
+            size.height_mm,
+            &data.deck.physical,
+            options.layout,
+            options.back_offset,
+        );
+        let shown = pages_showing_new_designs(&pages);
+        jobs.push(Job {
+            inputs: vec![
+                ("grid".to_string(), json(&grid)),
+                ("pages".to_string(), json(&pages)),
+                (
+                    "back_offset".to_string(),
+                    json(&[options.back_offset.0, options.back_offset.1]),
+                ),
+            ],
+            previews: previews("encounter-deck", Some(shown)),
+            designs: Some("card-designs.typ".to_string()),
+            ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
+        });
+    }
+    let design_ids = || data.deck.designs.iter().map(|d| d.id.clone()).collect();
+    if wants(Document::Deck) || keep {
+        let deck = wants(Document::Deck);
+        let card_images = (options.card_previews && deck).then(|| CardImages {
+            folder: "preview/cards".to_string(),
+            designs: design_ids(),
+        });
+        jobs.push(Job {
+            card_images,
+            keep,
+            ..job("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
+        });
+    }
+    if let Some(printer) = options.printer
+        && wants(Document::Deck)
+    {
+        // The designs again, with the service's bleed in place of the game's.
+        jobs.push(Job {
+            inputs: vec![("bleed".to_string(), json(&printer.bleed_mm()))],
+            card_images: Some(CardImages {
+                folder: printer.folder(),
+                designs: design_ids(),
+            }),
+            ..job("cards.typ", None)
+        });
+    }
+    if wants(Document::Dice) {
+        jobs.push(Job {
+            previews: previews("dice", None),
+            ..job("dice.typ", Some("dice.pdf"))
+        });
+    }
+    if keep {
+        jobs.push(Job {
+            keep,
+            ..job("die-faces.typ", None)
+        });
+    }
+    Plan {
+        game_id: data.id.clone(),
+        game: json(&data),
+        jobs,
+        tts,
+    }
+}
+
+/// How many copies of each design the deck has, as CSV beside the pictures (`NN-<design>.png`
+/// in deck order): the services ask for a quantity per face when the deck is ordered.
+pub fn copies_csv(game: &Game) -> String {
+    let designs: Vec<String> = game.deck.cards.iter().map(|card| card.id.clone()).collect();
+    let copies = game.deck.cards.iter().map(|card| card.copies.value);
+    // The back is on every card.
+    let copies = copies.chain(std::iter::once(game.deck.physical_cards()));
+    let mut csv = String::from("file,design,copies\n");
+    for (index, copies) in copies.enumerate() {
+        let design = designs.get(index).map_or("back", String::as_str);
+        let file = plan::card_file(&designs, index + 1);
+        csv.push_str(&format!("{file},{design},{copies}\n"));
+    }
+    csv
+}
+
+/// The Typst projects of the documents `options` ask for (`build --emit-typst`), with the card
+/// art they show.
+pub fn emit(
+    game: &Game,
+    layout: Option<&SheetLayout>,
+    files: &TemplateFiles,
+    reader: &FolderReader,
+    options: &PrintOptions,
+) -> Result<Vec<Output>, Diagnostic> {
+    let plan = plan(game, layout, files.has_park_rules, options, None);
+    let art = card_art(game, reader)?;
+    Ok(crate::backends::print::emit::emit(&plan, files, &art))
+}
+
+/// The card art the deck's designs show, by its path in the game folder: the only files of
+/// the folder besides the sources that the built-in templates read.
+fn card_art(game: &Game, reader: &FolderReader) -> Result<Vec<(String, Vec<u8>)>, Diagnostic> {
+    let mut paths: Vec<&str> = game
+        .deck
+        .cards
+        .iter()
+        .filter_map(|card| card.art.as_deref())
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+        .into_iter()
+        .map(|path| Ok((path.to_string(), reader.read(path)?)))
+        .collect()
+}
