@@ -272,18 +272,20 @@ pub fn build_with(
             timings: Vec::new(),
         };
     }
-    let templates =
-        match backends::print::files::TemplateFiles::load(folder, &game.manifest.park_rules) {
-            Ok(templates) => templates,
-            Err(diagnostic) => {
-                checked.diagnostics.push(diagnostic);
-                return Built {
-                    checked,
-                    outputs: None,
-                    timings: Vec::new(),
-                };
-            }
-        };
+    let templates = match backends::print::files::TemplateFiles::load(
+        folder,
+        &crate::rules::safari_zone::print::game_sources(game),
+    ) {
+        Ok(templates) => templates,
+        Err(diagnostic) => {
+            checked.diagnostics.push(diagnostic);
+            return Built {
+                checked,
+                outputs: None,
+                timings: Vec::new(),
+            };
+        }
+    };
     let context = rules::safari_zone::build::Context {
         game,
         folder,

@@ -771,7 +771,7 @@ fn the_reader_sees_a_fault_when_there_is_one() {
     for (name, text) in safari::embedded::DEFAULT_GAME {
         folder.add_source(*name, *text);
     }
-    let template = safari::backends::print::files::BUILT_IN
+    let template = safari::rules::safari_zone::print::TEMPLATES
         .iter()
         .find(|(n, _)| *n == "field-guide.typ")
         .unwrap()

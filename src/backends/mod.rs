@@ -50,12 +50,17 @@ impl Target {
                 .and_then(|rest| rest.strip_suffix(".png"))
                 .is_some_and(|page| !page.is_empty() && page.bytes().all(|b| b.is_ascii_digit()))
         };
+        // The documents rules modules print for this target, by name (`<name>.pdf` and its
+        // page previews).
+        let documents = || {
+            crate::rules::documents(self)
+                .iter()
+                .any(|name| path == format!("{name}.pdf") || page_preview(name))
+        };
         match self {
-            Target::Sheet => path == "field-guide.pdf" || page_preview("field-guide"),
+            Target::Sheet => documents(),
             Target::Deck => {
-                path == "encounter-deck.pdf"
-                    || path == "encounter-deck-cards.pdf"
-                    || page_preview("encounter-deck")
+                documents()
                     || path.starts_with("preview/cards/")
                     || path.starts_with("printer/")
                     || path.starts_with("decks/")

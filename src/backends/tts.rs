@@ -1,28 +1,23 @@
-//! The Tabletop Simulator export: the whole game as one saved object, with the images it
-//! references.
+//! What every Tabletop Simulator export shares: where its images are found, stable object
+//! GUIDs, the fields every object has, the d6 texture's cells, the rules object's Lua. Each
+//! game's export (a rules module's, or the component layer's `table::tts`) builds its saved
+//! object from these.
 //!
-//! The images are the print pages rasterised (one design, two outputs): card faces from
-//! `cards.typ` laid out on sprite sheets, die faces from `die-faces.typ` laid out on the d6
-//! texture template, the Field Guide and Park Rules as the two sides of a tile per player.
 //! Every image is named by its content hash, since Tabletop Simulator caches images by URL.
 //! Object GUIDs are derived from the game and the object's role, so the JSON is the same
 //! from build to build.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use typst_layout::{Page, PagedDocument};
+use typst_layout::Page;
 
-use super::Output;
-use super::print::cache::{self, Key, Reuse};
-use crate::raster::Image;
-use crate::rules::safari_zone::ruleset::Ruleset;
-use rayon::prelude::*;
+use super::print::cache::{self, Key};
 
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
-const MAX_SHEET_PX: u32 = 4096;
+pub(crate) const MAX_SHEET_PX: u32 = 4096;
 /// A deck sheet holds at most 10 x 7 cards.
-const MAX_COLUMNS: u32 = 10;
-const MAX_ROWS: u32 = 7;
+pub(crate) const MAX_COLUMNS: u32 = 10;
+pub(crate) const MAX_ROWS: u32 = 7;
 /// The d6 texture: 2048 px square, faces about 613 px, in the template's cells.
 pub(crate) const DIE_TEXTURE_PX: u32 = 2048;
 pub(crate) const DIE_FACE_PX: u32 = 613;
@@ -44,9 +39,6 @@ pub(crate) const D6_ROTATIONS: [[i32; 3]; 6] = [
     [0, 0, -180],
     [90, 0, 0],
 ];
-/// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
-const SHEET_DPI: f64 = 150.0;
-
 /// Where the export's images are found by the game.
 #[derive(Debug, Clone)]
 pub enum AssetBase {
@@ -82,47 +74,6 @@ pub fn file_url(path: &std::path::Path) -> String {
         })
         .collect();
     format!("file:///{encoded}")
-}
-
-pub struct TtsOptions {
-    /// Image URLs are `<asset_base>/<file>`.
-    pub asset_base: String,
-}
-
-/// The documents the export draws from.
-pub struct TtsSources<'a> {
-    pub cards: &'a PagedDocument,
-    pub sheet: Sheet<'a>,
-    pub die_faces: &'a PagedDocument,
-}
-
-/// Where the Field Guide tiles come from.
-pub enum Sheet<'a> {
-    /// The Field Guide as typeset for this build.
-    Pages(&'a PagedDocument),
-    /// The tiles the session's last export drew from it (`BuildOptions::last_sheet`).
-    Last(std::sync::Arc<SheetTiles>),
-}
-
-/// The Field Guide's two sides as the export last drew them, kept in a session's cache under
-/// [`last_sheet_key`].
-pub struct SheetTiles {
-    front: std::sync::Arc<Png>,
-    back: std::sync::Arc<Png>,
-    /// Height over width of the front.
-    aspect: f64,
-}
-
-impl cache::Weigh for SheetTiles {
-    fn bytes(&self) -> usize {
-        // The images are weighed under their own keys.
-        0
-    }
-}
-
-/// Where a session's cache keeps the last export's Field Guide tiles of a game.
-pub fn last_sheet_key(game_id: &str) -> Key {
-    cache::key(&("last sheet tiles", game_id))
 }
 
 /// The saved object's file name: the game's name, letters and digits only.
@@ -230,9 +181,9 @@ end
 "#;
 
 /// An encoded image and the hash it is named by.
-struct Png {
-    bytes: Vec<u8>,
-    hash: String,
+pub(crate) struct Png {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) hash: String,
 }
 
 impl cache::Weigh for Png {
@@ -242,446 +193,16 @@ impl cache::Weigh for Png {
 }
 
 /// The key of a page rasterised at `scale` for the export.
-fn page_key(page: &Page, scale: f64) -> Key {
+pub(crate) fn page_key(page: &Page, scale: f64) -> Key {
     cache::key(&("tts page", page, scale.to_bits()))
-}
-
-/// The saved object, its thumbnail and its images, under `tts/`. With a cache (`reuse`),
-/// images whose pages are as in an earlier build are not rasterised or encoded again: a
-/// one-card edit redraws that card's face and encodes its sprite sheet, nothing else.
-pub fn export(
-    ruleset: &Ruleset,
-    ruleset_json: &str,
-    sources: &TtsSources,
-    options: &TtsOptions,
-    reuse: Reuse,
-) -> Vec<Output> {
-    let mut guids = Guids {
-        game: ruleset.game.id.clone(),
-        taken: Default::default(),
-    };
-    let mut guid = |role: &str| guids.next(role);
-    let mut outputs = Vec::new();
-    // An image made by `draw` (unless the cache has it under `key`), encoded and hashed.
-    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| {
-        reuse.get(
-            || cache::key(&("png", key())),
-            || {
-                let bytes = draw().png();
-                let hash = short_hash(&bytes);
-                Png { bytes, hash }
-            },
-        )
-    };
-    // An encoded image as a file named by its hash, and its URL.
-    let mut publish = |stem: &str, png: std::sync::Arc<Png>| -> String {
-        let file = format!("{stem}-{}.png", png.hash);
-        let bytes = match std::sync::Arc::try_unwrap(png) {
-            Ok(png) => png.bytes,
-            Err(shared) => shared.bytes.clone(),
-        };
-        outputs.push(Output {
-            path: format!("tts/images/{file}"),
-            bytes,
-        });
-        format!("{}/{file}", options.asset_base)
-    };
-    let mut image = |stem: &str, key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| -> String {
-        let png = encode(key, draw);
-        publish(stem, png)
-    };
-
-    // Card faces: one slot per design (copies share it), 70 per sheet at most.
-    let pages = sources.cards.pages();
-    let (design_pages, back_page) = pages.split_at(pages.len().saturating_sub(1));
-    let per_sheet = (MAX_COLUMNS * MAX_ROWS) as usize;
-    let mut custom_decks = serde_json::Map::new();
-    let mut slot_of_design = Vec::new();
-    // One resolution for every sheet and the back: the one the fullest (first) sheet allows.
-    let grid = |cards: usize| {
-        let columns = (cards as u32).clamp(1, MAX_COLUMNS);
-        (columns, (cards as u32).div_ceil(columns).clamp(1, MAX_ROWS))
-    };
-    let scale = back_page.first().map_or(1.0, |back| {
-        let (columns, rows) = grid(design_pages.len().min(per_sheet));
-        let size = back.frame.size();
-        card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
-    });
-    let back_url = back_page.first().map(|page| {
-        image("card-back", &|| page_key(page, scale), &|| {
-            Image::of_page(page, scale, false)
-        })
-    });
-    for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
-        let deck_id = sheet as u32 + 1;
-        let (columns, rows) = grid(chunk.len());
-        // Each card's face is kept apart, so that a sheet with one card changed is made
-        // by rasterising that card alone and pasting the others.
-        let face_keys: Vec<Key> = if reuse.is_on() {
-            chunk.par_iter().map(|p| page_key(p, scale)).collect()
-        } else {
-            Vec::new()
-        };
-        let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
-        let draw = || {
-            let faces: Vec<std::sync::Arc<Image>> = chunk
-                .par_iter()
-                .enumerate()
-                .map(|(index, p)| {
-                    reuse.get(|| face_keys[index], || Image::of_page(p, scale, false))
-                })
-                .collect();
-            let (cw, ch) = (faces[0].width, faces[0].height);
-            let mut sprite = Image::blank(cw * columns, ch * rows);
-            for (index, face) in faces.iter().enumerate() {
-                let index = index as u32;
-                sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
-            }
-            sprite
-        };
-        slot_of_design.extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
-        let face_url = image(&format!("card-faces-{deck_id}"), &sprite_key, &draw);
-        custom_decks.insert(
-            deck_id.to_string(),
-            json!({
-                "FaceURL": face_url,
-                "BackURL": back_url.clone().unwrap_or_default(),
-                "NumWidth": columns,
-                "NumHeight": rows,
-                "BackIsHidden": true,
-                "UniqueBack": false,
-                "Type": 0,
-            }),
-        );
-    }
-
-    let mut objects = Vec::new();
-
-    // The deck: one Card per physical card, in deck order.
-    let capture_dice: usize = ruleset
-        .dice
-        .iter()
-        .filter(|set| set.role == crate::model::DiceRole::Capture)
-        .map(|set| set.dice.len())
-        .sum();
-    let mut contained = Vec::new();
-    let mut deck_ids = Vec::new();
-    for (design, card) in ruleset.deck.cards.iter().enumerate() {
-        let Some(&card_id) = slot_of_design.get(design) else {
-            continue;
-        };
-        let species = ruleset
-            .species
-            .iter()
-            .find(|s| s.id == card.species)
-            .map_or(card.species.as_str(), |s| s.name.as_str());
-        let description = card_description(ruleset, card, capture_dice);
-        let memo = serde_json::to_string(card).expect("cards serialise");
-        let deck_entry = custom_decks
-            .get(&(card_id / 100).to_string())
-            .cloned()
-            .unwrap_or(Value::Null);
-        for copy in 0..card.copies {
-            let mut object = object(
-                "Card",
-                guid(&format!("card/{}/{copy}", card.id)),
-                species,
-                &description,
-                transform(0.0, 0.0, 180.0, 1.0),
-            );
-            object["CardID"] = json!(card_id);
-            object["Memo"] = json!(memo);
-            object["CustomDeck"] = json!({ (card_id / 100).to_string(): deck_entry.clone() });
-            contained.push(object);
-            deck_ids.push(card_id);
-        }
-    }
-    let mut deck = object(
-        "DeckCustom",
-        guid("deck"),
-        &ruleset.deck.name,
-        &format!(
-            "{} cards: shuffle, and draw one per habitat rolled.",
-            deck_ids.len()
-        ),
-        transform(-8.0, 0.0, 180.0, 1.0),
-    );
-    deck["DeckIDs"] = json!(deck_ids);
-    deck["CustomDeck"] = Value::Object(custom_decks);
-    deck["ContainedObjects"] = Value::Array(contained);
-    objects.push(deck);
-
-    // Dice: a texture per die, faces named by their rotation values.
-    let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
-    let mut next_face = 0;
-    let mut textures: std::collections::HashMap<String, String> = Default::default();
-    for (set_index, set) in ruleset.dice.iter().enumerate() {
-        for (die_index, die) in set.dice.iter().enumerate() {
-            let pages =
-                &faces_per_page[next_face..(next_face + die.len()).min(faces_per_page.len())];
-            next_face += die.len();
-            // Dice alike (five expedition dice) share one texture.
-            let key = format!("{die:?}");
-            let url = match textures.get(&key) {
-                Some(url) => String::clone(url),
-                None => {
-                    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
-                    let texture_key = || {
-                        let faces: Vec<Key> = pages
-                            .iter()
-                            .take(6)
-                            .map(|page| page_key(page, scale(page)))
-                            .collect();
-                        cache::key(&("die texture", faces))
-                    };
-                    let draw = || {
-                        let faces: Vec<Image> = pages
-                            .par_iter()
-                            .take(6)
-                            .map(|page| Image::of_page(page, scale(page), false))
-                            .collect();
-                        let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
-                        for (face, picture) in faces.iter().enumerate() {
-                            let (x, y, flip) = DIE_CELLS[face];
-                            texture.paste(picture, x, y, flip);
-                        }
-                        texture
-                    };
-                    let url = image(&format!("die-{}", set.id), &texture_key, &draw);
-                    textures.insert(key, url.clone());
-                    url
-                }
-            };
-            let rotation_values: Vec<Value> = die
-                .iter()
-                .take(6)
-                .enumerate()
-                .map(|(face, value)| {
-                    let [x, y, z] = D6_ROTATIONS[face];
-                    json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
-                })
-                .collect();
-            let mut object = object(
-                "Custom_Dice",
-                guid(&format!("die/{}/{die_index}", set.id)),
-                &format!("{} {}", set.name, die_index + 1),
-                "",
-                transform(
-                    -3.0 + 1.6 * die_index as f64,
-                    -6.0 - 2.0 * set_index as f64,
-                    0.0,
-                    1.0,
-                ),
-            );
-            object["CustomImage"] = json!({
-                "ImageURL": url,
-                "ImageSecondaryURL": "",
-                "ImageScalar": 1.0,
-                "WidthScale": 0.0,
-                "CustomDice": { "Type": 1 },
-            });
-            object["RotationValues"] = Value::Array(rotation_values);
-            objects.push(object);
-        }
-    }
-
-    // One Field Guide per player, locked so the vector paint tool can mark it.
-    let tiles = match &sources.sheet {
-        Sheet::Last(tiles) => Some(std::sync::Arc::clone(tiles)),
-        Sheet::Pages(document) => {
-            let sheet_pages = document.pages();
-            sheet_pages
-                .first()
-                .zip(sheet_pages.get(1))
-                .map(|(front, back)| {
-                    let scale = SHEET_DPI / 72.0;
-                    // Both sides at once (a side the cache has is not drawn again).
-                    let (front_png, back_png) = rayon::join(
-                        || {
-                            encode(&|| page_key(front, scale), &|| {
-                                Image::of_page(front, scale, false)
-                            })
-                        },
-                        || {
-                            encode(&|| page_key(back, scale), &|| {
-                                Image::of_page(back, scale, false)
-                            })
-                        },
-                    );
-                    let tiles = std::sync::Arc::new(SheetTiles {
-                        front: front_png,
-                        back: back_png,
-                        aspect: front.frame.height().to_pt() / front.frame.width().to_pt(),
-                    });
-                    if let Some(cache) = reuse.0 {
-                        cache.put(
-                            last_sheet_key(&ruleset.game.id),
-                            std::sync::Arc::clone(&tiles),
-                        );
-                    }
-                    tiles
-                })
-        }
-    };
-    if let Some(tiles) = tiles {
-        let front_url = publish("field-guide", std::sync::Arc::clone(&tiles.front));
-        let back_url = publish("park-rules", std::sync::Arc::clone(&tiles.back));
-        let aspect = tiles.aspect;
-        for player in 0..ruleset.parameters.players_max {
-            let mut tile = object(
-                "Custom_Tile",
-                guid(&format!("field-guide/{player}")),
-                &format!("Field Guide (player {})", player + 1),
-                "Mark boxes with the vector paint tool. Flip it for the Park Rules.",
-                transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
-            );
-            tile["Locked"] = json!(true);
-            tile["CustomImage"] = json!({
-                "ImageURL": front_url,
-                "ImageSecondaryURL": back_url,
-                "ImageScalar": 1.0,
-                "WidthScale": 0.0,
-                "CustomTile": {
-                    "Type": 0,
-                    "Thickness": 0.1,
-                    "Stackable": false,
-                    "Stretch": true,
-                },
-            });
-            tile["Description"] = json!(format!(
-                "Mark boxes with the vector paint tool. Flip it for the Park Rules. ({aspect:.3}:1)"
-            ));
-            objects.push(tile);
-        }
-    }
-
-    // The rules object: the ruleset in its saved state.
-    let mut rules = object(
-        "BlockSquare",
-        guid("ruleset"),
-        &format!("{} ruleset", ruleset.game.name),
-        "The game's rules as data, for scripts: call getRuleset() on this object.",
-        transform(-8.0, -6.0, 0.0, 1.0),
-    );
-    rules["LuaScript"] = json!(RULES_LUA);
-    rules["LuaScriptState"] = json!(ruleset_json);
-    rules["Locked"] = json!(true);
-    objects.push(rules);
-
-    let name = save_name(&ruleset.game.name);
-    let saved = json!({
-        "SaveName": ruleset.game.name,
-        "GameMode": "",
-        "Date": "",
-        "VersionNumber": "",
-        "GameType": "",
-        "GameComplexity": "",
-        "Tags": [],
-        "Gravity": 0.5,
-        "PlayArea": 0.5,
-        "Table": "",
-        "Sky": "",
-        "Note": "",
-        "Rules": "",
-        "XmlUI": "",
-        "LuaScript": "",
-        "LuaScriptState": "",
-        "ObjectStates": objects,
-        "TabStates": {},
-    });
-    let mut json_bytes = serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
-    json_bytes.push(b'\n');
-
-    // The thumbnail: the card back, centred on a 256 px square.
-    let thumbnail = back_page.first().map(|page| {
-        let size = page.frame.size();
-        let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
-        let png = reuse.get(
-            || cache::key(&("thumbnail", page_key(page, scale))),
-            || {
-                let card = Image::of_page(page, scale, false);
-                let mut square = Image::blank(256, 256);
-                square.paste(
-                    &card,
-                    (256 - card.width.min(256)) / 2,
-                    (256 - card.height.min(256)) / 2,
-                    false,
-                );
-                square.png()
-            },
-        );
-        cache::owned(png)
-    });
-
-    outputs.push(Output {
-        path: format!("tts/{name}.json"),
-        bytes: json_bytes,
-    });
-    if let Some(bytes) = thumbnail {
-        outputs.push(Output {
-            path: format!("tts/{name}.png"),
-            bytes,
-        });
-    }
-    outputs
 }
 
 /// Pixels per point for card faces so that `columns` x `rows` of them fit the sheet limit
 /// (and no finer than print resolution).
-fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
+pub(crate) fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
     let limit = MAX_SHEET_PX as f64;
     // Rounding up a pixel per card must not push the sheet over the limit.
     let by_width = (limit / columns as f64 - 1.0) / width_pt;
     let by_height = (limit / rows as f64 - 1.0) / height_pt;
     by_width.min(by_height).min(300.0 / 72.0)
-}
-
-fn face_value(face: &crate::rules::safari_zone::ruleset::Face) -> String {
-    match face {
-        crate::rules::safari_zone::ruleset::Face::Action(action) => {
-            let name = action.name();
-            let mut chars = name.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => String::new(),
-            }
-        }
-        crate::rules::safari_zone::ruleset::Face::Number(n) => n.to_string(),
-    }
-}
-
-fn card_description(
-    ruleset: &Ruleset,
-    card: &crate::rules::safari_zone::ruleset::Card,
-    capture_dice: usize,
-) -> String {
-    let mut parts = vec![format!(
-        "Catch on {}+ ({capture_dice} capture dice)",
-        card.capture_rate
-    )];
-    let habitats =
-        "[G]".repeat(card.criteria.grass as usize) + &"[W]".repeat(card.criteria.water as usize);
-    if !habitats.is_empty() {
-        parts.push(format!("Found with {habitats}"));
-    }
-    if let Some(area) = &card.criteria.area {
-        let title = ruleset
-            .field_guide
-            .sections
-            .iter()
-            .flat_map(|s| s.tracks.iter())
-            .find(|t| &t.id == area)
-            .and_then(|t| t.title.clone())
-            .unwrap_or_else(|| area.clone());
-        parts.push(format!("In {title}"));
-    }
-    if let Some(item) = &card.criteria.item {
-        let name = ruleset
-            .items
-            .iter()
-            .find(|i| &i.id == item)
-            .map_or(item.as_str(), |i| i.name.as_str());
-        parts.push(format!("With {name}"));
-    }
-    parts.join(" · ")
 }

@@ -245,19 +245,22 @@ fn emit_typst(
         documents,
         ..options.print.clone()
     };
-    let written = TemplateFiles::load(folder, &game.manifest.park_rules)
-        .and_then(|files| {
-            crate::rules::safari_zone::print::emit(
-                game,
-                checked.layout.as_ref(),
-                &files,
-                &folder.reader(),
-                &print,
-            )
-        })
-        .and_then(|outputs| {
-            crate::output::OutputRoot::new(out).update(&game.manifest.id, "typst", &outputs)
-        });
+    let written = TemplateFiles::load(
+        folder,
+        &crate::rules::safari_zone::print::game_sources(game),
+    )
+    .and_then(|files| {
+        crate::rules::safari_zone::print::emit(
+            game,
+            checked.layout.as_ref(),
+            &files,
+            &folder.reader(),
+            &print,
+        )
+    })
+    .and_then(|outputs| {
+        crate::output::OutputRoot::new(out).update(&game.manifest.id, "typst", &outputs)
+    });
     match written {
         Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));

@@ -57,6 +57,26 @@ pub fn module(id: &str) -> Option<&'static dyn Rules> {
     MODULES.iter().copied().find(|m| m.id() == id)
 }
 
+/// The built-in templates of the rules modules: (name, text).
+pub fn templates() -> &'static [(&'static str, &'static str)] {
+    safari_zone::print::TEMPLATES
+}
+
+/// The print documents rules modules write for a build target, by name (`<name>.pdf`, and
+/// previews `preview/<name>-<page>.png`), besides the component layer's: a build of the target
+/// replaces them, a build without it keeps them.
+pub fn documents(target: crate::backends::Target) -> &'static [&'static str] {
+    safari_zone::print::documents(target)
+}
+
+/// The export a module runs on its typeset pages (its Tabletop Simulator save), by its id.
+pub fn page_export(id: &str) -> Option<&'static dyn crate::backends::print::PageExport> {
+    match id {
+        safari_zone::RULES => Some(&safari_zone::tts::Export),
+        _ => None,
+    }
+}
+
 /// Runs the checks of the game's rules module.
 pub fn check(game: &Game) -> Diagnostics {
     match game.manifest.rules.as_str() {

@@ -19,32 +19,12 @@ use typst_as_lib::file_resolver::FileResolver;
 
 use crate::world::{FileId, FolderReader, GameFolder};
 
-/// The built-in templates: (name, text).
-pub const BUILT_IN: &[(&str, &str)] = &[
-    ("lib.typ", include_str!("../../../templates/lib.typ")),
-    ("card.typ", include_str!("../../../templates/card.typ")),
-    (
-        "field-guide.typ",
-        include_str!("../../../templates/field-guide.typ"),
-    ),
-    (
-        "encounter-deck.typ",
-        include_str!("../../../templates/encounter-deck.typ"),
-    ),
-    ("cards.typ", include_str!("../../../templates/cards.typ")),
-    (
-        "card-designs.typ",
-        include_str!("../../../templates/card-designs.typ"),
-    ),
-    ("dice.typ", include_str!("../../../templates/dice.typ")),
-    (
-        "die-faces.typ",
-        include_str!("../../../templates/die-faces.typ"),
-    ),
-    (
-        "park-rules-page.typ",
-        include_str!("../../../templates/park-rules-page.typ"),
-    ),
+/// The helpers every built-in template imports: (name, text).
+pub const COMMON: &[(&str, &str)] = &[("lib.typ", include_str!("../../../templates/lib.typ"))];
+
+/// The component layer's templates: (name, text). A rules module's own are
+/// [`crate::rules::templates`].
+pub const COMPONENTS: &[(&str, &str)] = &[
     ("table.typ", include_str!("../../../templates/table.typ")),
     (
         "table-deck.typ",
@@ -76,9 +56,20 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The game's Park Rules, typeset on the back of the Field Guide: its path as the templates
-/// import it (and its default name in the game folder).
-pub const PARK_RULES: &str = "park-rules.typ";
+/// A Typst source of the game's own that a built-in template imports under a fixed path, when
+/// the game has it: a rules module says which (Safari Zone RNW's Park Rules).
+#[derive(Debug, Clone)]
+pub struct GameSource {
+    /// The path the templates import it by (`/park-rules.typ`).
+    pub typst_path: &'static str,
+    /// Its file in the game folder, and where the manifest names it when it does (a file
+    /// named there must exist; one left to its default may be absent).
+    pub file: String,
+    pub named_at: Option<crate::world::Origin>,
+    /// The template that typesets it, and where that puts it, for messages.
+    pub document: &'static str,
+    pub placement: &'static str,
+}
 
 /// Every Typst source of a build, read once, and where each is in the folder's table.
 pub struct TemplateFiles {
@@ -86,7 +77,8 @@ pub struct TemplateFiles {
     /// The game folder on disk (empty for a game in memory), where binary files are read.
     root: PathBuf,
     reader: FolderReader,
-    pub has_park_rules: bool,
+    /// The game's own sources found (typst path, the template that typesets it, where).
+    present: Vec<(String, String, String)>,
 }
 
 /// [`TemplateFiles`] as data, for the typesetting worker: the same sources under the same
@@ -94,7 +86,7 @@ pub struct TemplateFiles {
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TemplateSources {
     root: PathBuf,
-    has_park_rules: bool,
+    present: Vec<(String, String, String)>,
     /// (Typst path, text, index in the folder's source table).
     sources: Vec<(String, String, u32)>,
 }
@@ -105,16 +97,19 @@ pub fn typst_id(path: &str) -> TypstFileId {
 }
 
 impl TemplateFiles {
-    /// Reads the templates (the folder's overrides, else the built-in ones) and the Park
-    /// Rules (`park_rules`: the manifest's file, and where it names one), registering each in
-    /// the folder's source table. Typst sees the Park Rules as `/park-rules.typ` wherever the
-    /// file is.
+    /// Reads the templates (the folder's overrides, else the built-in ones) and the game's own
+    /// sources its rules module names, registering each in the folder's source table. Typst
+    /// sees each of those under its fixed path wherever the file is.
     pub fn load(
         folder: &mut GameFolder,
-        park_rules: &(String, Option<crate::world::Origin>),
+        game_sources: &[GameSource],
     ) -> Result<TemplateFiles, crate::diag::Diagnostic> {
         let mut sources = HashMap::new();
-        for (name, text) in BUILT_IN {
+        let built_in = COMMON
+            .iter()
+            .chain(crate::rules::templates())
+            .chain(COMPONENTS);
+        for (name, text) in built_in {
             let relative = format!("templates/{name}");
             let id = if folder.exists(&relative) {
                 folder.read(&relative, None)?
@@ -125,19 +120,26 @@ impl TemplateFiles {
             let text = folder.source(id).text.clone();
             sources.insert(typst, (Source::new(typst, text), id));
         }
-        let (path, named_at) = park_rules;
-        let has_park_rules = named_at.is_some() || folder.exists(path);
-        if has_park_rules {
-            let id = folder.read(path, *named_at)?;
-            let typst = typst_id(&format!("/{PARK_RULES}"));
+        let mut present = Vec::new();
+        for source in game_sources {
+            if source.named_at.is_none() && !folder.exists(&source.file) {
+                continue;
+            }
+            let id = folder.read(&source.file, source.named_at)?;
+            let typst = typst_id(source.typst_path);
             let text = folder.source(id).text.clone();
             sources.insert(typst, (Source::new(typst, text), id));
+            present.push((
+                source.typst_path.to_string(),
+                source.document.to_string(),
+                source.placement.to_string(),
+            ));
         }
         Ok(TemplateFiles {
             sources,
             root: folder.root().to_path_buf(),
             reader: folder.reader(),
-            has_park_rules,
+            present,
         })
     }
 
@@ -168,7 +170,7 @@ impl TemplateFiles {
         sources.sort();
         TemplateSources {
             root: self.root.clone(),
-            has_park_rules: self.has_park_rules,
+            present: self.present.clone(),
             sources,
         }
     }
@@ -195,15 +197,34 @@ impl TemplateFiles {
             sources,
             root: described.root,
             reader,
-            has_park_rules: described.has_park_rules,
+            present: described.present,
         }
     }
 
-    /// Every source by its Typst path (`/templates/field-guide.typ`), for `build --emit-typst`.
+    /// Every source by its Typst path (`/templates/lib.typ`), for `build --emit-typst`.
     pub fn texts(&self) -> impl Iterator<Item = (String, &str)> {
         self.sources
             .iter()
             .map(|(id, (source, _))| (id.vpath().get_with_slash().to_string(), source.text()))
+    }
+
+    /// Whether the game has its own source at this Typst path (`/park-rules.typ`).
+    pub fn has(&self, typst_path: &str) -> bool {
+        self.present.iter().any(|(path, _, _)| path == typst_path)
+    }
+
+    /// The game's own sources a template typesets: each one's place in the folder's source
+    /// table, its file name, and where the template puts it.
+    pub fn typeset_by(&self, template: &str) -> Vec<(FileId, String, &str)> {
+        self.present
+            .iter()
+            .filter(|(_, document, _)| document == template)
+            .filter_map(|(path, _, placement)| {
+                let (_, file) = self.lookup(typst_id(path))?;
+                let name = path.trim_start_matches('/').to_string();
+                Some((*file, name, placement.as_str()))
+            })
+            .collect()
     }
 
     /// Where a Typst file is in the folder's source table, and its Typst source.

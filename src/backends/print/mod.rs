@@ -118,6 +118,29 @@ pub enum Typesetting {
     Bounded(Worker),
 }
 
+/// An export drawn from typeset pages, run where they were typeset (in the bounded worker,
+/// for the command line: pages do not cross the pipe): a rules module's Tabletop Simulator
+/// save. A plan names it by the module's id (`TtsPlan::rules`).
+pub trait PageExport: Sync {
+    /// What a session's cache kept of a document the export draws on, and that document's
+    /// template: a job of that template typeset only for the export is then skipped.
+    fn reusable(
+        &self,
+        plan: &plan::Plan,
+        reuse: cache::Reuse,
+    ) -> Option<(String, std::sync::Arc<dyn std::any::Any + Send + Sync>)>;
+
+    /// The export's files, from the documents the plan kept (by template) and what
+    /// [`PageExport::reusable`] found.
+    fn export(
+        &self,
+        plan: &plan::TtsPlan,
+        kept: &[(String, typst_layout::PagedDocument)],
+        reused: Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
+        reuse: cache::Reuse,
+    ) -> Vec<Output>;
+}
+
 /// Carries `plan` out where `typesetting` says: its files, and the warnings and timings.
 pub fn run_plan(
     plan: &plan::Plan,

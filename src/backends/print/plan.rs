@@ -69,6 +69,8 @@ pub struct CardImages {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TtsPlan {
+    /// The rules module whose export this is ([`crate::rules::page_export`]).
+    pub rules: String,
     /// The ruleset as written to ruleset.json; the export reads it back from this text.
     pub ruleset_json: String,
     /// Image URLs are `<asset_base>/<file>`.

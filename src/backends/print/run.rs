@@ -16,9 +16,7 @@ use super::plan::{self, Job, Plan};
 use super::typeset::Typesetter;
 use super::{CARD_DPI, Timing};
 use crate::backends::Output;
-use crate::backends::tts;
 use crate::diag::{Code, Diagnostic};
-use crate::rules::safari_zone::ruleset::Ruleset;
 
 /// The name the Tabletop Simulator export goes by in progress and timings.
 pub const TTS: &str = "tts/";
@@ -50,24 +48,23 @@ pub fn run(
 ) -> Result<Done, Vec<Diagnostic>> {
     let game = to_typst(&plan.game);
     let typesetter = Typesetter::new(files);
-    // The export's Field Guide tiles as the session last drew them, when the plan allows it,
-    // the sheet is typeset only for the export, and the cache has them: the sheet is then
-    // not typeset at all.
-    let only_for_the_export = |job: &Job| {
-        job.template == "field-guide.typ" && job.pdf.is_none() && job.previews.is_none()
-    };
-    let last_sheet = match (&plan.tts, reuse.0) {
-        (Some(export), Some(cache))
-            if export.last_sheet && plan.jobs.iter().any(only_for_the_export) =>
-        {
-            cache.peek::<tts::SheetTiles>(tts::last_sheet_key(&plan.game_id))
-        }
-        _ => None,
-    };
+    // The export (a rules module's, run here where the pages are) may draw on what an earlier
+    // build of the session kept of a document it needs, which is then not typeset at all when
+    // nothing else wants it.
+    let export = plan
+        .tts
+        .as_ref()
+        .and_then(|tts| crate::rules::page_export(&tts.rules));
+    let reused = export.and_then(|export| export.reusable(plan, reuse));
+    let only_for_the_export = |job: &Job| job.pdf.is_none() && job.previews.is_none();
     let jobs: Vec<&Job> = plan
         .jobs
         .iter()
-        .filter(|job| last_sheet.is_none() || !only_for_the_export(job))
+        .filter(|job| {
+            !reused
+                .as_ref()
+                .is_some_and(|(template, _)| *template == job.template && only_for_the_export(job))
+        })
         .collect();
     let results: Vec<JobResult> = jobs
         .par_iter()
@@ -96,10 +93,13 @@ pub fn run(
         errors.extend(done.warnings);
         return Err(errors);
     }
-    if let Some(tts) = &plan.tts {
+    if let (Some(tts), Some(export)) = (&plan.tts, export) {
         progress(Progress::Started(TTS));
         let clock = std::time::Instant::now();
-        export_tts(tts, &kept, last_sheet, reuse, progress);
+        let outputs = export.export(tts, &kept, reused.map(|(_, kept)| kept), reuse);
+        for output in outputs {
+            progress(Progress::Output(output));
+        }
         done.timings.push(Timing {
             document: TTS.to_string(),
             typeset_ms: 0.0,
@@ -200,43 +200,6 @@ fn run_job(
     };
     let kept = job.keep.then(|| (job.template.clone(), typeset.document));
     Ok((typeset.warnings, timing, kept))
-}
-
-fn export_tts(
-    plan: &plan::TtsPlan,
-    kept: &[(String, PagedDocument)],
-    last_sheet: Option<std::sync::Arc<tts::SheetTiles>>,
-    reuse: Reuse,
-    progress: &(dyn Fn(Progress) + Sync),
-) {
-    let document = |name: &str| {
-        kept.iter()
-            .find(|(template, _)| template == name)
-            .map(|(_, document)| document)
-            .expect("the plan keeps what the export needs")
-    };
-    // Read back from the text ruleset.json holds, in this process or the worker alike.
-    let ruleset: Ruleset =
-        serde_json::from_str(&plan.ruleset_json).expect("a ruleset reads back from its JSON");
-    let outputs = tts::export(
-        &ruleset,
-        &plan.ruleset_json,
-        &tts::TtsSources {
-            cards: document("cards.typ"),
-            sheet: match last_sheet {
-                Some(tiles) => tts::Sheet::Last(tiles),
-                None => tts::Sheet::Pages(document("field-guide.typ")),
-            },
-            die_faces: document("die-faces.typ"),
-        },
-        &tts::TtsOptions {
-            asset_base: plan.asset_base.clone(),
-        },
-        reuse,
-    );
-    for output in outputs {
-        progress(Progress::Output(output));
-    }
 }
 
 /// The document as PDF; with a cache, the bytes exported before for the same pages (and

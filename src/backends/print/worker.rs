@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::files::{PARK_RULES, TemplateFiles, typst_id};
+use super::files::TemplateFiles;
 use super::plan::Plan;
 use super::run::{Done, TTS};
 use super::wire::{self, Event, Request};
@@ -242,11 +242,14 @@ impl Worker {
 
     fn fault(&self, fault: Fault, unfinished: &[String], files: &TemplateFiles) -> Diagnostic {
         let documents = describe(unfinished);
-        let sheet = unfinished.iter().any(|d| d == "field-guide.typ");
-        let suspects = if sheet && files.has_park_rules {
-            "park-rules.typ or the game's templates"
-        } else {
-            "the game's templates"
+        // The game's own sources the unfinished documents typeset are suspects too.
+        let own: Vec<_> = unfinished
+            .iter()
+            .flat_map(|document| files.typeset_by(document))
+            .collect();
+        let suspects = match own.first() {
+            Some((_, name, _)) => format!("{name} or the game's templates"),
+            None => "the game's templates".to_string(),
         };
         let look = format!(
             "look for a loop, a huge repetition (`range`, `lorem`, a string or array multiplied) \
@@ -286,11 +289,8 @@ impl Worker {
                 "{look}; if the content has none, this is a fault of safari: please report it"
             )),
         };
-        if sheet && let Some((_, file)) = files.lookup(typst_id(&format!("/{PARK_RULES}"))) {
-            diagnostic = diagnostic.with_primary(
-                Origin::file_start(*file),
-                "typeset on the back of the Field Guide",
-            );
+        if let Some((file, _, placement)) = own.first() {
+            diagnostic = diagnostic.with_primary(Origin::file_start(*file), *placement);
         }
         diagnostic
     }

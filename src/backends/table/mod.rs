@@ -98,11 +98,8 @@ pub fn build(
         timings: Vec::new(),
     };
     if !jobs.is_empty() {
-        let mut files = super::print::files::TemplateFiles::load(
-            folder,
-            &(crate::load::DEFAULT_PARK_RULES.to_string(), None),
-        )
-        .map_err(|d| vec![d])?;
+        let mut files =
+            super::print::files::TemplateFiles::load(folder, &[]).map_err(|d| vec![d])?;
         for deck in &table.decks {
             for template in deck.front.iter().chain(&deck.back) {
                 files

@@ -40,6 +40,7 @@ pub fn run_all(
     let tts = options.targets.contains(&Target::Tts).then(|| {
         let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
         TtsPlan {
+            rules: super::RULES.to_string(),
             ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
             asset_base: options.asset_base.url(&context.game.manifest.id),
             last_sheet: options.last_sheet,

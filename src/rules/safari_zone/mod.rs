@@ -13,6 +13,7 @@ mod reachability;
 pub mod ruleset;
 mod structure;
 pub mod template_data;
+pub mod tts;
 
 use crate::diag::Diagnostics;
 use crate::model::{BoxId, Game};

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::template_data::{self, GameData};
 use crate::backends::Output;
-use crate::backends::print::files::TemplateFiles;
+use crate::backends::print::files::{GameSource, TemplateFiles};
 use crate::backends::print::geometry::{self, PaperSize};
 use crate::backends::print::plan::{
     self, CardImages, Job, Plan, Previews, TtsPlan, pages_showing_new_designs,
@@ -16,6 +16,60 @@ use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
 use crate::model::Game;
 use crate::world::FolderReader;
+
+/// Safari Zone RNW's built-in templates: (name, text). A game folder's `templates/<name>`
+/// replaces the one of that name.
+pub const TEMPLATES: &[(&str, &str)] = &[
+    ("card.typ", include_str!("../../../templates/card.typ")),
+    (
+        "field-guide.typ",
+        include_str!("../../../templates/field-guide.typ"),
+    ),
+    (
+        "encounter-deck.typ",
+        include_str!("../../../templates/encounter-deck.typ"),
+    ),
+    ("cards.typ", include_str!("../../../templates/cards.typ")),
+    (
+        "card-designs.typ",
+        include_str!("../../../templates/card-designs.typ"),
+    ),
+    ("dice.typ", include_str!("../../../templates/dice.typ")),
+    (
+        "die-faces.typ",
+        include_str!("../../../templates/die-faces.typ"),
+    ),
+    (
+        "park-rules-page.typ",
+        include_str!("../../../templates/park-rules-page.typ"),
+    ),
+];
+
+/// The documents a build of `target` prints, by name.
+pub fn documents(target: crate::backends::Target) -> &'static [&'static str] {
+    use crate::backends::Target;
+    match target {
+        Target::Sheet => &["field-guide"],
+        Target::Deck => &["encounter-deck", "encounter-deck-cards"],
+        _ => &[],
+    }
+}
+
+/// The Park Rules' path as the Field Guide's template imports it.
+pub const PARK_RULES: &str = "/park-rules.typ";
+
+/// The game's own Typst sources the templates import: its Park Rules (the manifest's file, and
+/// where it names one), typeset on the back of the Field Guide.
+pub fn game_sources(game: &Game) -> Vec<GameSource> {
+    let (file, named_at) = &game.manifest.park_rules;
+    vec![GameSource {
+        typst_path: PARK_RULES,
+        file: file.clone(),
+        named_at: *named_at,
+        document: "field-guide.typ",
+        placement: "typeset on the back of the Field Guide",
+    }]
+}
 
 fn json(value: &impl Serialize) -> serde_json::Value {
     plan::json(value)
@@ -32,7 +86,7 @@ pub fn print(
     tts: Option<TtsPlan>,
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
-    let plan = plan(game, layout, files.has_park_rules, options, tts);
+    let plan = plan(game, layout, files.has(PARK_RULES), options, tts);
     let (outputs, done) = run_plan(&plan, files, typesetting)?;
     let mut outputs = outputs;
     if let Some(printer) = options.printer
@@ -48,7 +102,7 @@ pub fn print(
         .jobs
         .iter()
         .any(|job| job.template == "field-guide.typ");
-    if !files.has_park_rules && makes_sheet {
+    if !files.has(PARK_RULES) && makes_sheet {
         warnings.push(
             Diagnostic::warning(
                 Code::NoParkRules,
@@ -200,7 +254,7 @@ pub fn emit(
     reader: &FolderReader,
     options: &PrintOptions,
 ) -> Result<Vec<Output>, Diagnostic> {
-    let plan = plan(game, layout, files.has_park_rules, options, None);
+    let plan = plan(game, layout, files.has(PARK_RULES), options, None);
     let art = card_art(game, reader)?;
     Ok(crate::backends::print::emit::emit(&plan, files, &art))
 }

@@ -1,0 +1,558 @@
+//! Safari Zone RNW's Tabletop Simulator export: the whole game as one saved object, with the
+//! images it references.
+//!
+//! The images are the print pages rasterised (one design, two outputs): card faces from
+//! `cards.typ` laid out on sprite sheets, die faces from `die-faces.typ` laid out on the d6
+//! texture template, the Field Guide and Park Rules as the two sides of a tile per player. It
+//! runs where the pages were typeset (the bounded worker, for the command line), through
+//! [`crate::backends::print::PageExport`].
+
+use std::any::Any;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use typst_layout::{Page, PagedDocument};
+
+use crate::backends::Output;
+use crate::backends::print::PageExport;
+use crate::backends::print::cache::{self, Key, Reuse};
+use crate::backends::print::plan::{Job, Plan, TtsPlan};
+use crate::backends::tts::{
+    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, MAX_COLUMNS, MAX_ROWS, Png,
+    RULES_LUA, card_scale, object, page_key, save_name, short_hash, transform,
+};
+use crate::raster::Image;
+use crate::rules::safari_zone::ruleset::Ruleset;
+
+/// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
+const SHEET_DPI: f64 = 150.0;
+
+pub struct TtsOptions {
+    /// Image URLs are `<asset_base>/<file>`.
+    pub asset_base: String,
+}
+
+/// The documents the export draws from.
+pub struct TtsSources<'a> {
+    pub cards: &'a PagedDocument,
+    pub sheet: Sheet<'a>,
+    pub die_faces: &'a PagedDocument,
+}
+
+/// Where the Field Guide tiles come from.
+pub enum Sheet<'a> {
+    /// The Field Guide as typeset for this build.
+    Pages(&'a PagedDocument),
+    /// The tiles the session's last export drew from it (`BuildOptions::last_sheet`).
+    Last(std::sync::Arc<SheetTiles>),
+}
+
+/// The Field Guide's two sides as the export last drew them, kept in a session's cache under
+/// [`last_sheet_key`].
+pub struct SheetTiles {
+    front: std::sync::Arc<Png>,
+    back: std::sync::Arc<Png>,
+    /// Height over width of the front.
+    aspect: f64,
+}
+
+impl cache::Weigh for SheetTiles {
+    fn bytes(&self) -> usize {
+        // The images are weighed under their own keys.
+        0
+    }
+}
+
+/// Where a session's cache keeps the last export's Field Guide tiles of a game.
+pub fn last_sheet_key(game_id: &str) -> Key {
+    cache::key(&("last sheet tiles", game_id))
+}
+
+/// The saved object, its thumbnail and its images, under `tts/`. With a cache (`reuse`),
+/// images whose pages are as in an earlier build are not rasterised or encoded again: a
+/// one-card edit redraws that card's face and encodes its sprite sheet, nothing else.
+pub fn export(
+    ruleset: &Ruleset,
+    ruleset_json: &str,
+    sources: &TtsSources,
+    options: &TtsOptions,
+    reuse: Reuse,
+) -> Vec<Output> {
+    let mut guids = Guids {
+        game: ruleset.game.id.clone(),
+        taken: Default::default(),
+    };
+    let mut guid = |role: &str| guids.next(role);
+    let mut outputs = Vec::new();
+    // An image made by `draw` (unless the cache has it under `key`), encoded and hashed.
+    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| {
+        reuse.get(
+            || cache::key(&("png", key())),
+            || {
+                let bytes = draw().png();
+                let hash = short_hash(&bytes);
+                Png { bytes, hash }
+            },
+        )
+    };
+    // An encoded image as a file named by its hash, and its URL.
+    let mut publish = |stem: &str, png: std::sync::Arc<Png>| -> String {
+        let file = format!("{stem}-{}.png", png.hash);
+        let bytes = match std::sync::Arc::try_unwrap(png) {
+            Ok(png) => png.bytes,
+            Err(shared) => shared.bytes.clone(),
+        };
+        outputs.push(Output {
+            path: format!("tts/images/{file}"),
+            bytes,
+        });
+        format!("{}/{file}", options.asset_base)
+    };
+    let mut image = |stem: &str, key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| -> String {
+        let png = encode(key, draw);
+        publish(stem, png)
+    };
+
+    // Card faces: one slot per design (copies share it), 70 per sheet at most.
+    let pages = sources.cards.pages();
+    let (design_pages, back_page) = pages.split_at(pages.len().saturating_sub(1));
+    let per_sheet = (MAX_COLUMNS * MAX_ROWS) as usize;
+    let mut custom_decks = serde_json::Map::new();
+    let mut slot_of_design = Vec::new();
+    // One resolution for every sheet and the back: the one the fullest (first) sheet allows.
+    let grid = |cards: usize| {
+        let columns = (cards as u32).clamp(1, MAX_COLUMNS);
+        (columns, (cards as u32).div_ceil(columns).clamp(1, MAX_ROWS))
+    };
+    let scale = back_page.first().map_or(1.0, |back| {
+        let (columns, rows) = grid(design_pages.len().min(per_sheet));
+        let size = back.frame.size();
+        card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
+    });
+    let back_url = back_page.first().map(|page| {
+        image("card-back", &|| page_key(page, scale), &|| {
+            Image::of_page(page, scale, false)
+        })
+    });
+    for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
+        let deck_id = sheet as u32 + 1;
+        let (columns, rows) = grid(chunk.len());
+        // Each card's face is kept apart, so that a sheet with one card changed is made
+        // by rasterising that card alone and pasting the others.
+        let face_keys: Vec<Key> = if reuse.is_on() {
+            chunk.par_iter().map(|p| page_key(p, scale)).collect()
+        } else {
+            Vec::new()
+        };
+        let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
+        let draw = || {
+            let faces: Vec<std::sync::Arc<Image>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(index, p)| {
+                    reuse.get(|| face_keys[index], || Image::of_page(p, scale, false))
+                })
+                .collect();
+            let (cw, ch) = (faces[0].width, faces[0].height);
+            let mut sprite = Image::blank(cw * columns, ch * rows);
+            for (index, face) in faces.iter().enumerate() {
+                let index = index as u32;
+                sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
+            }
+            sprite
+        };
+        slot_of_design.extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
+        let face_url = image(&format!("card-faces-{deck_id}"), &sprite_key, &draw);
+        custom_decks.insert(
+            deck_id.to_string(),
+            json!({
+                "FaceURL": face_url,
+                "BackURL": back_url.clone().unwrap_or_default(),
+                "NumWidth": columns,
+                "NumHeight": rows,
+                "BackIsHidden": true,
+                "UniqueBack": false,
+                "Type": 0,
+            }),
+        );
+    }
+
+    let mut objects = Vec::new();
+
+    // The deck: one Card per physical card, in deck order.
+    let capture_dice: usize = ruleset
+        .dice
+        .iter()
+        .filter(|set| set.role == crate::model::DiceRole::Capture)
+        .map(|set| set.dice.len())
+        .sum();
+    let mut contained = Vec::new();
+    let mut deck_ids = Vec::new();
+    for (design, card) in ruleset.deck.cards.iter().enumerate() {
+        let Some(&card_id) = slot_of_design.get(design) else {
+            continue;
+        };
+        let species = ruleset
+            .species
+            .iter()
+            .find(|s| s.id == card.species)
+            .map_or(card.species.as_str(), |s| s.name.as_str());
+        let description = card_description(ruleset, card, capture_dice);
+        let memo = serde_json::to_string(card).expect("cards serialise");
+        let deck_entry = custom_decks
+            .get(&(card_id / 100).to_string())
+            .cloned()
+            .unwrap_or(Value::Null);
+        for copy in 0..card.copies {
+            let mut object = object(
+                "Card",
+                guid(&format!("card/{}/{copy}", card.id)),
+                species,
+                &description,
+                transform(0.0, 0.0, 180.0, 1.0),
+            );
+            object["CardID"] = json!(card_id);
+            object["Memo"] = json!(memo);
+            object["CustomDeck"] = json!({ (card_id / 100).to_string(): deck_entry.clone() });
+            contained.push(object);
+            deck_ids.push(card_id);
+        }
+    }
+    let mut deck = object(
+        "DeckCustom",
+        guid("deck"),
+        &ruleset.deck.name,
+        &format!(
+            "{} cards: shuffle, and draw one per habitat rolled.",
+            deck_ids.len()
+        ),
+        transform(-8.0, 0.0, 180.0, 1.0),
+    );
+    deck["DeckIDs"] = json!(deck_ids);
+    deck["CustomDeck"] = Value::Object(custom_decks);
+    deck["ContainedObjects"] = Value::Array(contained);
+    objects.push(deck);
+
+    // Dice: a texture per die, faces named by their rotation values.
+    let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
+    let mut next_face = 0;
+    let mut textures: std::collections::HashMap<String, String> = Default::default();
+    for (set_index, set) in ruleset.dice.iter().enumerate() {
+        for (die_index, die) in set.dice.iter().enumerate() {
+            let pages =
+                &faces_per_page[next_face..(next_face + die.len()).min(faces_per_page.len())];
+            next_face += die.len();
+            // Dice alike (five expedition dice) share one texture.
+            let key = format!("{die:?}");
+            let url = match textures.get(&key) {
+                Some(url) => String::clone(url),
+                None => {
+                    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
+                    let texture_key = || {
+                        let faces: Vec<Key> = pages
+                            .iter()
+                            .take(6)
+                            .map(|page| page_key(page, scale(page)))
+                            .collect();
+                        cache::key(&("die texture", faces))
+                    };
+                    let draw = || {
+                        let faces: Vec<Image> = pages
+                            .par_iter()
+                            .take(6)
+                            .map(|page| Image::of_page(page, scale(page), false))
+                            .collect();
+                        let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
+                        for (face, picture) in faces.iter().enumerate() {
+                            let (x, y, flip) = DIE_CELLS[face];
+                            texture.paste(picture, x, y, flip);
+                        }
+                        texture
+                    };
+                    let url = image(&format!("die-{}", set.id), &texture_key, &draw);
+                    textures.insert(key, url.clone());
+                    url
+                }
+            };
+            let rotation_values: Vec<Value> = die
+                .iter()
+                .take(6)
+                .enumerate()
+                .map(|(face, value)| {
+                    let [x, y, z] = D6_ROTATIONS[face];
+                    json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
+                })
+                .collect();
+            let mut object = object(
+                "Custom_Dice",
+                guid(&format!("die/{}/{die_index}", set.id)),
+                &format!("{} {}", set.name, die_index + 1),
+                "",
+                transform(
+                    -3.0 + 1.6 * die_index as f64,
+                    -6.0 - 2.0 * set_index as f64,
+                    0.0,
+                    1.0,
+                ),
+            );
+            object["CustomImage"] = json!({
+                "ImageURL": url,
+                "ImageSecondaryURL": "",
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomDice": { "Type": 1 },
+            });
+            object["RotationValues"] = Value::Array(rotation_values);
+            objects.push(object);
+        }
+    }
+
+    // One Field Guide per player, locked so the vector paint tool can mark it.
+    let tiles = match &sources.sheet {
+        Sheet::Last(tiles) => Some(std::sync::Arc::clone(tiles)),
+        Sheet::Pages(document) => {
+            let sheet_pages = document.pages();
+            sheet_pages
+                .first()
+                .zip(sheet_pages.get(1))
+                .map(|(front, back)| {
+                    let scale = SHEET_DPI / 72.0;
+                    // Both sides at once (a side the cache has is not drawn again).
+                    let (front_png, back_png) = rayon::join(
+                        || {
+                            encode(&|| page_key(front, scale), &|| {
+                                Image::of_page(front, scale, false)
+                            })
+                        },
+                        || {
+                            encode(&|| page_key(back, scale), &|| {
+                                Image::of_page(back, scale, false)
+                            })
+                        },
+                    );
+                    let tiles = std::sync::Arc::new(SheetTiles {
+                        front: front_png,
+                        back: back_png,
+                        aspect: front.frame.height().to_pt() / front.frame.width().to_pt(),
+                    });
+                    if let Some(cache) = reuse.0 {
+                        cache.put(
+                            last_sheet_key(&ruleset.game.id),
+                            std::sync::Arc::clone(&tiles),
+                        );
+                    }
+                    tiles
+                })
+        }
+    };
+    if let Some(tiles) = tiles {
+        let front_url = publish("field-guide", std::sync::Arc::clone(&tiles.front));
+        let back_url = publish("park-rules", std::sync::Arc::clone(&tiles.back));
+        let aspect = tiles.aspect;
+        for player in 0..ruleset.parameters.players_max {
+            let mut tile = object(
+                "Custom_Tile",
+                guid(&format!("field-guide/{player}")),
+                &format!("Field Guide (player {})", player + 1),
+                "Mark boxes with the vector paint tool. Flip it for the Park Rules.",
+                transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
+            );
+            tile["Locked"] = json!(true);
+            tile["CustomImage"] = json!({
+                "ImageURL": front_url,
+                "ImageSecondaryURL": back_url,
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+                "CustomTile": {
+                    "Type": 0,
+                    "Thickness": 0.1,
+                    "Stackable": false,
+                    "Stretch": true,
+                },
+            });
+            tile["Description"] = json!(format!(
+                "Mark boxes with the vector paint tool. Flip it for the Park Rules. ({aspect:.3}:1)"
+            ));
+            objects.push(tile);
+        }
+    }
+
+    // The rules object: the ruleset in its saved state.
+    let mut rules = object(
+        "BlockSquare",
+        guid("ruleset"),
+        &format!("{} ruleset", ruleset.game.name),
+        "The game's rules as data, for scripts: call getRuleset() on this object.",
+        transform(-8.0, -6.0, 0.0, 1.0),
+    );
+    rules["LuaScript"] = json!(RULES_LUA);
+    rules["LuaScriptState"] = json!(ruleset_json);
+    rules["Locked"] = json!(true);
+    objects.push(rules);
+
+    let name = save_name(&ruleset.game.name);
+    let saved = json!({
+        "SaveName": ruleset.game.name,
+        "GameMode": "",
+        "Date": "",
+        "VersionNumber": "",
+        "GameType": "",
+        "GameComplexity": "",
+        "Tags": [],
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+    });
+    let mut json_bytes = serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
+    json_bytes.push(b'\n');
+
+    // The thumbnail: the card back, centred on a 256 px square.
+    let thumbnail = back_page.first().map(|page| {
+        let size = page.frame.size();
+        let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
+        let png = reuse.get(
+            || cache::key(&("thumbnail", page_key(page, scale))),
+            || {
+                let card = Image::of_page(page, scale, false);
+                let mut square = Image::blank(256, 256);
+                square.paste(
+                    &card,
+                    (256 - card.width.min(256)) / 2,
+                    (256 - card.height.min(256)) / 2,
+                    false,
+                );
+                square.png()
+            },
+        );
+        cache::owned(png)
+    });
+
+    outputs.push(Output {
+        path: format!("tts/{name}.json"),
+        bytes: json_bytes,
+    });
+    if let Some(bytes) = thumbnail {
+        outputs.push(Output {
+            path: format!("tts/{name}.png"),
+            bytes,
+        });
+    }
+    outputs
+}
+
+fn face_value(face: &crate::rules::safari_zone::ruleset::Face) -> String {
+    match face {
+        crate::rules::safari_zone::ruleset::Face::Action(action) => {
+            let name = action.name();
+            let mut chars = name.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        }
+        crate::rules::safari_zone::ruleset::Face::Number(n) => n.to_string(),
+    }
+}
+
+fn card_description(
+    ruleset: &Ruleset,
+    card: &crate::rules::safari_zone::ruleset::Card,
+    capture_dice: usize,
+) -> String {
+    let mut parts = vec![format!(
+        "Catch on {}+ ({capture_dice} capture dice)",
+        card.capture_rate
+    )];
+    let habitats =
+        "[G]".repeat(card.criteria.grass as usize) + &"[W]".repeat(card.criteria.water as usize);
+    if !habitats.is_empty() {
+        parts.push(format!("Found with {habitats}"));
+    }
+    if let Some(area) = &card.criteria.area {
+        let title = ruleset
+            .field_guide
+            .sections
+            .iter()
+            .flat_map(|s| s.tracks.iter())
+            .find(|t| &t.id == area)
+            .and_then(|t| t.title.clone())
+            .unwrap_or_else(|| area.clone());
+        parts.push(format!("In {title}"));
+    }
+    if let Some(item) = &card.criteria.item {
+        let name = ruleset
+            .items
+            .iter()
+            .find(|i| &i.id == item)
+            .map_or(item.as_str(), |i| i.name.as_str());
+        parts.push(format!("With {name}"));
+    }
+    parts.join(" · ")
+}
+
+/// The export as the print backend runs it, after the documents are typeset.
+pub struct Export;
+
+/// Whether a job is the Field Guide typeset only for the export (no PDF, no previews).
+fn only_for_the_export(job: &Job) -> bool {
+    job.template == "field-guide.typ" && job.pdf.is_none() && job.previews.is_none()
+}
+
+impl PageExport for Export {
+    fn reusable(&self, plan: &Plan, reuse: Reuse) -> Option<(String, Arc<dyn Any + Send + Sync>)> {
+        let export = plan.tts.as_ref()?;
+        let cache = reuse.0?;
+        if !export.last_sheet || !plan.jobs.iter().any(only_for_the_export) {
+            return None;
+        }
+        let tiles = cache.peek::<SheetTiles>(last_sheet_key(&plan.game_id))?;
+        Some((
+            "field-guide.typ".to_string(),
+            tiles as Arc<dyn Any + Send + Sync>,
+        ))
+    }
+
+    fn export(
+        &self,
+        plan: &TtsPlan,
+        kept: &[(String, PagedDocument)],
+        reused: Option<Arc<dyn Any + Send + Sync>>,
+        reuse: Reuse,
+    ) -> Vec<Output> {
+        let document = |name: &str| {
+            kept.iter()
+                .find(|(template, _)| template == name)
+                .map(|(_, document)| document)
+                .expect("the plan keeps what the export needs")
+        };
+        // Read back from the text ruleset.json holds, in this process or the worker alike.
+        let ruleset: Ruleset =
+            serde_json::from_str(&plan.ruleset_json).expect("a ruleset reads back from its JSON");
+        let last = reused.and_then(|tiles| tiles.downcast::<SheetTiles>().ok());
+        export(
+            &ruleset,
+            &plan.ruleset_json,
+            &TtsSources {
+                cards: document("cards.typ"),
+                sheet: match last {
+                    Some(tiles) => Sheet::Last(tiles),
+                    None => Sheet::Pages(document("field-guide.typ")),
+                },
+                die_faces: document("die-faces.typ"),
+            },
+            &TtsOptions {
+                asset_base: plan.asset_base.clone(),
+            },
+            reuse,
+        )
+    }
+}
