@@ -68,93 +68,39 @@ impl Default for CheckOptions {
 
 /// Loads and checks the game in `folder` as `options` say.
 pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
-    let mut diagnostics = Diagnostics::default();
-    let table_rules = match table_rules(folder) {
-        Ok(found) => found,
+    match rules_module(folder) {
+        Ok((module, manifest)) => module.check(folder, manifest, options),
         Err(unknown) => {
+            let mut diagnostics = Diagnostics::default();
             diagnostics.push(unknown);
-            return Checked {
+            Checked {
                 game: None,
                 table: None,
                 diagnostics,
                 layout: None,
-            };
-        }
-    };
-    if let Some((module, manifest)) = table_rules {
-        let start = diagnostics.len();
-        let table = components::load(folder, manifest, module, &mut diagnostics);
-        if let Some(table) = &table
-            && !diagnostics.lost_content_since(start)
-        {
-            components::check::check(table, &mut diagnostics);
-            let paper = options.paper.unwrap_or(table.manifest.paper);
-            backends::table::sheets::fits(table, paper, &mut diagnostics);
-            module.check(table, &mut diagnostics);
-        }
-        diagnostics.sort();
-        return Checked {
-            game: None,
-            table,
-            diagnostics,
-            layout: None,
-        };
-    }
-    let game = load::load(folder, &mut diagnostics);
-    let mut sheet = None;
-    // Rules checks reason about the whole game; on a partly loaded one they would report the
-    // holes loading left (a skipped card, a missing file) as faults of their own.
-    if let Some(game) = &game
-        && load::is_complete(&diagnostics)
-        && !game.guide.sections.is_empty()
-    {
-        diagnostics.extend(rules::check(game));
-        let paper = options.paper.unwrap_or(game.manifest.paper);
-        let size = game.manifest.card_size;
-        diagnostics.extend(backends::print::geometry::card_fit(
-            "the deck",
-            (size.width_mm, size.height_mm),
-            backends::print::geometry::PaperSize::of(paper),
-            backends::print::geometry::DeckLayout::Duplex,
-            game.manifest.origin,
-        ));
-        // The sheet's fit is part of the check: a build never fails on a layout this passed.
-        if options.sheet {
-            match layout::field_guide(game, paper) {
-                Ok(laid_out) => sheet = Some(laid_out),
-                Err(overflow) => diagnostics.push(overflow),
             }
         }
     }
-    diagnostics.sort();
-    Checked {
-        game,
-        table: None,
-        diagnostics,
-        layout: sheet,
-    }
 }
 
-/// The rules module of a game made of components, and its manifest: `None` for Safari Zone
-/// RNW's rules, and for a manifest that cannot be read (Safari Zone's loader reports why).
-fn table_rules(
+/// The rules module the manifest names, and the manifest when it could be read: Safari Zone
+/// RNW's for a manifest that names none or cannot be read (its loader reports why).
+fn rules_module(
     folder: &mut GameFolder,
-) -> Result<Option<(&'static dyn rules::Rules, world::FileId)>, Diagnostic> {
+) -> Result<(&'static dyn rules::Module, Option<world::FileId>), Diagnostic> {
     #[derive(serde::Deserialize)]
     struct RulesOnly {
         rules: Option<toml::Spanned<String>>,
     }
+    let default = &rules::safari_zone::module::SafariZone;
     let Ok(file) = folder.read(load::MANIFEST, None) else {
-        return Ok(None);
+        return Ok((default, None));
     };
     let Ok(RulesOnly { rules: Some(named) }) = toml::from_str(&folder.source(file).text) else {
-        return Ok(None);
+        return Ok((default, Some(file)));
     };
-    if named.get_ref() == rules::safari_zone::RULES {
-        return Ok(None);
-    }
-    match rules::module(named.get_ref()) {
-        Some(module) => Ok(Some((module, file))),
+    match rules::named(named.get_ref()) {
+        Some(module) => Ok((module, Some(file))),
         // Not one of the modules: reading the content as Safari Zone's would report its
         // files missing rather than the name.
         None => {
@@ -217,93 +163,36 @@ pub fn build_with(
         .targets
         .iter()
         .any(|t| matches!(t, backends::Target::Sheet | backends::Target::Tts));
-    let mut checked = check_with(
-        folder,
-        &CheckOptions {
-            paper: options.print.paper,
-            sheet,
-        },
-    );
+    let check_options = CheckOptions {
+        paper: options.print.paper,
+        sheet,
+    };
+    let (module, mut checked) = match rules_module(folder) {
+        Ok((module, manifest)) => (Some(module), module.check(folder, manifest, &check_options)),
+        Err(_) => (None, check_with(folder, &check_options)),
+    };
     checked
         .diagnostics
         .extend(cards_fit_the_layout(&checked, options));
-    if let Some(table) = checked.table.as_ref() {
-        if checked.diagnostics.has_errors() {
-            return Built {
-                checked,
-                outputs: None,
-                timings: Vec::new(),
-            };
-        }
-        let module =
-            rules::module(&table.manifest.rules.value).expect("a table's rules are a module");
-        return match backends::table::build(table, module, folder, options, typesetting) {
-            Ok(printed) => {
-                checked.diagnostics.extend(printed.warnings);
-                checked.diagnostics.sort();
-                Built {
-                    checked,
-                    outputs: Some(printed.outputs),
-                    timings: printed.timings,
-                }
-            }
-            Err(errors) => {
-                checked.diagnostics.extend(errors);
-                checked.diagnostics.sort();
-                Built {
-                    checked,
-                    outputs: None,
-                    timings: Vec::new(),
-                }
-            }
-        };
-    }
-    let Some(game) = checked.game.as_ref() else {
+    let loaded = checked.game.is_some() || checked.table.is_some();
+    let Some(module) = module.filter(|_| loaded && !checked.diagnostics.has_errors()) else {
+        checked.diagnostics.sort();
         return Built {
             checked,
             outputs: None,
             timings: Vec::new(),
         };
     };
-    if checked.diagnostics.has_errors() {
-        return Built {
-            checked,
-            outputs: None,
-            timings: Vec::new(),
-        };
-    }
-    let templates = match backends::print::files::TemplateFiles::load(
-        folder,
-        &crate::rules::safari_zone::print::game_sources(game),
-    ) {
-        Ok(templates) => templates,
-        Err(diagnostic) => {
-            checked.diagnostics.push(diagnostic);
-            return Built {
-                checked,
-                outputs: None,
-                timings: Vec::new(),
-            };
+    let (outputs, timings) = match module.build(&checked, folder, options, typesetting) {
+        Ok(built) => {
+            checked.diagnostics.extend(built.warnings);
+            (Some(built.outputs), built.timings)
+        }
+        Err(errors) => {
+            checked.diagnostics.extend(errors);
+            (None, Vec::new())
         }
     };
-    let context = rules::safari_zone::build::Context {
-        game,
-        folder,
-        layout: checked.layout.as_ref(),
-    };
-    let mut timings = Vec::new();
-    let outputs =
-        match rules::safari_zone::build::run_all(&context, &templates, options, typesetting) {
-            Ok(built) => {
-                checked.diagnostics.extend(built.warnings);
-                timings = built.timings;
-                Some(built.outputs)
-            }
-            Err(errors) => {
-                checked.diagnostics.extend(errors);
-                None
-            }
-        };
     checked.diagnostics.sort();
     Built {
         checked,

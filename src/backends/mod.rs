@@ -54,7 +54,6 @@ impl Target {
         // page previews).
         let documents = || {
             crate::rules::documents(self)
-                .iter()
                 .any(|name| path == format!("{name}.pdf") || page_preview(name))
         };
         match self {

@@ -14,9 +14,13 @@ pub mod none;
 pub mod safari_zone;
 pub mod tricky_safari;
 
+use crate::backends::print::{PageExport, Typesetting};
+use crate::backends::{BuildOptions, Built, Target};
 use crate::components::{Key, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Game;
+use crate::world::{FileId, GameFolder};
+use crate::{CheckOptions, Checked};
 
 /// A game's rules over the component layer.
 pub trait Rules: Sync {
@@ -37,6 +41,124 @@ pub trait Rules: Sync {
     }
 }
 
+/// A game's rules as the pipeline sees them. Every `rules` id a manifest may name is one
+/// module, and `check` and `build` go through it: Safari Zone RNW's
+/// (`safari_zone::module::SafariZone`, over its own model), and one per module over the
+/// component layer ([`OnComponents`], over a [`Rules`]).
+pub trait Module: Sync {
+    /// The manifest's `rules` value that picks this module.
+    fn id(&self) -> &'static str;
+    /// The game's name, for messages and docs.
+    fn title(&self) -> &'static str;
+    /// Loads and checks the game in `folder` (its manifest, when it could be read, at
+    /// `manifest`): everything `build` does short of making files.
+    fn check(
+        &self,
+        folder: &mut GameFolder,
+        manifest: Option<FileId>,
+        options: &CheckOptions,
+    ) -> Checked;
+    /// The files of a game `check` passed without errors, or the errors that stopped them.
+    fn build(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+        typesetting: &mut Typesetting,
+    ) -> Result<Built, Vec<Diagnostic>>;
+    /// Built-in templates of its own: (name, text).
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// The print documents a build of `target` writes, by name, besides the component
+    /// layer's (`<name>.pdf` and `preview/<name>-<page>.png`).
+    fn documents(&self, _target: Target) -> &'static [&'static str] {
+        &[]
+    }
+    /// The export it draws from typeset pages, where they are typeset.
+    fn page_export(&self) -> Option<&'static dyn PageExport> {
+        None
+    }
+    /// Whether the play engine plays it (`sim`, `diff`).
+    fn plays(&self) -> bool {
+        false
+    }
+}
+
+/// A module over the component layer: the layer's loader and checks, then its [`Rules`];
+/// built by `backends::table`.
+pub struct OnComponents(pub &'static dyn Rules);
+
+impl Module for OnComponents {
+    fn id(&self) -> &'static str {
+        self.0.id()
+    }
+
+    fn title(&self) -> &'static str {
+        self.0.title()
+    }
+
+    fn check(
+        &self,
+        folder: &mut GameFolder,
+        manifest: Option<FileId>,
+        options: &CheckOptions,
+    ) -> Checked {
+        let mut diagnostics = Diagnostics::default();
+        let table = manifest.and_then(|manifest| {
+            crate::components::load(folder, manifest, self.0, &mut diagnostics)
+        });
+        if let Some(table) = &table
+            && !diagnostics.lost_content_since(0)
+        {
+            crate::components::check::check(table, &mut diagnostics);
+            let paper = options.paper.unwrap_or(table.manifest.paper);
+            crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
+            self.0.check(table, &mut diagnostics);
+        }
+        diagnostics.sort();
+        Checked {
+            game: None,
+            table,
+            diagnostics,
+            layout: None,
+        }
+    }
+
+    fn build(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+        typesetting: &mut Typesetting,
+    ) -> Result<Built, Vec<Diagnostic>> {
+        let table = checked
+            .table
+            .as_ref()
+            .expect("a checked game of components has its table");
+        let printed = crate::backends::table::build(table, self.0, folder, options, typesetting)?;
+        Ok(Built {
+            outputs: printed.outputs,
+            warnings: printed.warnings,
+            timings: printed.timings,
+        })
+    }
+}
+
+/// Every module, Safari Zone RNW's first (a manifest that names no rules is its game).
+pub const ALL: &[&dyn Module] = &[
+    &safari_zone::module::SafariZone,
+    &OnComponents(&gamewright::Gamewright),
+    &OnComponents(&diceafari::DiceAfari),
+    &OnComponents(&tricky_safari::TrickySafari),
+    &OnComponents(&none::NoRules),
+];
+
+/// The module a manifest's `rules` value names.
+pub fn named(id: &str) -> Option<&'static dyn Module> {
+    ALL.iter().copied().find(|m| m.id() == id)
+}
+
 /// The modules over the component layer.
 pub const MODULES: &[&dyn Rules] = &[
     &gamewright::Gamewright,
@@ -47,9 +169,7 @@ pub const MODULES: &[&dyn Rules] = &[
 
 /// Every rules id a manifest may name.
 pub fn known() -> Vec<&'static str> {
-    std::iter::once(safari_zone::RULES)
-        .chain(MODULES.iter().map(|m| m.id()))
-        .collect()
+    ALL.iter().map(|m| m.id()).collect()
 }
 
 /// The component-layer module with this id.
@@ -58,23 +178,21 @@ pub fn module(id: &str) -> Option<&'static dyn Rules> {
 }
 
 /// The built-in templates of the rules modules: (name, text).
-pub fn templates() -> &'static [(&'static str, &'static str)] {
-    safari_zone::print::TEMPLATES
+pub fn templates() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    ALL.iter().flat_map(|m| m.templates())
 }
 
 /// The print documents rules modules write for a build target, by name (`<name>.pdf`, and
 /// previews `preview/<name>-<page>.png`), besides the component layer's: a build of the target
 /// replaces them, a build without it keeps them.
-pub fn documents(target: crate::backends::Target) -> &'static [&'static str] {
-    safari_zone::print::documents(target)
+pub fn documents(target: Target) -> impl Iterator<Item = &'static str> {
+    ALL.iter()
+        .flat_map(move |m| m.documents(target).iter().copied())
 }
 
 /// The export a module runs on its typeset pages (its Tabletop Simulator save), by its id.
-pub fn page_export(id: &str) -> Option<&'static dyn crate::backends::print::PageExport> {
-    match id {
-        safari_zone::RULES => Some(&safari_zone::tts::Export),
-        _ => None,
-    }
+pub fn page_export(id: &str) -> Option<&'static dyn PageExport> {
+    named(id).and_then(|m| m.page_export())
 }
 
 /// Runs the checks of the game's rules module.

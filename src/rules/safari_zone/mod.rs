@@ -7,6 +7,7 @@ pub mod build;
 mod evolutions;
 mod explain;
 pub mod graph;
+pub mod module;
 mod play;
 pub mod print;
 mod reachability;

@@ -1,0 +1,103 @@
+//! Safari Zone RNW as the pipeline sees it: its own loader and model, its checks, and its
+//! build over the game-free backends.
+
+use crate::backends::print::files::TemplateFiles;
+use crate::backends::print::{PageExport, Typesetting};
+use crate::backends::{BuildOptions, Built, Target};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::world::{FileId, GameFolder};
+use crate::{CheckOptions, Checked};
+
+/// The module of the `safari-zone-rnw` rules (and of a game whose manifest names none).
+pub struct SafariZone;
+
+impl crate::rules::Module for SafariZone {
+    fn id(&self) -> &'static str {
+        super::RULES
+    }
+
+    fn title(&self) -> &'static str {
+        "Safari Zone RNW"
+    }
+
+    fn check(
+        &self,
+        folder: &mut GameFolder,
+        _manifest: Option<FileId>,
+        options: &CheckOptions,
+    ) -> Checked {
+        let mut diagnostics = Diagnostics::default();
+        let game = crate::load::load(folder, &mut diagnostics);
+        let mut sheet = None;
+        // Rules checks reason about the whole game; on a partly loaded one they would report
+        // the holes loading left (a skipped card, a missing file) as faults of their own.
+        if let Some(game) = &game
+            && crate::load::is_complete(&diagnostics)
+            && !game.guide.sections.is_empty()
+        {
+            diagnostics.extend(super::check(game));
+            let paper = options.paper.unwrap_or(game.manifest.paper);
+            let size = game.manifest.card_size;
+            use crate::backends::print::geometry::{DeckLayout, PaperSize, card_fit};
+            diagnostics.extend(card_fit(
+                "the deck",
+                (size.width_mm, size.height_mm),
+                PaperSize::of(paper),
+                DeckLayout::Duplex,
+                game.manifest.origin,
+            ));
+            // The sheet's fit is part of the check: a build never fails on a layout this
+            // passed.
+            if options.sheet {
+                match crate::layout::field_guide(game, paper) {
+                    Ok(laid_out) => sheet = Some(laid_out),
+                    Err(overflow) => diagnostics.push(overflow),
+                }
+            }
+        }
+        diagnostics.sort();
+        Checked {
+            game,
+            table: None,
+            diagnostics,
+            layout: sheet,
+        }
+    }
+
+    fn build(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+        typesetting: &mut Typesetting,
+    ) -> Result<Built, Vec<Diagnostic>> {
+        let game = checked
+            .game
+            .as_ref()
+            .expect("a checked Safari Zone game has its model");
+        let templates = TemplateFiles::load(folder, &super::print::game_sources(game))
+            .map_err(|diagnostic| vec![diagnostic])?;
+        let context = super::build::Context {
+            game,
+            folder,
+            layout: checked.layout.as_ref(),
+        };
+        super::build::run_all(&context, &templates, options, typesetting)
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        super::print::TEMPLATES
+    }
+
+    fn documents(&self, target: Target) -> &'static [&'static str] {
+        super::print::documents(target)
+    }
+
+    fn page_export(&self) -> Option<&'static dyn PageExport> {
+        Some(&super::tts::Export)
+    }
+
+    fn plays(&self) -> bool {
+        true
+    }
+}
