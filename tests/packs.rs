@@ -294,28 +294,71 @@ fn every_die_has_its_stickers_and_a_paper_die() {
 }
 
 #[test]
-fn the_save_holds_every_deck_card_by_its_sheet() {
+fn the_save_lays_the_decks_out_as_the_smallest_setup_deals_them() {
     let built = build("gamewright-safari", |o| o.targets = vec![Target::Tts]);
     let save = save(&built);
     let decks = objects(&save, "DeckCustom");
-    assert_eq!(decks.len(), 2);
-    let animals = decks
+    // Two players: a hand of 7 each, face down; the Safari Charlie pile face up.
+    let hands: Vec<&&Value> = decks
         .iter()
-        .find(|d| d["Nickname"] == "Animal Cards")
+        .filter(|d| d["Nickname"].as_str().unwrap().ends_with("'s hand"))
+        .collect();
+    assert_eq!(hands.len(), 2, "{decks:?}");
+    let charlie = decks
+        .iter()
+        .find(|d| d["Nickname"] == "Safari Charlie")
         .unwrap();
-    let cards = animals["ContainedObjects"].as_array().unwrap();
-    assert_eq!(cards.len(), 56);
-    assert_eq!(animals["DeckIDs"].as_array().unwrap().len(), 56);
-    for (id, sheet) in animals["CustomDeck"].as_object().unwrap() {
+    assert_eq!(charlie["ContainedObjects"].as_array().unwrap().len(), 8);
+    assert_eq!(charlie["Transform"]["rotZ"], 0.0);
+    // The jungle: 6 rows of 7 lone cards face down, each at its own place.
+    let jungle = objects(&save, "Card");
+    assert_eq!(jungle.len(), 42);
+    let places: std::collections::BTreeSet<(i64, i64)> = jungle
+        .iter()
+        .map(|c| {
+            assert_eq!(c["Transform"]["rotZ"], 180.0);
+            let at = |k: &str| (c["Transform"][k].as_f64().unwrap() * 10.0).round() as i64;
+            (at("posX"), at("posZ"))
+        })
+        .collect();
+    assert_eq!(places.len(), 42);
+    let columns: std::collections::BTreeSet<i64> = places.iter().map(|p| p.0).collect();
+    let rows: std::collections::BTreeSet<i64> = places.iter().map(|p| p.1).collect();
+    assert_eq!((rows.len(), columns.len()), (6, 7));
+    // Every animal card once, in a hand or in the jungle, each by a slot of a sheet the save
+    // exports.
+    let mut cards: Vec<&Value> = jungle.clone();
+    for hand in &hands {
+        assert_eq!(hand["Transform"]["rotZ"], 180.0);
+        let inside = hand["ContainedObjects"].as_array().unwrap();
+        assert_eq!(inside.len(), 7);
+        assert_eq!(hand["DeckIDs"].as_array().unwrap().len(), 7);
+        cards.extend(inside);
+        assert!(
+            hand["Description"].as_str().unwrap().contains(
+                "5 players: deal 6 to each player, lay 5 rows of 5 face down, remove Hyena"
+            )
+        );
+    }
+    let mut ids: Vec<u64> = cards
+        .iter()
+        .map(|c| c["CardID"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 56, "each animal card once");
+    let mut sheets = serde_json::Map::new();
+    for object in hands
+        .iter()
+        .map(|h| &h["CustomDeck"])
+        .chain(jungle.iter().map(|c| &c["CustomDeck"]))
+    {
+        sheets.extend(object.as_object().unwrap().clone());
+    }
+    for id in &ids {
+        let sheet = &sheets[&(id / 100).to_string()];
         let slots = sheet["NumWidth"].as_u64().unwrap() * sheet["NumHeight"].as_u64().unwrap();
-        assert!(slots <= 70);
-        let deck_id: u64 = id.parse().unwrap();
-        for card in cards {
-            let card_id = card["CardID"].as_u64().unwrap();
-            if card_id / 100 == deck_id {
-                assert!(card_id % 100 < slots);
-            }
-        }
+        assert!(id % 100 < slots && slots <= 70);
         for url in [&sheet["FaceURL"], &sheet["BackURL"]] {
             let file = url.as_str().unwrap().rsplit('/').next().unwrap();
             assert!(
@@ -324,19 +367,6 @@ fn the_save_holds_every_deck_card_by_its_sheet() {
             );
         }
     }
-    // The animal deck is dealt face down; the Safari Charlie pile lies face up.
-    let charlie = decks
-        .iter()
-        .find(|d| d["Nickname"] == "Safari Charlie")
-        .unwrap();
-    assert_eq!(animals["Transform"]["rotZ"], 180.0);
-    assert_eq!(charlie["Transform"]["rotZ"], 0.0);
-    assert!(
-        animals["Description"]
-            .as_str()
-            .unwrap()
-            .contains("5 players: deal 6 to each player, lay 5 rows of 5 face down, remove Hyena")
-    );
 }
 
 #[test]

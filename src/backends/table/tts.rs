@@ -1,5 +1,6 @@
 //! The Tabletop Simulator saved object of a game made of components, laid out as at the
-//! start of a game: decks as `DeckCustom`, tiles and tokens as `Custom_Tile`s in bags or
+//! start of a game: decks as `DeckCustom`, dealt into hands, grids and piles as the smallest
+//! player count's setup says, tiles and tokens as `Custom_Tile`s in bags or
 //! stacks as players keep them, boards as `Custom_Board`, dice as `Custom_Dice`, pieces as
 //! `Figurine_Custom` standing on their setup cells, and the ruleset in a scripted object.
 //!
@@ -312,8 +313,9 @@ fn objects(
 ) -> Vec<Value> {
     let mut objects = Vec::new();
     // The first setup is the one laid out (the smallest player count's).
-    let setup =
-        (table.manifest.players.0..=table.manifest.players.1).find_map(|n| table.setup_for(n));
+    let laid_out = (table.manifest.players.0..=table.manifest.players.1)
+        .find_map(|n| table.setup_for(n).map(|setup| (n, setup)));
+    let setup = laid_out.map(|(_, setup)| setup);
 
     // Boards at the centre, locked.
     let mut board_units = Vec::new();
@@ -344,6 +346,7 @@ fn objects(
         let mut custom = serde_json::Map::new();
         let mut card_ids = Vec::new();
         let mut cards = Vec::new();
+        let mut designs = Vec::new();
         for (sheet_ix, sheet) in sheets.iter().enumerate() {
             let What::DeckSheet {
                 first,
@@ -382,33 +385,91 @@ fn objects(
                     );
                     object["CardID"] = json!(id);
                     cards.push(object);
+                    designs.push(design);
                 }
             }
         }
         let x = -6.0 + 4.0 * ix as f64;
         let z = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
-        let mut object = if cards.len() == 1 {
-            let mut card = cards.pop().expect("one card");
-            card["CustomDeck"] = Value::Object(custom);
-            card
-        } else {
-            let mut object = object(
-                "DeckCustom",
-                guids.next(&format!("deck/{}", deck.id)),
-                &deck.name,
-                &deck_description(table, ix),
-                transform(0.0, 0.0, 0.0, 1.0),
-            );
-            object["DeckIDs"] = json!(card_ids);
-            object["CustomDeck"] = Value::Object(custom);
-            object["ContainedObjects"] = Value::Array(cards);
-            object
+        let description = deck_description(table, ix);
+        // A pile of some of the deck's cards (by index): a `DeckCustom`, or a lone `Card`.
+        let mut pile =
+            |which: &[usize], role: &str, name: &str, face_up: bool, at_x: f64, at_z: f64| {
+                let mut object = match which {
+                    [] => return None,
+                    [one] => {
+                        let mut card = cards[*one].clone();
+                        let sheet = (card_ids[*one] / 100).to_string();
+                        card["CustomDeck"] = json!({ sheet.clone(): custom[&sheet] });
+                        card
+                    }
+                    _ => {
+                        let mut object = object(
+                            "DeckCustom",
+                            guids.next(&format!("deck/{}{role}", deck.id)),
+                            name,
+                            &description,
+                            transform(0.0, 0.0, 0.0, 1.0),
+                        );
+                        object["DeckIDs"] =
+                            json!(which.iter().map(|c| card_ids[*c]).collect::<Vec<_>>());
+                        object["CustomDeck"] = Value::Object(custom.clone());
+                        object["ContainedObjects"] =
+                            Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
+                        object
+                    }
+                };
+                at(&mut object, at_x, 1.0, at_z);
+                if !face_up {
+                    object["Transform"]["rotZ"] = json!(180.0);
+                }
+                Some(object)
+            };
+        let dealt = laid_out.and_then(|(players, setup)| deal(table, setup, players, ix, &designs));
+        let Some(dealt) = dealt else {
+            let all: Vec<usize> = (0..cards.len()).collect();
+            objects.extend(pile(&all, "", &deck.name, face_up, x, z));
+            continue;
         };
-        at(&mut object, x, 1.0, z);
-        if !face_up {
-            object["Transform"]["rotZ"] = json!(180.0);
+        // Hands in front of the seats, the grid beside the boards, what the setup sets aside
+        // face up, and the rest as the draw pile.
+        let seats = dealt.hands.len() as f64;
+        for (seat, hand) in dealt.hands.iter().enumerate() {
+            let name = format!("{}: player {}'s hand", deck.name, seat + 1);
+            let hand_x = (seat as f64 - (seats - 1.0) / 2.0) * 8.0;
+            objects.extend(pile(
+                hand,
+                &format!("/hand/{}", seat + 1),
+                &name,
+                false,
+                hand_x,
+                z - 8.0,
+            ));
         }
-        objects.push(object);
+        for (grid, rows, columns, face_up) in &dealt.grids {
+            let width = CARD_STEP.0 * *columns as f64;
+            let height = CARD_STEP.1 * *rows as f64;
+            let left = if board_units.is_empty() {
+                -width / 2.0
+            } else {
+                right
+            } + CARD_STEP.0 / 2.0;
+            for (k, card) in grid.iter().enumerate() {
+                let (row, column) = (k / *columns as usize, k % *columns as usize);
+                let card_x = left + CARD_STEP.0 * column as f64;
+                // Above the row of decks; beside the boards, level with them.
+                let top = if board_units.is_empty() {
+                    height
+                } else {
+                    height / 2.0
+                };
+                let card_z = top - CARD_STEP.1 * (row as f64 + 0.5);
+                objects.extend(pile(&[*card], "", &deck.name, *face_up, card_x, card_z));
+            }
+        }
+        let aside = format!("{}: set aside", deck.name);
+        objects.extend(pile(&dealt.removed, "/aside", &aside, true, x + 3.0, z));
+        objects.extend(pile(&dealt.rest, "", &deck.name, face_up, x, z));
     }
 
     // Tiles in a bag; tokens in a bag or a stack per kind, as the content keeps them.
@@ -547,6 +608,78 @@ fn objects(
     rules["Locked"] = json!(true);
     objects.push(rules);
     objects
+}
+
+/// The spacing of cards laid in a grid, in game units (a card at scale 1 is about 2.2 x 3.1).
+const CARD_STEP: (f64, f64) = (2.6, 3.6);
+
+/// A deck's cards as the laid-out setup deals them (indices into the deck's cards): each
+/// player's hand, the grids, the cards set aside, and the rest. `None` when the setup does
+/// not deal, lay or remove this deck's cards. The order is a shuffle seeded by the game and
+/// the deck, so the save is the same from build to build.
+struct Dealt {
+    hands: Vec<Vec<usize>>,
+    grids: Vec<(Vec<usize>, u32, u32, bool)>,
+    removed: Vec<usize>,
+    rest: Vec<usize>,
+}
+
+fn deal(
+    table: &Table,
+    setup: &crate::components::Setup,
+    players: u32,
+    deck: usize,
+    designs: &[usize],
+) -> Option<Dealt> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let deals: Vec<_> = setup.deals.iter().filter(|d| d.deck == deck).collect();
+    let grids: Vec<_> = setup.grids.iter().filter(|g| g.deck == deck).collect();
+    let removes: Vec<_> = setup.removes.iter().filter(|r| r.deck == deck).collect();
+    if deals.is_empty() && grids.is_empty() && removes.is_empty() {
+        return None;
+    }
+    let seed = short_hash(format!("{}\0{deck}", table.manifest.id).as_bytes());
+    let seed = u64::from_str_radix(&seed[..8], 16).unwrap_or(0);
+    let mut order: Vec<usize> = (0..designs.len()).collect();
+    order.shuffle(&mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
+    let mut removed = Vec::new();
+    for remove in removes {
+        if let Some(k) = order.iter().position(|c| designs[*c] == remove.card) {
+            removed.push(order.remove(k));
+        }
+    }
+    let mut take = |n: usize| -> Vec<usize> { order.drain(..n.min(order.len())).collect() };
+    let mut hands = vec![
+        Vec::new();
+        if deals.is_empty() {
+            0
+        } else {
+            players as usize
+        }
+    ];
+    for deal in &deals {
+        for hand in &mut hands {
+            hand.extend(take(deal.each as usize));
+        }
+    }
+    let grids = grids
+        .iter()
+        .map(|g| {
+            (
+                take((g.rows * g.columns) as usize),
+                g.rows,
+                g.columns,
+                g.face_up,
+            )
+        })
+        .collect();
+    Some(Dealt {
+        hands,
+        grids,
+        removed,
+        rest: order,
+    })
 }
 
 /// A deck's description: how each player count's setup uses it.
