@@ -303,7 +303,57 @@ pub struct ItemEntry {
     pub kind: crate::model::ItemKind,
     /// What it does: a step, or a list of steps done in order (docs/content.md).
     #[schemars(with = "Option<EffectSchema>")]
-    pub effect: Option<Spanned<toml::Value>>,
+    pub effect: Option<Spanned<EffectSteps>>,
+}
+
+/// An item's `effect` as written, each step with its span: one step, or a list of them.
+#[derive(Debug)]
+pub enum EffectSteps {
+    One(toml::Value),
+    Many(Vec<Spanned<toml::Value>>),
+}
+
+impl<'de> Deserialize<'de> for EffectSteps {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EffectSteps;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a step (a name or a table) or a list of steps")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<EffectSteps, E> {
+                Ok(EffectSteps::One(toml::Value::String(v.to_string())))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<EffectSteps, E> {
+                Ok(EffectSteps::One(toml::Value::Integer(v)))
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<EffectSteps, E> {
+                Ok(EffectSteps::One(toml::Value::Boolean(v)))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<EffectSteps, E> {
+                Ok(EffectSteps::One(toml::Value::Float(v)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<EffectSteps, A::Error> {
+                let mut steps = Vec::new();
+                while let Some(step) = seq.next_element::<Spanned<toml::Value>>()? {
+                    steps.push(step);
+                }
+                Ok(EffectSteps::Many(steps))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<EffectSteps, A::Error> {
+                let value =
+                    toml::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(EffectSteps::One(value))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// The shape of an item's `effect`, for the schema: the loader reads each step itself, so that

@@ -474,46 +474,46 @@ fn load_items(
             file,
             diagnostics,
         );
-        let (effects, effects_origin) = match &entry.effect {
-            Some(value) => (
-                item_effects(value, file, diagnostics),
-                Origin::new(file, value.span()),
-            ),
-            None => (Vec::new(), origin),
+        let effects = match &entry.effect {
+            Some(value) => item_effects(value, file, diagnostics),
+            None => Vec::new(),
         };
         items.push(Item {
             id: entry.id.into_inner(),
             name: entry.name,
             kind: entry.kind,
             effects,
-            effects_origin,
             origin,
         });
     }
     (items, names)
 }
 
-/// An item's effect: `"none"`, one step, or a list of steps. A step that does not read is
-/// reported at the effect and left out.
+/// An item's effect: `"none"`, one step, or a list of steps, each located. A step that does
+/// not read is reported where it is written and left out.
 fn item_effects(
-    value: &toml::Spanned<toml::Value>,
+    value: &toml::Spanned<EffectSteps>,
     file: FileId,
     diagnostics: &mut Diagnostics,
-) -> Vec<Step> {
+) -> Vec<Located<Step>> {
     use serde::Deserialize;
-    let steps: Vec<&toml::Value> = match value.get_ref() {
-        toml::Value::String(none) if none == "none" => Vec::new(),
-        toml::Value::Array(steps) => steps.iter().collect(),
-        one => vec![one],
+    let whole = Origin::new(file, value.span());
+    let steps: Vec<(&toml::Value, Origin)> = match value.get_ref() {
+        EffectSteps::One(toml::Value::String(none)) if none == "none" => Vec::new(),
+        EffectSteps::One(one) => vec![(one, whole)],
+        EffectSteps::Many(steps) => steps
+            .iter()
+            .map(|step| (step.get_ref(), Origin::new(file, step.span())))
+            .collect(),
     };
     let mut effects = Vec::new();
-    for step in steps {
+    for (step, origin) in steps {
         match Step::deserialize(step.clone()) {
-            Ok(step) => effects.push(step),
+            Ok(step) => effects.push(Located::new(step, origin)),
             Err(error) => diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "an item effect that does not read")
                     .with_primary(
-                        Origin::new(file, value.span()),
+                        origin,
                         crate::diag::printable(&error.message().replace('\n', " ")),
                     )
                     .with_help(

@@ -282,10 +282,9 @@ pub struct Item {
     pub id: String,
     pub name: String,
     pub kind: ItemKind,
-    /// What it does, in order; empty when it matters only as a requirement or card criterion.
-    pub effects: Vec<Step>,
-    /// Where the effect is written (the entry, when it is not).
-    pub effects_origin: Origin,
+    /// What it does, in order, each step where it is written; empty when it matters only as a
+    /// requirement or card criterion.
+    pub effects: Vec<Located<Step>>,
     pub origin: Origin,
 }
 

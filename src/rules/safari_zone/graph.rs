@@ -138,8 +138,8 @@ impl ItemBonuses {
             any_capture: false,
         };
         for (i, item) in game.items.iter().enumerate() {
-            for step in item.effects.iter().filter(|s| s.fits(item.kind)) {
-                match *step {
+            for step in item.effects.iter().filter(|s| s.value.fits(item.kind)) {
+                match step.value {
                     Step::Habitat(Habitat::Grass) => bonuses.habitats[i].grass += 1,
                     Step::Habitat(Habitat::Water) => bonuses.habitats[i].water += 1,
                     Step::Habitat(Habitat::Any) => bonuses.habitats[i].any += 1,

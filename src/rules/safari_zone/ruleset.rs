@@ -388,7 +388,7 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
                 id: i.id.clone(),
                 name: i.name.clone(),
                 kind: i.kind,
-                effects: i.effects.clone(),
+                effects: i.effects.iter().map(|s| s.value).collect(),
             })
             .collect(),
         field_guide: FieldGuide {

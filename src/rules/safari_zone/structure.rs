@@ -271,7 +271,8 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
 /// only after the dice are rolled.
 fn effects(game: &Game, diagnostics: &mut Diagnostics) {
     for item in &game.items {
-        for step in item.effects.iter().filter(|s| !s.fits(item.kind)) {
+        for located in item.effects.iter().filter(|s| !s.value.fits(item.kind)) {
+            let step = located.value;
             let (kind, other, why) = match item.kind {
                 ItemKind::Usable => (
                     "usable",
@@ -293,7 +294,7 @@ fn effects(game: &Game, diagnostics: &mut Diagnostics) {
                         step.name()
                     ),
                 )
-                .with_primary(item.effects_origin, format!("`{}`: {why}", step.name()))
+                .with_primary(located.origin, format!("`{}`: {why}", step.name()))
                 .with_secondary(item.origin, format!("declared {kind} here"))
                 .with_help(format!(
                     "make the item `kind = \"{other}\"`, or give it a step a {kind} item does (docs/content.md, items.toml)"

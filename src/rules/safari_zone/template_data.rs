@@ -208,7 +208,7 @@ pub fn game_data<'a>(
             .map(|item| ItemData {
                 name: item.name.clone(),
                 usable: item.kind == crate::model::ItemKind::Usable,
-                effects: item.effects.iter().map(|s| StepData::of(*s)).collect(),
+                effects: item.effects.iter().map(|s| StepData::of(s.value)).collect(),
             })
             .collect(),
         has_park_rules,
