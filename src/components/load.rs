@@ -622,6 +622,22 @@ impl Lower {
                         .with_help("a glyph is a short mark; for a picture, give `art`"),
                 );
             }
+            if let (Some(_), Some(art)) = (&entry.glyph, &entry.art) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "symbol `{}` has both `art` and a `glyph`",
+                            crate::diag::printable(entry.id.get_ref())
+                        ),
+                    )
+                    .with_primary(
+                        origin_of(file, art),
+                        "the art is drawn, so the glyph never shows",
+                    )
+                    .with_help("give the symbol its `art` or its `glyph`, not both"),
+                );
+            }
             self.symbols.push(Symbol {
                 id: located(file, &entry.id),
                 label: entry.label.clone(),
@@ -712,6 +728,26 @@ impl Lower {
                 .collect(),
         ];
         for (field, values) in &entry.for_each {
+            if entry.fields.contains_key(field) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "`{}` is both a field of the card and a `for-each` key",
+                            crate::diag::printable(field)
+                        ),
+                    )
+                    .with_primary(
+                        origin_of(file, values),
+                        "these values would replace the field's",
+                    )
+                    .with_help(format!(
+                        "remove the field `{}`, or name the `for-each` key differently",
+                        crate::diag::printable(field)
+                    )),
+                );
+                return;
+            }
             if values.get_ref().is_empty() {
                 diagnostics.push(
                     Diagnostic::error(
