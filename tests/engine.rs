@@ -188,6 +188,11 @@ fn a_bad_ruleset_is_refused_with_the_place_that_is_wrong() {
     let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
     assert!(err.message.contains("unknown species `nobody`"), "{err}");
 
+    value["deck"]["cards"][1]["species"] = serde_json::json!("fish");
+    value["items"][2]["effects"] = serde_json::json!([{ "capture-bonus": 5000 }]);
+    let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
+    assert_eq!(err.path, "items[2].effects[0]", "{err}");
+
     value["format"] = serde_json::json!("something-else");
     let err = engine::load(&serde_json::to_vec(&value).unwrap()).unwrap_err();
     assert_eq!(err.path, "format");

@@ -1365,7 +1365,7 @@ impl<'r> Game<'r> {
             let boosts = self.boosts_to_catch(p, rate.saturating_sub(total), trainers);
             for &item in &boosts {
                 trainers -= 1;
-                total += rules.item_steps.capture_boost[item].1;
+                total = total.saturating_add(rules.item_steps.capture_boost[item].1);
                 self.use_item(p, rules.item_steps.capture_boost[item].0, policy);
             }
             let caught = total >= rate;

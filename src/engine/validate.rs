@@ -117,6 +117,18 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
             return Err(fault(path, format!("the id `{twice}` is used twice")));
         }
     }
+    for (i, item) in ruleset.items.iter().enumerate() {
+        if let Some(k) = item
+            .effects
+            .iter()
+            .position(|s| matches!(s, crate::model::Step::CaptureBonus(n) if *n > MAX_COUNT))
+        {
+            return Err(fault(
+                &format!("items[{i}].effects[{k}]"),
+                format!("a capture bonus is at most {MAX_COUNT}"),
+            ));
+        }
+    }
     if let Some(b) = boxes().find(|b| b.vp > MAX_VP) {
         return Err(fault(
             "field_guide",

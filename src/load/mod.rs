@@ -509,6 +509,14 @@ fn item_effects(
     let mut effects = Vec::new();
     for (step, origin) in steps {
         match Step::deserialize(step.clone()) {
+            Ok(Step::CaptureBonus(n)) if n > limits::MAX_COUNT => diagnostics.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!("a capture bonus of {n}: at most {}", limits::MAX_COUNT),
+                )
+                .with_primary(origin, "this step")
+                .with_help("a bonus larger than any capture roll needs catches every card; use a smaller one"),
+            ),
             Ok(step) => effects.push(Located::new(step, origin)),
             Err(error) => diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "an item effect that does not read")
