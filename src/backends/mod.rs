@@ -1,7 +1,9 @@
 //! Backends: pure functions from a checked game to files, as bytes in memory.
 //!
-//! Each backend gets the model (and the sources it was read from) and returns the files it
-//! makes, with paths relative to the game's output folder. None of them touches the disk:
+//! They know no game: the print backend typesets plans (templates and their data) that a rules
+//! module or the component layer makes, `table` prints and exports any game made of
+//! components, and `tts` holds what every Tabletop Simulator export shares. Each returns the
+//! files it makes, with paths relative to the game's output folder. None of them touches the disk:
 //! the `build` command writes what they return, atomically, and only when the check found no
 //! errors. This keeps backends testable and the output folder consistent.
 

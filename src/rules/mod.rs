@@ -1,12 +1,15 @@
 //! Rules modules: what the components of a game mean.
 //!
 //! The model says what is on the table; a rules module says how it plays and so what can be
-//! wrong with it. The manifest's `rules` key picks one. Safari Zone RNW reads its own files
-//! (the Field Guide, species, items) into its own model; every other game is made of the
-//! component layer's parts (`components::Table`) and its module implements [`Rules`]: the
-//! `[play]` keys it reads, the checks that need reasoning about play, the rules part of the
-//! ruleset and of the data templates receive, and the captions its cards print. A new game is
-//! content plus, at most, one module here.
+//! wrong with it. The manifest's `rules` key picks one, and the pipeline reaches it through
+//! [`Module`]: how a game of those rules is checked and built, and what the game-free backends
+//! need from it (its templates, its documents' names, the export it draws from typeset pages).
+//! Safari Zone RNW's module reads its own files (the Field Guide, species, items) into its own
+//! model and plans its own outputs; every other game is made of the component layer's parts
+//! (`components::Table`), and its module is [`OnComponents`] over a [`Rules`]: the `[play]`
+//! keys it reads, the checks that need reasoning about play, the rules part of the ruleset and
+//! of the data templates receive, and the captions its cards print. A new game is content
+//! plus, at most, one module here.
 
 pub mod diceafari;
 pub mod gamewright;

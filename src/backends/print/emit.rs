@@ -3,8 +3,9 @@
 //! `safari build` against Typst on the same documents with the same data.
 //!
 //! Like every backend it only makes bytes: the command writes them into
-//! `out/<game>/typst/` (called `DIR` below). Each document (a [`Job`] of the [`plan`], and the
-//! card designs the deck places) becomes a folder `DIR/<template's stem>/` that Typst compiles with that folder as its root:
+//! `out/<game>/typst/` (called `DIR` below). Each document (a [`plan::Job`] of the
+//! [`plan::Plan`], and the card designs the deck places) becomes a folder
+//! `DIR/<template's stem>/` that Typst compiles with that folder as its root:
 //!
 //! - `templates/*.typ` and `park-rules.typ`: the sources this build typesets (the game's own
 //!   templates where it has them), each mention of `sys.inputs` replaced by `safari-inputs`,

@@ -1,8 +1,9 @@
-//! The print backend: the Field Guide, the Encounter Deck and the dice as print-ready PDFs,
-//! and PNG previews of their pages.
+//! The print backend: the documents a plan lists (Safari Zone RNW's Field Guide, Encounter Deck
+//! and dice; a game of components' decks, sheets, boards and dice) as print-ready PDFs, and PNG
+//! previews of their pages.
 //!
-//! Layout is Typst's: each document is a template in `templates/` compiled with the game's
-//! data (see [`data`]) and exported with typst-pdf; previews are the same pages rendered by
+//! Layout is Typst's: each document is a template in `templates/` compiled with the data its
+//! plan gives it and exported with typst-pdf; previews are the same pages rendered by
 //! typst-render, so what the designer looks at is what prints. Card placement on the page is
 //! worked out in [`geometry`], where the tests can hold it to the printed marks.
 //!
