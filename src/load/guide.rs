@@ -1,8 +1,9 @@
 //! Reading the Field Guide layout (KDL 2.0) into sections, tracks and boxes.
 //!
 //! Two passes: the first builds the structure and keeps every reference as written (with the
-//! span of each name inside its string); the second resolves them, once every track and box id
-//! is known, so a requirement may name a box defined further down the file.
+//! span of each name inside its string); the second resolves them through the rules' vocabulary
+//! (`rules::safari_zone::terms`), once every track and box id is known, so a requirement may
+//! name a box defined further down the file.
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
@@ -11,8 +12,8 @@ use super::names::Names;
 use super::{kdl_fast, kdl_slips};
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
-    Action, BoxDef, BoxId, Cause, FieldGuide, Flow, Habitat, ItemId, Located, Placement,
-    Requirement, Reward, Section, SectionId, Shape, SpeciesId, Style, Track, TrackId,
+    BoxDef, BoxId, Cause, FieldGuide, Flow, ItemId, Located, Placement, Section, SectionId, Shape,
+    SpeciesId, Style, Track, TrackId,
 };
 use crate::world::{FileId, GameFolder, Origin};
 
@@ -147,12 +148,7 @@ pub fn load(
 }
 
 /// One reference as written: `kind:name/name` or `kind:number`, with spans.
-#[derive(Debug, Clone)]
-struct Term {
-    kind: Located<String>,
-    names: Vec<Located<String>>,
-    origin: Origin,
-}
+use crate::rules::safari_zone::terms::Term;
 
 enum Pending {
     Cause(BoxId, Term),
@@ -841,224 +837,35 @@ impl Reader<'_> {
         Some(terms)
     }
 
+    /// Gives each box's `fill`, `needs` and `gives` their meaning: the rules module's
+    /// vocabulary (`rules::safari_zone::terms`), resolved against the game's names.
     fn resolve(&mut self, scope: &Scope) {
+        let mut terms = crate::rules::safari_zone::terms::Resolver {
+            items: scope.items,
+            species: scope.species,
+            tracks: &self.tracks,
+            boxes: &self.boxes,
+            diagnostics: &mut *self.diagnostics,
+        };
         for pending in std::mem::take(&mut self.pending) {
             match pending {
                 Pending::Cause(b, term) => {
-                    let cause = self.cause(&term, scope);
+                    let cause = terms.cause(&term);
                     self.guide.boxes[b.index()].cause = Located::new(cause, term.origin);
                 }
                 Pending::Needs(b, term) => {
-                    let requirement = self.requirement(&term, scope);
+                    let requirement = terms.requirement(&term);
                     self.guide.boxes[b.index()]
                         .requires
                         .push(Located::new(requirement, term.origin));
                 }
                 Pending::Gives(b, term) => {
-                    let reward = self.reward(&term, scope);
+                    let reward = terms.reward(&term);
                     self.guide.boxes[b.index()]
                         .rewards
                         .push(Located::new(reward, term.origin));
                 }
             }
         }
-    }
-
-    fn bad_kind(&mut self, term: &Term, what: &str, kinds: &[&str]) {
-        self.diagnostics.push(
-            Diagnostic::error(
-                Code::InvalidValue,
-                format!("`{}` is not a kind of {what}", term.kind.value),
-            )
-            .with_primary(
-                term.kind.origin,
-                format!("expected one of: {}", kinds.join(", ")),
-            )
-            .with_suggestion(similar_name(&term.kind.value, kinds.iter().copied())),
-        );
-    }
-
-    fn one_name<'t>(&mut self, term: &'t Term, what: &str) -> Option<&'t Located<String>> {
-        match term.names.as_slice() {
-            [one] => Some(one),
-            [] => {
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        format!(
-                            "`{}:` needs {} {what} after the colon",
-                            term.kind.value,
-                            article(what)
-                        ),
-                    )
-                    .with_primary(term.origin, "here"),
-                );
-                None
-            }
-            [_, extra, ..] => {
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        format!("`{}:` takes one {what}, not alternatives", term.kind.value),
-                    )
-                    .with_primary(extra.origin, "a second name")
-                    .with_help("list several requirements or rewards with `,` instead of `/`"),
-                );
-                None
-            }
-        }
-    }
-
-    fn all<T: Copy>(&mut self, names: &Names<T>, term: &Term, what: &str) -> Option<Vec<T>> {
-        if term.names.is_empty() {
-            self.one_name(term, what);
-            return None;
-        }
-        let resolved: Vec<Option<T>> = term
-            .names
-            .iter()
-            .map(|n| names.resolve(&n.value, n.origin))
-            .collect();
-        resolved.into_iter().collect()
-    }
-
-    fn cause(&mut self, term: &Term, scope: &Scope) -> Cause {
-        let resolved = match term.kind.value.as_str() {
-            "dice" => self.one_name(term, "die face").and_then(|name| {
-                let action = Action::from_name(&name.value);
-                if action.is_none() {
-                    let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            Code::UnknownName,
-                            format!("unknown die face `{}`", name.value),
-                        )
-                        .with_primary(name.origin, format!("faces are: {}", known.join(", ")))
-                        .with_suggestion(similar_name(&name.value, known.iter().copied())),
-                    );
-                }
-                action.map(Cause::Dice)
-            }),
-            "turn" | "ball" | "free" | "bonus" if !term.names.is_empty() => {
-                self.diagnostics.push(
-                    Diagnostic::error(
-                        Code::InvalidValue,
-                        format!("`{}` takes no name", term.kind.value),
-                    )
-                    .with_primary(term.origin, "here"),
-                );
-                None
-            }
-            "turn" => Some(Cause::Turn),
-            "ball" => Some(Cause::Ball),
-            "free" => Some(Cause::Free),
-            "bonus" => Some(Cause::Bonus),
-            "collect" => self.all(scope.species, term, "species").map(Cause::Collect),
-            "obtain" => self.all(scope.items, term, "item").map(Cause::Obtain),
-            "use" => self
-                .one_name(term, "item")
-                .and_then(|n| scope.items.resolve(&n.value, n.origin))
-                .map(Cause::Use),
-            _ => {
-                self.bad_kind(
-                    term,
-                    "fill",
-                    &[
-                        "dice", "turn", "ball", "collect", "use", "obtain", "free", "bonus",
-                    ],
-                );
-                None
-            }
-        };
-        resolved.unwrap_or(Cause::Unknown)
-    }
-
-    fn requirement(&mut self, term: &Term, scope: &Scope) -> Requirement {
-        let resolved = match term.kind.value.as_str() {
-            "item" => self
-                .one_name(term, "item")
-                .and_then(|n| scope.items.resolve(&n.value, n.origin))
-                .map(Requirement::Item),
-            "species" => self
-                .one_name(term, "species")
-                .and_then(|n| scope.species.resolve(&n.value, n.origin))
-                .map(Requirement::Species),
-            "area" => self
-                .one_name(term, "track")
-                .and_then(|n| self.tracks.resolve(&n.value, n.origin))
-                .map(Requirement::Area),
-            "box" => self
-                .one_name(term, "box")
-                .and_then(|n| self.boxes.resolve(&n.value, n.origin))
-                .map(Requirement::Box),
-            "vp" => self
-                .one_name(term, "number")
-                .and_then(|n| match n.value.parse::<u32>() {
-                    Ok(v) => Some(Requirement::Vp(v)),
-                    Err(_) => {
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                Code::InvalidValue,
-                                format!("`vp:` needs a whole number, found `{}`", n.value),
-                            )
-                            .with_primary(n.origin, "here"),
-                        );
-                        None
-                    }
-                }),
-            _ => {
-                self.bad_kind(
-                    term,
-                    "requirement",
-                    &["item", "species", "area", "box", "vp"],
-                );
-                None
-            }
-        };
-        resolved.unwrap_or(Requirement::Unknown)
-    }
-
-    fn reward(&mut self, term: &Term, scope: &Scope) -> Reward {
-        let resolved = match term.kind.value.as_str() {
-            "item" => self
-                .one_name(term, "item")
-                .and_then(|n| scope.items.resolve(&n.value, n.origin))
-                .map(Reward::Item),
-            "species" => self
-                .one_name(term, "species")
-                .and_then(|n| scope.species.resolve(&n.value, n.origin))
-                .map(Reward::Species),
-            "habitat" => self
-                .one_name(term, "habitat")
-                .and_then(|n| match n.value.as_str() {
-                    "grass" => Some(Reward::Habitat(Habitat::Grass)),
-                    "water" => Some(Reward::Habitat(Habitat::Water)),
-                    "any" => Some(Reward::Habitat(Habitat::Any)),
-                    other => {
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                Code::UnknownName,
-                                format!("unknown habitat `{other}`"),
-                            )
-                            .with_primary(n.origin, "habitats are: grass, water, any")
-                            .with_suggestion(similar_name(other, ["grass", "water", "any"])),
-                        );
-                        None
-                    }
-                }),
-            _ => {
-                self.bad_kind(term, "reward", &["item", "species", "habitat"]);
-                None
-            }
-        };
-        resolved.unwrap_or(Reward::Unknown)
-    }
-}
-
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
     }
 }

@@ -475,7 +475,7 @@ fn load_items(
             diagnostics,
         );
         let effects = match &entry.effect {
-            Some(value) => item_effects(value, file, diagnostics),
+            Some(value) => crate::rules::safari_zone::terms::item_effects(value, file, diagnostics),
             None => Vec::new(),
         };
         items.push(Item {
@@ -487,50 +487,6 @@ fn load_items(
         });
     }
     (items, names)
-}
-
-/// An item's effect: `"none"`, one step, or a list of steps, each located. A step that does
-/// not read is reported where it is written and left out.
-fn item_effects(
-    value: &toml::Spanned<EffectSteps>,
-    file: FileId,
-    diagnostics: &mut Diagnostics,
-) -> Vec<Located<Step>> {
-    use serde::Deserialize;
-    let whole = Origin::new(file, value.span());
-    let steps: Vec<(&toml::Value, Origin)> = match value.get_ref() {
-        EffectSteps::One(toml::Value::String(none)) if none == "none" => Vec::new(),
-        EffectSteps::One(one) => vec![(one, whole)],
-        EffectSteps::Many(steps) => steps
-            .iter()
-            .map(|step| (step.get_ref(), Origin::new(file, step.span())))
-            .collect(),
-    };
-    let mut effects = Vec::new();
-    for (step, origin) in steps {
-        match Step::deserialize(step.clone()) {
-            Ok(Step::CaptureBonus(n)) if n > limits::MAX_COUNT => diagnostics.push(
-                Diagnostic::error(
-                    Code::InvalidValue,
-                    format!("a capture bonus of {n}: at most {}", limits::MAX_COUNT),
-                )
-                .with_primary(origin, "this step")
-                .with_help("a bonus larger than any capture roll needs catches every card; use a smaller one"),
-            ),
-            Ok(step) => effects.push(Located::new(step, origin)),
-            Err(error) => diagnostics.push(
-                Diagnostic::error(Code::InvalidValue, "an item effect that does not read")
-                    .with_primary(
-                        origin,
-                        crate::diag::printable(&error.message().replace('\n', " ")),
-                    )
-                    .with_help(
-                        "a step is a name (\"fill-labelled\", \"lock-capture-die\", \"reshuffle-discard\", \"redraw-species\", \"reroll-hazard\", \"extra-roll\") or a table (`{ habitat = \"grass\" }`, `{ capture-bonus = 1 }`); `effect` is one step or a list of them",
-                    ),
-            ),
-        }
-    }
-    effects
 }
 
 fn load_species(

@@ -14,6 +14,7 @@ mod reachability;
 pub mod ruleset;
 mod structure;
 pub mod template_data;
+pub mod terms;
 pub mod tts;
 
 use crate::diag::Diagnostics;
