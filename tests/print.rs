@@ -773,3 +773,32 @@ fn a_cmyk_build_writes_its_colours_as_cmyk() {
         }
     }
 }
+
+/// A game without Park Rules prints a reference page that says what each item's steps do, and
+/// gives a card's odds with each capture bonus that changes them (the fixture's Delta, rate 20,
+/// is out of the dice's reach without its Lure's +5).
+#[test]
+fn the_reference_page_describes_item_effects_and_odds_with_bonuses() {
+    let built = build(
+        &root().join("tests/fixtures/clean-item-effects"),
+        |options| {
+            options.targets = vec![Target::Sheet];
+        },
+    );
+    let text = pdf_text(&built["field-guide.pdf"]);
+    // Compared without white space: the extracted text runs table cells together.
+    let bare = |s: &str| s.split_whitespace().collect::<String>();
+    let text = bare(&text);
+    for expected in [
+        "Lure — adds 5 to every capture roll",
+        "Scope — counts as one grass habitat toward card criteria",
+        "Charm — adds 1 to one capture roll, spent when that turns a miss into a catch",
+        "Boots — one more re-roll each turn",
+        "05 Delta W 20+ 0% Lure 9%",
+    ] {
+        assert!(
+            text.contains(&bare(expected)),
+            "`{expected}` not in: {text}"
+        );
+    }
+}

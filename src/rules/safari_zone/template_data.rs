@@ -120,6 +120,9 @@ pub struct CardData {
     pub capture_rate: u32,
     /// The chance, in percent, that the capture dice reach the capture rate.
     pub catch_chance: u32,
+    /// The chance with each item's capture bonus, where it differs: `(item name, percent)`, for
+    /// the first [`MAX_BONUS_CHANCES`] such items.
+    pub bonus_chances: Vec<(String, u32)>,
     pub grass: u32,
     pub water: u32,
     pub area: Option<String>,
@@ -428,6 +431,26 @@ fn deck_data(game: &Game) -> DeckData {
             dex: species.and_then(|s| s.dex),
             capture_rate: card.capture_rate.value,
             catch_chance: catch_chance(&capture_faces, card.capture_rate.value),
+            bonus_chances: game
+                .items
+                .iter()
+                .filter_map(|item| {
+                    let bonus = item
+                        .effects
+                        .iter()
+                        .filter(|s| s.value.fits(item.kind))
+                        .filter_map(|s| match s.value {
+                            Step::CaptureBonus(n) => Some(n),
+                            _ => None,
+                        })
+                        .fold(0u32, u32::saturating_add);
+                    let rate = card.capture_rate.value;
+                    let with = catch_chance(&capture_faces, rate.saturating_sub(bonus));
+                    (bonus > 0 && with != catch_chance(&capture_faces, rate))
+                        .then(|| (item.name.clone(), with))
+                })
+                .take(MAX_BONUS_CHANCES)
+                .collect(),
             grass: card.grass,
             water: card.water,
             area: card.area.as_ref().and_then(|a| a.value).map(|t| {
@@ -458,6 +481,10 @@ fn deck_data(game: &Game) -> DeckData {
         physical,
     }
 }
+
+/// The items whose capture bonus a card's odds are also given with, at most (in item order):
+/// a line each under the card's odds on the reference page.
+const MAX_BONUS_CHANCES: usize = 3;
 
 /// P(sum of the capture dice >= rate), in whole percent: the engine's exact table.
 fn catch_chance(faces: &[Vec<u32>], rate: u32) -> u32 {
