@@ -123,7 +123,7 @@ fn synthetic_guides(c: &mut Criterion) {
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
             b.iter(|| {
-                let diagnostics = safari::rules::check(game);
+                let diagnostics = safari::rules::safari_zone::check(game);
                 assert!(!diagnostics.has_errors());
             })
         });

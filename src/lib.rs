@@ -68,17 +68,26 @@ impl Default for CheckOptions {
 
 /// Loads and checks the game in `folder` as `options` say.
 pub fn check_with(folder: &mut GameFolder, options: &CheckOptions) -> Checked {
+    check_by_module(folder, options).1
+}
+
+/// [`check_with`], and the rules module that checked (none when the manifest names no module).
+fn check_by_module(
+    folder: &mut GameFolder,
+    options: &CheckOptions,
+) -> (Option<&'static dyn rules::Module>, Checked) {
     match rules_module(folder) {
-        Ok((module, manifest)) => module.check(folder, manifest, options),
+        Ok((module, manifest)) => (Some(module), module.check(folder, manifest, options)),
         Err(unknown) => {
             let mut diagnostics = Diagnostics::default();
             diagnostics.push(unknown);
-            Checked {
+            let checked = Checked {
                 game: None,
                 table: None,
                 diagnostics,
                 layout: None,
-            }
+            };
+            (None, checked)
         }
     }
 }
@@ -167,10 +176,7 @@ pub fn build_with(
         paper: options.print.paper,
         sheet,
     };
-    let (module, mut checked) = match rules_module(folder) {
-        Ok((module, manifest)) => (Some(module), module.check(folder, manifest, &check_options)),
-        Err(_) => (None, check_with(folder, &check_options)),
-    };
+    let (module, mut checked) = check_by_module(folder, &check_options);
     checked
         .diagnostics
         .extend(cards_fit_the_layout(&checked, options));

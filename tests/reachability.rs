@@ -222,7 +222,7 @@ proptest! {
         let game = load(&guide);
         prop_assert!(naive_unfillable(&guide).is_empty());
         prop_assert_eq!(checker_unreachable(&game), BTreeSet::new());
-        let diagnostics = safari::rules::check(&game);
+        let diagnostics = safari::rules::safari_zone::check(&game);
         prop_assert!(!diagnostics.iter().any(|d| d.code.as_str().starts_with("SZ04")));
     }
 

@@ -211,6 +211,8 @@ pub struct Rules {
     /// `catch_table[rate]`: the chance one throw catches, for every rate up to the capture
     /// dice's highest total plus one.
     pub catch_table: Vec<f64>,
+    /// The highest total the capture dice roll.
+    pub capture_max: u32,
 }
 
 /// A ruleset whose ids do not hold together.
@@ -388,6 +390,7 @@ impl Rules {
             bonus_tracks: Vec::new(),
             first_boxes: Vec::new(),
             catch_table: Vec::new(),
+            capture_max: 0,
         };
         for (s, section) in guide.sections.iter().enumerate() {
             for track in &section.tracks {
@@ -516,6 +519,11 @@ impl Rules {
             .collect();
         rules.link_free_boxes();
         rules.catch_table = super::game::at_least_table(rules.capture.iter().map(Vec::as_slice));
+        rules.capture_max = rules
+            .capture
+            .iter()
+            .map(|d| d.iter().max().copied().unwrap_or(0))
+            .fold(0, u32::saturating_add);
         Ok(rules)
     }
 
@@ -523,18 +531,13 @@ impl Rules {
     /// the dice's highest, every passive bonus, and every usable boost (each needs a Trainer
     /// face; this is an upper bound).
     pub fn capture_reach(&self, held: impl Fn(usize) -> bool) -> u32 {
-        let dice: u32 = self
-            .capture
-            .iter()
-            .map(|d| d.iter().max().copied().unwrap_or(0))
-            .sum();
         let steps = &self.item_steps;
         steps
             .capture_bonus
             .iter()
             .chain(&steps.capture_boost)
             .filter(|(i, _)| held(*i))
-            .fold(dice, |sum, (_, n)| sum.saturating_add(*n))
+            .fold(self.capture_max, |sum, (_, n)| sum.saturating_add(*n))
     }
 
     /// Marks what may open a free box: filling the box before it, a box or the first box of

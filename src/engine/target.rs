@@ -472,12 +472,6 @@ impl Plan {
         })
     }
 
-    /// Whether the card's rate is in reach of the capture dice with every capture bonus the
-    /// player holds (a usable one when the dice can show a Trainer face).
-    fn boosted(rules: &Rules, player: &Player, c: usize) -> bool {
-        rules.cards[c].capture_rate <= rules.capture_reach(|i| player.items[i])
-    }
-
     /// The moves a player can make on a sheet, whenever the dice allow.
     fn moves(&self, rules: &Rules, player: &Player, caught: &[u32]) -> Vec<Move> {
         let mut moves = Vec::new();
@@ -509,10 +503,13 @@ impl Plan {
             moves.push(Move::Turn);
         }
         let mut throw = false;
+        // The highest capture total with every capture bonus the player holds (a usable one
+        // when the dice can show a Trainer face: an upper bound).
+        let reach = rules.capture_reach(|i| player.items[i]);
         for (c, (caught, copies)) in caught.iter().zip(&self.copies).enumerate() {
             if caught < copies && self.can_meet(rules, player, c) {
                 throw = true;
-                if player.catch_chance(rules, c) > 0.0 || Self::boosted(rules, player, c) {
+                if rules.cards[c].capture_rate <= reach {
                     moves.push(Move::Catch(c));
                 }
             }
@@ -786,6 +783,7 @@ impl Guard {
         let mut changed = true;
         while changed && !filled[self.target] {
             changed = false;
+            let reach = rules.capture_reach(|i| items[i]);
             for (c, card) in rules.cards.iter().enumerate() {
                 let met = card
                     .area
@@ -793,7 +791,7 @@ impl Guard {
                     && card.item.is_none_or(|i| items[i]);
                 if met
                     && caught[c] < self.copies[c]
-                    && card.capture_rate <= rules.capture_reach(|i| items[i])
+                    && card.capture_rate <= reach
                     && !collect[card.species]
                 {
                     collect[card.species] = true;

@@ -82,6 +82,29 @@ fn text_too_long(file: FileId, span: std::ops::Range<usize>) -> Diagnostic {
     .with_help("shorten it: a text on a card or the sheet is at most a paragraph; the entry holding it is not read")
 }
 
+/// Parses a TOML file with recovery, reporting each syntax error: the table (owned) and the
+/// spans the errors cover.
+fn parse<'t>(
+    file: FileId,
+    text: &'t str,
+    diagnostics: &mut Diagnostics,
+) -> (Spanned<DeTable<'t>>, Vec<std::ops::Range<usize>>) {
+    let (mut table, errors) = DeTable::parse_recoverable(text);
+    for error in &errors {
+        diagnostics.push(syntax_error(file, error, text));
+    }
+    table.get_mut().make_owned();
+    let broken = errors.iter().filter_map(|e| e.span()).collect();
+    (table, broken)
+}
+
+/// Whether `span` touches one of the syntax errors' spans (an empty span counts as one byte).
+fn overlaps(broken: &[std::ops::Range<usize>], span: &std::ops::Range<usize>) -> bool {
+    broken
+        .iter()
+        .any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
+}
+
 /// Parses a TOML file into `T`, deserialising each entry of the array `many` separately.
 /// Returns the top-level value (without `many`), when it deserialised, and the entries that
 /// did: a typo in a top-level key does not lose the entries.
@@ -91,20 +114,10 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
     many: &str,
     diagnostics: &mut Diagnostics,
 ) -> (Option<T>, Vec<(E, Origin)>) {
-    let (table, errors) = DeTable::parse_recoverable(text);
-    let had_syntax_errors = !errors.is_empty();
-    for error in &errors {
-        diagnostics.push(syntax_error(file, error, text));
-    }
-    let broken: Vec<std::ops::Range<usize>> = errors.iter().filter_map(|e| e.span()).collect();
-    let overlaps_syntax_error = |span: &std::ops::Range<usize>| {
-        broken
-            .iter()
-            .any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
-    };
+    let (table, broken) = parse(file, text, diagnostics);
+    let had_syntax_errors = !broken.is_empty();
+    let overlaps_syntax_error = |span: &std::ops::Range<usize>| overlaps(&broken, span);
     let whole = Origin::new(file, 0..text.len());
-    let mut table: Spanned<DeTable> = table;
-    table.get_mut().make_owned();
     let span = table.span();
     let mut inner = table.into_inner();
     let entries = inner
@@ -226,18 +239,8 @@ pub fn read_lists(
     take: &mut dyn FnMut(&str, Entry<'_>) -> Taken,
     unknown: &mut dyn FnMut(&str, std::ops::Range<usize>, &mut Diagnostics),
 ) {
-    let (table, errors) = DeTable::parse_recoverable(text);
-    for error in &errors {
-        diagnostics.push(syntax_error(file, error, text));
-    }
-    let broken: Vec<std::ops::Range<usize>> = errors.iter().filter_map(|e| e.span()).collect();
-    let overlaps_syntax_error = |span: &std::ops::Range<usize>| {
-        broken
-            .iter()
-            .any(|b| b.start < span.end.max(span.start + 1) && span.start < b.end.max(b.start + 1))
-    };
-    let mut table: Spanned<DeTable> = table;
-    table.get_mut().make_owned();
+    let (table, broken) = parse(file, text, diagnostics);
+    let overlaps_syntax_error = |span: &std::ops::Range<usize>| overlaps(&broken, span);
     for (key, value) in table.into_inner() {
         let name = key.get_ref().to_string();
         if lists.contains(&name.as_str()) {

@@ -20,8 +20,7 @@ pub mod tricky_safari;
 use crate::backends::print::{PageExport, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
 use crate::components::{Key, Table};
-use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::Game;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::world::{FileId, GameFolder};
 use crate::{CheckOptions, Checked};
 
@@ -86,6 +85,10 @@ pub trait Module: Sync {
     fn plays(&self) -> bool {
         false
     }
+    /// The component layer's [`Rules`] it runs, for a game made of components.
+    fn on_components(&self) -> Option<&'static dyn Rules> {
+        None
+    }
 }
 
 /// A module over the component layer: the layer's loader and checks, then its [`Rules`];
@@ -146,6 +149,10 @@ impl Module for OnComponents {
             timings: printed.timings,
         })
     }
+
+    fn on_components(&self) -> Option<&'static dyn Rules> {
+        Some(self.0)
+    }
 }
 
 /// Every module, Safari Zone RNW's first (a manifest that names no rules is its game).
@@ -162,14 +169,6 @@ pub fn named(id: &str) -> Option<&'static dyn Module> {
     ALL.iter().copied().find(|m| m.id() == id)
 }
 
-/// The modules over the component layer.
-pub const MODULES: &[&dyn Rules] = &[
-    &gamewright::Gamewright,
-    &diceafari::DiceAfari,
-    &tricky_safari::TrickySafari,
-    &none::NoRules,
-];
-
 /// Every rules id a manifest may name.
 pub fn known() -> Vec<&'static str> {
     ALL.iter().map(|m| m.id()).collect()
@@ -177,7 +176,7 @@ pub fn known() -> Vec<&'static str> {
 
 /// The component-layer module with this id.
 pub fn module(id: &str) -> Option<&'static dyn Rules> {
-    MODULES.iter().copied().find(|m| m.id() == id)
+    named(id).and_then(|m| m.on_components())
 }
 
 /// The built-in templates of the rules modules: (name, text).
@@ -196,22 +195,4 @@ pub fn documents(target: Target) -> impl Iterator<Item = &'static str> {
 /// The export a module runs on its typeset pages (its Tabletop Simulator save), by its id.
 pub fn page_export(id: &str) -> Option<&'static dyn PageExport> {
     named(id).and_then(|m| m.page_export())
-}
-
-/// Runs the checks of the game's rules module.
-pub fn check(game: &Game) -> Diagnostics {
-    match game.manifest.rules.as_str() {
-        safari_zone::RULES => safari_zone::check(game),
-        // A manifest that failed to load has already been reported.
-        "" => Diagnostics::default(),
-        other => {
-            let mut diagnostics = Diagnostics::default();
-            diagnostics.push(
-                Diagnostic::error(Code::UnknownName, format!("unknown rules `{other}`"))
-                    .with_primary(game.manifest.origin, "in this manifest")
-                    .with_help(format!("known rules: {}", known().join(", "))),
-            );
-            diagnostics
-        }
-    }
 }

@@ -80,6 +80,23 @@ pub struct TtsPlan {
     pub last_sheet: bool,
 }
 
+impl Job {
+    /// A job typesetting `template` into `pdf` (none: only a source for another export), with
+    /// no inputs, previews or pictures: callers set what they need with `..Job::new(...)`.
+    pub fn new(template: &str, pdf: Option<&str>) -> Job {
+        Job {
+            template: template.to_string(),
+            pdf: pdf.map(str::to_string),
+            inputs: Vec::new(),
+            previews: None,
+            card_images: None,
+            keep: false,
+            designs: None,
+            images: None,
+        }
+    }
+}
+
 impl Plan {
     /// The name a document goes by in messages and timings: its PDF, or its template.
     pub fn document_name(job: &Job) -> &str {

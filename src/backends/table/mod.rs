@@ -50,7 +50,7 @@ pub fn build(
             jobs.push(Job {
                 inputs: vec![input("pages", &pages)],
                 previews: previews(options, "pieces", None),
-                ..job("table-pieces.typ", Some("pieces.pdf"))
+                ..Job::new("table-pieces.typ", Some("pieces.pdf"))
             });
         }
     }
@@ -60,7 +60,7 @@ pub fn build(
             jobs.push(Job {
                 inputs: vec![input("board", &ix), input("pages", &tiled)],
                 previews: previews(options, &format!("boards/{}-tiled", board.id), None),
-                ..job(
+                ..Job::new(
                     "table-board.typ",
                     Some(&format!("boards/{}-tiled.pdf", board.id)),
                 )
@@ -68,7 +68,7 @@ pub fn build(
             let whole = sheets::whole_board(board, geometry::CARD_BLEED_MM);
             jobs.push(Job {
                 inputs: vec![input("board", &ix), input("pages", &[whole])],
-                ..job("table-board.typ", Some(&format!("boards/{}.pdf", board.id)))
+                ..Job::new("table-board.typ", Some(&format!("boards/{}.pdf", board.id)))
             });
         }
     }
@@ -76,7 +76,7 @@ pub fn build(
         jobs.push(Job {
             inputs: vec![input("pages", &sheets::dice_pages(&data, paper))],
             previews: previews(options, "dice", None),
-            ..job("table-dice.typ", Some("dice.pdf"))
+            ..Job::new("table-dice.typ", Some("dice.pdf"))
         });
     }
     let export = wants(Target::Tts).then(|| tts::Export::plan(&data));
@@ -87,7 +87,7 @@ pub fn build(
                 dpi: tts::DPI,
                 names: export.pictures.iter().map(|p| p.file.clone()).collect(),
             }),
-            ..job("table-tts.typ", None)
+            ..Job::new("table-tts.typ", None)
         });
     }
 
@@ -167,7 +167,7 @@ fn deck_jobs(
         ],
         previews: previews(options, &format!("decks/{}", deck.id), Some(shown)),
         designs: Some("table-deck-designs.typ".to_string()),
-        ..job("table-deck.typ", Some(&format!("decks/{}.pdf", deck.id)))
+        ..Job::new("table-deck.typ", Some(&format!("decks/{}.pdf", deck.id)))
     });
     jobs.push(Job {
         inputs: vec![input("deck", &ix)],
@@ -175,7 +175,7 @@ fn deck_jobs(
             folder: format!("preview/cards/{}", deck.id),
             designs: designs.clone(),
         }),
-        ..job(
+        ..Job::new(
             "table-deck-cards.typ",
             Some(&format!("decks/{}-cards.pdf", deck.id)),
         )
@@ -187,21 +187,8 @@ fn deck_jobs(
                 folder: format!("{}/{}", printer.folder(), deck.id),
                 designs,
             }),
-            ..job("table-deck-cards.typ", None)
+            ..Job::new("table-deck-cards.typ", None)
         });
-    }
-}
-
-fn job(template: &str, pdf: Option<&str>) -> Job {
-    Job {
-        template: template.to_string(),
-        pdf: pdf.map(str::to_string),
-        inputs: Vec::new(),
-        previews: None,
-        card_images: None,
-        keep: false,
-        designs: None,
-        images: None,
     }
 }
 

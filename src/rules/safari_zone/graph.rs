@@ -164,7 +164,10 @@ impl ItemBonuses {
         if !self.any_habitat {
             return total;
         }
-        for (_, b) in self.habitats.iter().enumerate().filter(|(i, _)| held(*i)) {
+        for (i, b) in self.habitats.iter().enumerate() {
+            if !held(i) {
+                continue;
+            }
             total.grass += b.grass;
             total.water += b.water;
             total.any += b.any;

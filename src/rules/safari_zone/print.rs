@@ -139,23 +139,13 @@ pub fn plan(
     };
     let wants = |document| options.documents.contains(&document);
     let keep = tts.is_some();
-    let job = |template: &str, pdf: Option<&str>| Job {
-        template: template.to_string(),
-        pdf: pdf.map(str::to_string),
-        inputs: Vec::new(),
-        previews: None,
-        card_images: None,
-        keep: false,
-        designs: None,
-        images: None,
-    };
     let mut jobs = Vec::new();
     if wants(Document::Sheet) || keep {
         let sheet = wants(Document::Sheet);
         jobs.push(Job {
             previews: previews("field-guide", None).filter(|_| sheet),
             keep,
-            ..job("field-guide.typ", sheet.then_some("field-guide.pdf"))
+            ..Job::new("field-guide.typ", sheet.then_some("field-guide.pdf"))
         });
     }
     if wants(Document::Deck) {
@@ -180,7 +170,7 @@ pub fn plan(
             ],
             previews: previews("encounter-deck", Some(shown)),
             designs: Some("card-designs.typ".to_string()),
-            ..job("encounter-deck.typ", Some("encounter-deck.pdf"))
+            ..Job::new("encounter-deck.typ", Some("encounter-deck.pdf"))
         });
     }
     let design_ids = || data.deck.designs.iter().map(|d| d.id.clone()).collect();
@@ -193,7 +183,7 @@ pub fn plan(
         jobs.push(Job {
             card_images,
             keep,
-            ..job("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
+            ..Job::new("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
         });
     }
     if let Some(printer) = options.printer
@@ -206,19 +196,19 @@ pub fn plan(
                 folder: printer.folder(),
                 designs: design_ids(),
             }),
-            ..job("cards.typ", None)
+            ..Job::new("cards.typ", None)
         });
     }
     if wants(Document::Dice) {
         jobs.push(Job {
             previews: previews("dice", None),
-            ..job("dice.typ", Some("dice.pdf"))
+            ..Job::new("dice.typ", Some("dice.pdf"))
         });
     }
     if keep {
         jobs.push(Job {
             keep,
-            ..job("die-faces.typ", None)
+            ..Job::new("die-faces.typ", None)
         });
     }
     Plan {

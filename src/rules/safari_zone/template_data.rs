@@ -413,6 +413,28 @@ fn deck_data(game: &Game) -> DeckData {
                 .collect()
         })
         .collect();
+    // P(sum of the capture dice >= rate), in whole percent: the engine's exact table, built once.
+    let table = crate::engine::game::at_least_table(capture_faces.iter().map(Vec::as_slice));
+    let percent =
+        |rate: u32| (table.get(rate as usize).copied().unwrap_or(0.0) * 100.0).round() as u32;
+    // The items whose steps add to a capture roll, and how much.
+    let bonuses: Vec<(&str, u32)> = game
+        .items
+        .iter()
+        .map(|item| {
+            let bonus = item
+                .effects
+                .iter()
+                .filter(|s| s.value.fits(item.kind))
+                .filter_map(|s| match s.value {
+                    Step::CaptureBonus(n) => Some(n),
+                    _ => None,
+                })
+                .fold(0u32, u32::saturating_add);
+            (item.name.as_str(), bonus)
+        })
+        .filter(|(_, bonus)| *bonus > 0)
+        .collect();
     let mut physical = Vec::new();
     let mut designs = Vec::new();
     for (index, card) in game.deck.cards.iter().enumerate() {
@@ -430,25 +452,14 @@ fn deck_data(game: &Game) -> DeckData {
             species: species.map_or_else(|| card.id.clone(), |s| s.name.clone()),
             dex: species.and_then(|s| s.dex),
             capture_rate: card.capture_rate.value,
-            catch_chance: catch_chance(&capture_faces, card.capture_rate.value),
-            bonus_chances: game
-                .items
+            catch_chance: percent(card.capture_rate.value),
+            bonus_chances: bonuses
                 .iter()
-                .filter_map(|item| {
-                    let bonus = item
-                        .effects
-                        .iter()
-                        .filter(|s| s.value.fits(item.kind))
-                        .filter_map(|s| match s.value {
-                            Step::CaptureBonus(n) => Some(n),
-                            _ => None,
-                        })
-                        .fold(0u32, u32::saturating_add);
+                .map(|(name, bonus)| {
                     let rate = card.capture_rate.value;
-                    let with = catch_chance(&capture_faces, rate.saturating_sub(bonus));
-                    (bonus > 0 && with != catch_chance(&capture_faces, rate))
-                        .then(|| (item.name.clone(), with))
+                    (name.to_string(), percent(rate.saturating_sub(*bonus)))
                 })
+                .filter(|(_, with)| *with != percent(card.capture_rate.value))
                 .take(MAX_BONUS_CHANCES)
                 .collect(),
             grass: card.grass,
@@ -485,13 +496,6 @@ fn deck_data(game: &Game) -> DeckData {
 /// The items whose capture bonus a card's odds are also given with, at most (in item order):
 /// a line each under the card's odds on the reference page.
 const MAX_BONUS_CHANCES: usize = 3;
-
-/// P(sum of the capture dice >= rate), in whole percent: the engine's exact table.
-fn catch_chance(faces: &[Vec<u32>], rate: u32) -> u32 {
-    let table = crate::engine::game::at_least_table(faces.iter().map(Vec::as_slice));
-    let chance = table.get(rate as usize).copied().unwrap_or(0.0);
-    (chance * 100.0).round() as u32
-}
 
 fn dice_data(game: &Game) -> Vec<DiceSetData> {
     game.dice
