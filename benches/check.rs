@@ -308,7 +308,9 @@ fn layout(c: &mut Criterion) {
     let mut folder = GameFolder::open(&dir).unwrap();
     let game = safari::check(&mut folder).game.unwrap();
     c.bench_function("layout default game (A4)", |b| {
-        b.iter(|| safari::layout::field_guide(&game, safari::model::Paper::A4).unwrap())
+        b.iter(|| {
+            safari::rules::safari_zone::sheet::field_guide(&game, safari::model::Paper::A4).unwrap()
+        })
     });
     let mut group = c.benchmark_group("layout synthetic guide");
     for boxes in [1_000, LARGEST] {
@@ -318,7 +320,9 @@ fn layout(c: &mut Criterion) {
         let paper = game.manifest.paper;
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
-            b.iter(|| safari::layout::field_guide(game, paper).expect("fits its paper"))
+            b.iter(|| {
+                safari::rules::safari_zone::sheet::field_guide(game, paper).expect("fits its paper")
+            })
         });
     }
     group.finish();

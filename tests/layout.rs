@@ -777,8 +777,8 @@ fn the_reader_sees_a_fault_when_there_is_one() {
         .unwrap()
         .1;
     let broken = template.replace(
-        "  for s in plan.sections { draw-section(s) }",
-        "  for s in plan.sections { draw-section(s) }\n  at((x: 60, y: 140), text(size: 9pt)[Overlapping words])\n  at((x: 62, y: 140.5), text(size: 9pt)[Another line])\n  at((x: 100, y: 30), mark-box(\"square\", \"plain\", size: 4mm))\n  at((x: 120, y: 30), text(size: 5pt)[tiny])",
+        "#draw-sheet(plan)",
+        "#draw-sheet(plan)\n#import \"sheet.typ\": at\n#at((x: 60, y: 140), text(size: 9pt)[Overlapping words])\n#at((x: 62, y: 140.5), text(size: 9pt)[Another line])\n#at((x: 100, y: 30), mark-box(\"square\", \"plain\", size: 4mm))\n#at((x: 120, y: 30), text(size: 5pt)[tiny])",
     );
     assert_ne!(broken, template, "the anchor is in the template");
     folder.add_source("templates/field-guide.typ", broken);
@@ -801,8 +801,10 @@ fn the_same_content_gives_the_same_layout_and_written_places_are_kept() {
     let mut folder = GameFolder::open(&root.join("content/safari-zone")).unwrap();
     let checked = safari::check(&mut folder);
     let game = checked.game.unwrap();
-    let a = safari::layout::field_guide(&game, safari::model::Paper::A4).unwrap();
-    let b = safari::layout::field_guide(&game, safari::model::Paper::A4).unwrap();
+    let a =
+        safari::rules::safari_zone::sheet::field_guide(&game, safari::model::Paper::A4).unwrap();
+    let b =
+        safari::rules::safari_zone::sheet::field_guide(&game, safari::model::Paper::A4).unwrap();
     assert_eq!(
         serde_json::to_string(&a).unwrap(),
         serde_json::to_string(&b).unwrap()

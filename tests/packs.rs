@@ -2,7 +2,8 @@
 //! Simulator player and a playable build would: every card, tile, token, die and piece the
 //! rulebooks count is printed and exported, backs mirror their fronts, a board too large for
 //! the paper is tiled with overlaps its alignment marks sit in, the save lays pieces on their
-//! setup cells, and the ruleset validates against its schema.
+//! setup cells, a roll-and-write sheet is printed and handed to each player, and the ruleset
+//! validates against its schema.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -731,6 +732,78 @@ fn every_kind_of_component_prints_and_exports() {
     // A game with no rules module has an empty rules part.
     let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
     assert_eq!(ruleset["rules"], serde_json::json!({}));
+}
+
+#[test]
+fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
+    let built = build("roll-and-write", |_| {});
+    // One A4 page, with the designer's words: the sheet's title, the name field's label, the
+    // tags as written and the key's own words.
+    let sizes = pages_mm(&built["sheets/log.pdf"]);
+    assert_eq!(sizes.len(), 1);
+    assert!((sizes[0].0 - 210.0).abs() < 0.5 && (sizes[0].1 - 297.0).abs() < 0.5);
+    let text = common::pdf_text(&built["sheets/log.pdf"]);
+    for words in [
+        "HIKER",
+        "Hiker",
+        "map",
+        "lantern",
+        "Summit",
+        "open it first",
+        "then take this",
+        "bonus: fill any box",
+    ] {
+        assert!(
+            text.contains(words),
+            "`{words}` is not on the sheet: {text}"
+        );
+    }
+    assert!(!text.contains("Trainer"), "{text}");
+    // A sheet in front of each seat of the smallest game, each showing the sheet's picture.
+    let save = save(&built);
+    let sheets: Vec<&Value> = objects(&save, "Custom_Tile")
+        .into_iter()
+        .filter(|o| {
+            o["Nickname"]
+                .as_str()
+                .unwrap()
+                .starts_with("Trail Log: player")
+        })
+        .collect();
+    assert_eq!(sheets.len(), 2);
+    let picture = sheets[0]["CustomImage"]["ImageURL"].as_str().unwrap();
+    assert!(picture.contains("sheet-log-"), "{picture}");
+    assert!(
+        built
+            .keys()
+            .any(|k| picture.ends_with(k.trim_start_matches("tts/images")))
+    );
+    assert_ne!(
+        sheets[0]["Transform"]["posX"], sheets[1]["Transform"]["posX"],
+        "side by side"
+    );
+    // The ruleset keeps every box with its terms as written, inherited `fill` included.
+    let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
+    let sheet = &ruleset["sheets"][0];
+    assert_eq!(sheet["title"], "Hiker's Log");
+    let boxes: Vec<&Value> = sheet["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tracks"].as_array().unwrap())
+        .flat_map(|t| t["boxes"].as_array().unwrap())
+        .collect();
+    assert_eq!(boxes.len(), 6 + 5 + 4 + 1 + 7);
+    let summit = boxes.iter().find(|b| b["id"] == "summit").unwrap();
+    assert_eq!(summit["needs"], serde_json::json!(["a map", "a lantern"]));
+    assert_eq!(summit["fill"], "roll:double");
+    assert_eq!(summit["vp"], 10);
+    assert!(
+        boxes
+            .iter()
+            .filter(|b| b["style"] == "free")
+            .all(|b| b["fill"].is_null())
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Load and check arbitrary games made of components: `game.toml`, `components.toml` and
-//! `maps.toml` (a second component file), separated by NUL bytes. Whatever the bytes, checking
+//! Load and check arbitrary games made of components: `game.toml`, `components.toml`,
+//! `maps.toml` (a second component file) and `sheet.kdl` (a roll-and-write sheet's layout),
+//! separated by NUL bytes. Whatever the bytes, checking
 //! must not panic and rendering its diagnostics must not either; and when the check passes,
 //! planning the build (print documents and the Tabletop Simulator export) must not panic.
 #![no_main]
@@ -8,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use safari::diag::{RenderOptions, render_human, render_json};
 use safari::world::GameFolder;
 
-const FILES: [&str; 3] = ["game.toml", "components.toml", "maps.toml"];
+const FILES: [&str; 4] = ["game.toml", "components.toml", "maps.toml", "sheet.kdl"];
 
 fuzz_target!(|data: &[u8]| {
     let mut folder = GameFolder::in_memory();

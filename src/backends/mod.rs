@@ -59,7 +59,9 @@ impl Target {
                 .any(|name| path == format!("{name}.pdf") || page_preview(name))
         };
         match self {
-            Target::Sheet => documents(),
+            Target::Sheet => {
+                documents() || path.starts_with("sheets/") || path.starts_with("preview/sheets/")
+            }
             Target::Deck => {
                 documents()
                     || path.starts_with("preview/cards/")

@@ -43,7 +43,7 @@ pub fn affected(relative: &str) -> BTreeSet<Target> {
     // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
     // ruleset: whatever changes, it is made again.
     let mut targets: BTreeSet<Target> = match (relative.starts_with("templates/"), name) {
-        (true, "field-guide.typ") => set(&[Sheet]),
+        (true, "field-guide.typ" | "sheet.typ" | "table-sheet.typ") => set(&[Sheet]),
         (true, "encounter-deck.typ") => set(&[Deck]),
         (true, "cards.typ" | "card.typ") => set(&[Deck]),
         (true, "dice.typ") => set(&[Dice]),

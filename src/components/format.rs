@@ -65,6 +65,9 @@ pub struct ComponentsFile {
     pub board: Vec<BoardEntry>,
     #[serde(default)]
     pub pieces: Vec<PiecesEntry>,
+    /// Roll-and-write sheets, laid out in KDL as the Field Guide is.
+    #[serde(default)]
+    pub sheet: Vec<SheetEntry>,
     /// What goes where at the start, for each player count.
     #[serde(default)]
     pub setup: Vec<SetupEntry>,
@@ -270,6 +273,65 @@ pub struct PieceEntry {
     #[serde(flatten)]
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     pub fields: BTreeMap<String, toml::Value>,
+}
+
+/// A roll-and-write sheet: sections of tracks of boxes, written in a KDL file in the Field
+/// Guide's language (docs/components.md). Each player gets one.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SheetEntry {
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// The sheet's name; the KDL `sheet title=` is printed, this name when it has none.
+    pub name: String,
+    /// The KDL file of its sections, tracks and boxes, relative to the game folder.
+    #[schemars(with = "String")]
+    pub layout: Spanned<String>,
+    /// The label of the line a player writes their name on.
+    #[serde(default = "default_player_label")]
+    pub player_label: String,
+    /// The label of the score box.
+    #[serde(default = "default_score_label")]
+    pub score_label: String,
+    /// What the key at the foot of the sheet says each mark means (`""` leaves one out).
+    #[serde(default)]
+    pub key: SheetKeyEntry,
+}
+
+fn default_player_label() -> String {
+    "Player".to_string()
+}
+
+fn default_score_label() -> String {
+    "Score".to_string()
+}
+
+/// The words of a sheet's key, for the marks the sheet uses.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
+pub struct SheetKeyEntry {
+    /// A box's `needs` tag (on its left).
+    pub needs: String,
+    /// A box's `gives` tag (on its right).
+    pub gives: String,
+    /// A box of style `bonus` (gold border).
+    pub bonus: String,
+    /// A box of style `trigger` (blue border).
+    pub trigger: String,
+    /// A box of style `free` (dotted border).
+    pub free: String,
+}
+
+impl Default for SheetKeyEntry {
+    fn default() -> Self {
+        SheetKeyEntry {
+            needs: "needs this first".to_string(),
+            gives: "gives this".to_string(),
+            bonus: "bonus box".to_string(),
+            trigger: "trigger box".to_string(),
+            free: "fill any time".to_string(),
+        }
+    }
 }
 
 /// The start of a game for some player counts.

@@ -23,6 +23,8 @@ use crate::world::{FileId, GameFolder};
 pub const MAX_COMPONENT_FILES: usize = 64;
 /// Dice in one set.
 pub const MAX_DICE: u32 = 100;
+/// Roll-and-write sheets in one game: each is laid out by `check`, as the Field Guide is.
+pub const MAX_SHEETS: usize = 16;
 /// Cells along one side of a board (columns are named by letters a to z).
 pub const MAX_BOARD_COLUMNS: usize = 26;
 pub const MAX_BOARD_ROWS: usize = 99;
@@ -35,8 +37,8 @@ pub const MAX_BOARD_MM: f64 = 1500.0;
 fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> ComponentsFile {
     use serde::Deserialize;
     use toml::de::ValueDeserializer;
-    const LISTS: [&str; 8] = [
-        "symbol", "deck", "dice", "tiles", "tokens", "board", "pieces", "setup",
+    const LISTS: [&str; 9] = [
+        "symbol", "deck", "dice", "tiles", "tokens", "board", "pieces", "sheet", "setup",
     ];
     let mut parsed = ComponentsFile::default();
     toml_read::read_lists(
@@ -54,6 +56,7 @@ fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> C
                 "tokens" => parsed.tokens.push(TokensEntry::deserialize(entry)?),
                 "board" => parsed.board.push(BoardEntry::deserialize(entry)?),
                 "pieces" => parsed.pieces.push(PiecesEntry::deserialize(entry)?),
+                "sheet" => parsed.sheet.push(SheetEntry::deserialize(entry)?),
                 _ => parsed.setup.push(SetupEntry::deserialize(entry)?),
             }
             Ok(())
@@ -159,6 +162,13 @@ fn limit_entries(file: FileId, parsed: &mut ComponentsFile, diagnostics: &mut Di
     );
     cut(
         file,
+        &mut parsed.sheet,
+        "sheets",
+        |e| e.id.span(),
+        diagnostics,
+    );
+    cut(
+        file,
         &mut parsed.setup,
         "setups",
         |e| e.players.span(),
@@ -247,6 +257,7 @@ pub fn load(
         lower.tokens(*file, &parsed.tokens, diagnostics);
         lower.boards(*file, &parsed.board, diagnostics);
         lower.pieces(*file, &parsed.pieces, diagnostics);
+        lower.sheets(folder, *file, &parsed.sheet, diagnostics);
     }
     for (file, parsed) in &files {
         lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
@@ -303,6 +314,7 @@ pub fn load(
         tokens,
         boards,
         pieces,
+        sheets,
         setups,
         ..
     } = lower;
@@ -315,6 +327,7 @@ pub fn load(
         tokens,
         boards,
         pieces,
+        sheets,
         setups,
     })
 }
@@ -404,6 +417,7 @@ struct Lower {
     tokens: Vec<TokenSet>,
     boards: Vec<Board>,
     pieces: Vec<PieceSet>,
+    sheets: Vec<Sheet>,
     setups: Vec<Setup>,
     symbol_names: Names<usize>,
     deck_names: Names<usize>,
@@ -412,6 +426,7 @@ struct Lower {
     token_names: Names<usize>,
     board_names: Names<usize>,
     piece_set_names: Names<usize>,
+    sheet_names: Names<usize>,
 }
 
 impl Default for Lower {
@@ -425,6 +440,7 @@ impl Default for Lower {
             tokens: Vec::new(),
             boards: Vec::new(),
             pieces: Vec::new(),
+            sheets: Vec::new(),
             setups: Vec::new(),
             symbol_names: names(
                 "symbol",
@@ -453,6 +469,10 @@ impl Default for Lower {
             piece_set_names: names(
                 "piece set",
                 "define it in a component file as `[[pieces]]` with `id = \"{id}\"`",
+            ),
+            sheet_names: names(
+                "sheet",
+                "define it in a component file as `[[sheet]]` with `id = \"{id}\"`",
             ),
         }
     }
@@ -1175,6 +1195,66 @@ impl Lower {
         }
     }
 
+    /// Each sheet's layout is read through the folder, in the Field Guide's language with its
+    /// terms as written, and its names reported as the Field Guide's are.
+    fn sheets(
+        &mut self,
+        folder: &mut GameFolder,
+        file: FileId,
+        entries: &[SheetEntry],
+        diagnostics: &mut Diagnostics,
+    ) {
+        for entry in entries {
+            if self.sheets.len() >= MAX_SHEETS {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!("a game has at most {MAX_SHEETS} sheets"),
+                    )
+                    .with_primary(origin_of(file, &entry.id), "the first one past the limit")
+                    .with_help("sheets past the limit are not read"),
+                );
+                return;
+            }
+            Self::define(
+                &mut self.sheet_names,
+                &entry.id,
+                self.sheets.len(),
+                file,
+                diagnostics,
+            );
+            let layout =
+                match folder.read(entry.layout.get_ref(), Some(origin_of(file, &entry.layout))) {
+                    Ok(layout) => layout,
+                    Err(diagnostic) => {
+                        diagnostics.push(diagnostic);
+                        continue;
+                    }
+                };
+            let text = folder.source(layout).text.clone();
+            let written = crate::load::guide::read_as_written(layout, &text, diagnostics);
+            written.names.report(folder, diagnostics);
+            let key = &entry.key;
+            self.sheets.push(Sheet {
+                id: located(file, &entry.id),
+                name: entry.name.clone(),
+                layout: located(file, &entry.layout),
+                guide: written.guide,
+                terms: written.terms,
+                player_label: entry.player_label.clone(),
+                score_label: entry.score_label.clone(),
+                key: SheetKey {
+                    needs: key.needs.clone(),
+                    gives: key.gives.clone(),
+                    bonus: key.bonus.clone(),
+                    trigger: key.trigger.clone(),
+                    free: key.free.clone(),
+                },
+                origin: origin_of(file, &entry.id),
+            });
+        }
+    }
+
     fn pieces(&mut self, file: FileId, entries: &[PiecesEntry], diagnostics: &mut Diagnostics) {
         for entry in entries {
             let set_ix = self.pieces.len();
@@ -1627,6 +1707,7 @@ impl Lower {
             &mut self.token_names,
             &mut self.board_names,
             &mut self.piece_set_names,
+            &mut self.sheet_names,
         ] {
             names.complete = false;
         }
@@ -1640,5 +1721,6 @@ impl Lower {
         self.token_names.report(folder, diagnostics);
         self.board_names.report(folder, diagnostics);
         self.piece_set_names.report(folder, diagnostics);
+        self.sheet_names.report(folder, diagnostics);
     }
 }

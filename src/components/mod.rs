@@ -1,7 +1,8 @@
 //! The component layer: what is on the table, knowing no game.
 //!
 //! Decks of cards with fields of the designer's choosing, dice of the standard types with
-//! number or symbol faces, tiles, tokens, boards of terrain cells, pieces, and setups (what
+//! number or symbol faces, tiles, tokens, boards of terrain cells, pieces, roll-and-write
+//! sheets of sections, tracks and boxes (laid out as the Field Guide is), and setups (what
 //! goes where for each player count). A rules module (`rules::Rules`) gives them meaning; the
 //! backends print and export them without knowing which game they belong to. Every value
 //! keeps where it was written, so a module's check can point at it.
@@ -10,9 +11,11 @@ pub mod check;
 pub mod format;
 mod load;
 pub mod params;
+pub mod sheet;
 
 pub use load::load;
 pub use params::{Key, KeyKind, Param, ParamValue};
+pub use sheet::{Sheet, SheetKey};
 
 use std::collections::BTreeMap;
 
@@ -30,6 +33,7 @@ pub struct Table {
     pub tokens: Vec<TokenSet>,
     pub boards: Vec<Board>,
     pub pieces: Vec<PieceSet>,
+    pub sheets: Vec<Sheet>,
     pub setups: Vec<Setup>,
 }
 
@@ -47,6 +51,17 @@ pub struct TableManifest {
     /// The rules module's `[play]` keys, resolved, by name (defaults filled in).
     pub params: BTreeMap<String, Param>,
     pub origin: Origin,
+}
+
+impl TableManifest {
+    /// The content versions on one line: `cards v1 · tiles v2`.
+    pub fn versions_line(&self) -> String {
+        self.versions
+            .iter()
+            .map(|(part, version)| format!("{part} {version}"))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
 }
 
 /// A symbol's index in [`Table::symbols`].

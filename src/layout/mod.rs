@@ -14,10 +14,12 @@
 //! sizes the grid's rows, and keeps the first density at which the sheet fits. Then the room
 //! left is shared out: rows grow, and each panel spreads its lines over its height.
 
+mod input;
 mod section;
 mod sheet;
 
-pub use sheet::{Overflow, Titles, lay_out};
+pub use input::{BoxData, SectionData, SheetData, TrackData, one_line};
+pub use sheet::{KeyWords, Overflow, Titles, lay_out};
 
 use serde::Serialize;
 
@@ -170,9 +172,9 @@ pub struct SectionLayout {
 pub struct Header {
     pub name: Line,
     pub title: Line,
-    pub trainer: Line,
+    pub player: Line,
     /// The line to write the player's name on.
-    pub trainer_field: Rect,
+    pub player_field: Rect,
     pub score: Line,
     pub score_box: Rect,
     /// The heavy rule under the band.
@@ -331,24 +333,14 @@ pub fn shape_extent(shape: Shape, size: f64) -> f64 {
     }
 }
 
-/// The Field Guide of `game` laid out on `paper`, or the diagnostic saying why it does not fit.
-pub fn field_guide(
-    game: &crate::model::Game,
-    paper: crate::model::Paper,
-) -> Result<SheetLayout, crate::diag::Diagnostic> {
-    use crate::backends::print::geometry::PaperSize;
-    use crate::rules::safari_zone::template_data as data;
-    let sheet = data::sheet_data(game);
-    let versions = data::versions(game);
-    let titles = sheet::Titles {
-        name: &game.manifest.name,
-        versions: &versions,
-    };
-    lay_out(&sheet, &titles, PaperSize::of(paper)).map_err(|overflow| overflow.diagnostic(game))
-}
-
 impl Overflow {
-    fn diagnostic(&self, game: &crate::model::Game) -> crate::diag::Diagnostic {
+    /// The `SZ0309` diagnostic: `sheet` (`"the Field Guide"`) does not fit, blaming the
+    /// section at fault where `sections` (each section's origin, in order) says it is.
+    pub fn diagnostic(
+        &self,
+        sheet: &str,
+        sections: &[crate::world::Origin],
+    ) -> crate::diag::Diagnostic {
         use crate::diag::{Code, Diagnostic};
         let paper = match self.paper.name {
             "custom" => self.paper.label(),
@@ -361,9 +353,9 @@ impl Overflow {
         };
         let mut diagnostic = Diagnostic::error(
             Code::LayoutOverflow,
-            format!("the Field Guide does not fit on {paper}: {}", self.what),
+            format!("{sheet} does not fit on {paper}: {}", self.what),
         );
-        if let Some(section) = self.section.and_then(|s| game.guide.sections.get(s)) {
+        if let Some(&origin) = self.section.and_then(|s| sections.get(s)) {
             let label = if self.what.contains("narrow") {
                 format!("{:.1} mm too wide for its columns", self.excess)
             } else {
@@ -372,7 +364,7 @@ impl Overflow {
                     self.excess
                 )
             };
-            diagnostic = diagnostic.with_primary(section.origin, label);
+            diagnostic = diagnostic.with_primary(origin, label);
         }
         diagnostic.with_help(format!(
             "the layout already shrank boxes to {MIN_BOX_MM} mm and text to {MIN_TEXT_PT} pt; to make it fit:\n{}",

@@ -9,10 +9,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use super::{BoxData, SectionData, TrackData};
 use super::{Item, Level, Line, Part, Rect, Side, shape_extent};
 use crate::fonts::{self, Style as Font};
 use crate::model::Flow;
-use crate::rules::safari_zone::template_data::{BoxData, SectionData, TrackData};
 
 /// Gap between a tag and its box, and between words and icons, in mm.
 const NEAR: f64 = 1.0;

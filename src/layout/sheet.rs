@@ -12,10 +12,10 @@ use super::section::{self, MAX_STRETCH, TooNarrow, line, text_width, wrap};
 use super::{
     Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
 };
+use super::{SheetData, one_line};
 use crate::backends::print::geometry::PaperSize;
 use crate::fonts::{self, Style as Font};
 use crate::model::{Flow, Style};
-use crate::rules::safari_zone::template_data::{SheetData, one_line};
 
 const GUTTER: f64 = 2.4;
 const PAD_X: f64 = 2.6;
@@ -41,6 +41,22 @@ pub struct Overflow {
 pub struct Titles<'a> {
     pub name: &'a str,
     pub versions: &'a str,
+    /// The label of the line a player writes their name on (`"Trainer"`).
+    pub player: &'a str,
+    /// The label of the score box.
+    pub score: &'a str,
+    /// What the key at the foot says each mark means.
+    pub key: &'a KeyWords<'a>,
+}
+
+/// The key's words: what a tag or a box style means in this game. A mark the sheet does not
+/// use is left out of the key.
+pub struct KeyWords<'a> {
+    pub needs: &'a str,
+    pub gives: &'a str,
+    pub bonus: &'a str,
+    pub trigger: &'a str,
+    pub free: &'a str,
 }
 
 /// Lays the sheet out on `paper`, or says why it cannot fit.
@@ -408,12 +424,7 @@ fn section_height(
     ))
 }
 
-fn tab(
-    section: &crate::rules::safari_zone::template_data::SectionData,
-    x: f64,
-    y: f64,
-    level: &Level,
-) -> (Rect, Line) {
+fn tab(section: &super::SectionData, x: f64, y: f64, level: &Level) -> (Rect, Line) {
     let size = level.heading;
     let w = text_width(Font::Display, size, &section.title);
     let h = fonts::line_height(Font::Display, size);
@@ -510,15 +521,15 @@ fn frame(
 ) -> Result<Frame, Overflow> {
     let m = PAGE_MARGIN_MM;
     let inner = paper.width - 2.0 * m;
-    // Trainer and score on the right; the game's name and the sheet's title on the left, the
-    // name as large as fits.
+    // The player's name and score on the right; the game's name and the sheet's title on the
+    // left, the name as large as fits.
     let small = 8.0;
     let small_h = fonts::line_height(Font::Body, small);
-    let trainer_w = text_width(Font::Body, small, "Trainer");
-    let score_w = text_width(Font::Body, small, "Score");
+    let player_w = text_width(Font::Body, small, titles.player);
+    let score_w = text_width(Font::Body, small, titles.score);
     let field_w = (inner * 0.2).clamp(20.0, 40.0);
     let score_box = (14.0, 6.5);
-    let right_w = trainer_w + 1.5 + field_w + 4.0 + score_w + 1.5 + score_box.0;
+    let right_w = player_w + 1.5 + field_w + 4.0 + score_w + 1.5 + score_box.0;
     let name = one_line(titles.name).to_uppercase();
     let title = sheet.title.to_uppercase();
     let mut name_size = 30.0f64;
@@ -573,7 +584,7 @@ fn frame(
     let score_line = line(
         Font::Body,
         small,
-        "Score",
+        titles.score,
         score_rect.x - 1.5 - score_w,
         score_rect.bottom() - small_h,
     );
@@ -583,19 +594,19 @@ fn frame(
         field_w,
         0.3,
     );
-    let trainer_line = line(
+    let player_line = line(
         Font::Body,
         small,
-        "Trainer",
-        field.x - 1.5 - trainer_w,
+        titles.player,
+        field.x - 1.5 - player_w,
         score_rect.bottom() - small_h,
     );
     let rule = Rect::new(m, m + band + 1.2, inner, 0.7);
     let header = Header {
         name: name_line,
         title: title_line,
-        trainer: trainer_line,
-        trainer_field: field,
+        player: player_line,
+        player_field: field,
         score: score_line,
         score_box: score_rect,
         rule,
@@ -659,17 +670,17 @@ fn frame(
     };
     let mut entries: Vec<(&str, &str)> = Vec::new();
     if tags(true) {
-        entries.push(("needs", "needs this first"));
+        entries.push(("needs", titles.key.needs));
     }
     if tags(false) {
-        entries.push(("gives", "gives this"));
+        entries.push(("gives", titles.key.gives));
     }
     for (style, sample, words) in [
-        (Style::Bonus, "bonus", "bonus: fill another square box"),
-        (Style::Trigger, "trigger", "trigger: filled by its event"),
-        (Style::Free, "free", "free: fill any time"),
+        (Style::Bonus, "bonus", titles.key.bonus),
+        (Style::Trigger, "trigger", titles.key.trigger),
+        (Style::Free, "free", titles.key.free),
     ] {
-        if styles(style) {
+        if styles(style) && !words.is_empty() {
             entries.push((sample, words));
         }
     }

@@ -53,12 +53,82 @@ impl GuideNames {
     }
 }
 
+/// Reads a Field Guide and resolves its `fill`, `needs` and `gives` through Safari Zone RNW's
+/// vocabulary.
 pub fn load(
     file: FileId,
     text: &str,
     scope: &Scope,
     diagnostics: &mut Diagnostics,
 ) -> (FieldGuide, GuideNames) {
+    let mut read = read(file, text, true, diagnostics);
+    read.resolve(scope, diagnostics);
+    let Read {
+        guide,
+        sections,
+        tracks,
+        boxes,
+        ..
+    } = read;
+    (
+        guide,
+        GuideNames {
+            tracks,
+            sections,
+            boxes,
+        },
+    )
+}
+
+/// Which side of a box a term was written on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TermSide {
+    Fill,
+    Needs,
+    Gives,
+}
+
+/// A sheet in the Field Guide's language whose terms no rules module reads: a roll-and-write
+/// sheet of a game made of components. Its `fill`, `needs` and `gives` stay as written, to be
+/// printed and handed to a playable build; a box need not say what fills it.
+pub struct WrittenSheet {
+    pub guide: FieldGuide,
+    pub names: GuideNames,
+    /// Each box's terms, in the order written, as `kind:name/name`.
+    pub terms: Vec<(BoxId, TermSide, String)>,
+}
+
+pub fn read_as_written(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> WrittenSheet {
+    let mut read = read(file, text, false, diagnostics);
+    let terms = std::mem::take(&mut read.pending)
+        .into_iter()
+        .map(|pending| match pending {
+            Pending::Cause(b, term) => (b, TermSide::Fill, term.as_written()),
+            Pending::Needs(b, term) => (b, TermSide::Needs, term.as_written()),
+            Pending::Gives(b, term) => (b, TermSide::Gives, term.as_written()),
+        })
+        .collect();
+    WrittenSheet {
+        guide: read.guide,
+        names: GuideNames {
+            tracks: read.tracks,
+            sections: read.sections,
+            boxes: read.boxes,
+        },
+        terms,
+    }
+}
+
+/// The structure of a sheet, its terms pending.
+struct Read {
+    guide: FieldGuide,
+    pending: Vec<Pending>,
+    sections: Names<SectionId>,
+    tracks: Names<TrackId>,
+    boxes: Names<BoxId>,
+}
+
+fn read(file: FileId, text: &str, fill_required: bool, diagnostics: &mut Diagnostics) -> Read {
     let parsed = kdl_fast::parse(text);
     // Single-quoted strings parse, as other words: report them, and read on from the text
     // with the quotes straightened when that parses.
@@ -91,6 +161,7 @@ pub fn load(
         tracks: names.tracks,
         boxes: names.boxes,
         boxes_over_limit: false,
+        fill_required,
     };
     match parsed {
         Ok(document) => reader.document(&document),
@@ -129,26 +200,41 @@ pub fn load(
             }
         }
     }
-    reader.resolve(scope);
     let Reader {
         guide,
+        pending,
         sections,
         tracks,
         boxes,
         ..
     } = reader;
-    (
+    Read {
         guide,
-        GuideNames {
-            tracks,
-            sections,
-            boxes,
-        },
-    )
+        pending,
+        sections,
+        tracks,
+        boxes,
+    }
 }
 
-/// One reference as written: `kind:name/name` or `kind:number`, with spans.
-use crate::rules::safari_zone::terms::Term;
+/// One term as written: its kind (`collect`), its names (`psyduck`, `slowpoke`), and where.
+#[derive(Debug, Clone)]
+pub struct Term {
+    pub kind: Located<String>,
+    pub names: Vec<Located<String>>,
+    pub origin: Origin,
+}
+
+impl Term {
+    /// The term as written, without the spaces around its parts: `collect:psyduck/slowpoke`.
+    pub fn as_written(&self) -> String {
+        let names: Vec<&str> = self.names.iter().map(|n| n.value.as_str()).collect();
+        match names.is_empty() {
+            true => self.kind.value.clone(),
+            false => format!("{}:{}", self.kind.value, names.join("/")),
+        }
+    }
+}
 
 enum Pending {
     Cause(BoxId, Term),
@@ -167,6 +253,8 @@ struct Reader<'a> {
     boxes: Names<BoxId>,
     /// Whether boxes past [`MAX_BOXES`] were met (and reported) already.
     boxes_over_limit: bool,
+    /// Whether every box must say what fills it (a rules module reads `fill`).
+    fill_required: bool,
 }
 
 /// Properties inherited from a section by its tracks and from a track by its boxes.
@@ -671,7 +759,7 @@ impl Reader<'_> {
         let gives = Self::prop(&props, "gives").and_then(|e| self.terms(e));
         let fill_origin = Self::prop(&props, "fill").map_or(origin, |e| self.value_origin(e));
         let fill_written = own_fill.is_some() || up.fill_written;
-        if fill.is_none() && !fill_written && style != Style::Free {
+        if self.fill_required && fill.is_none() && !fill_written && style != Style::Free {
             self.diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
                     .with_primary(origin, "no `fill` here, on its track or on its section")
@@ -836,16 +924,18 @@ impl Reader<'_> {
         }
         Some(terms)
     }
+}
 
+impl Read {
     /// Gives each box's `fill`, `needs` and `gives` their meaning: the rules module's
     /// vocabulary (`rules::safari_zone::terms`), resolved against the game's names.
-    fn resolve(&mut self, scope: &Scope) {
+    fn resolve(&mut self, scope: &Scope, diagnostics: &mut Diagnostics) {
         let mut terms = crate::rules::safari_zone::terms::Resolver {
             items: scope.items,
             species: scope.species,
             tracks: &self.tracks,
             boxes: &self.boxes,
-            diagnostics: &mut *self.diagnostics,
+            diagnostics,
         };
         for pending in std::mem::take(&mut self.pending) {
             match pending {

@@ -5,7 +5,7 @@
 //! diagnostic and the rest of the content still loads, so one `safari check` shows them all.
 
 pub mod formats;
-mod guide;
+pub mod guide;
 pub mod kdl_fast;
 mod kdl_slips;
 pub mod limits;

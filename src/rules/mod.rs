@@ -120,6 +120,12 @@ impl Module for OnComponents {
             crate::components::check::check(table, &mut diagnostics);
             let paper = options.paper.unwrap_or(table.manifest.paper);
             crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
+            for sheet in &table.sheets {
+                let versions = table.manifest.versions_line();
+                if let Err(overflow) = sheet.lay_out(&table.manifest.name, &versions, paper) {
+                    diagnostics.push(overflow);
+                }
+            }
             self.0.check(table, &mut diagnostics);
         }
         diagnostics.sort();

@@ -197,7 +197,7 @@ pub fn check(checked: &Checked, hash: usize) {
     // The same game laid out again gives the same layout (on a sixteenth of the inputs: it
     // doubles the work).
     if hash % 16 == 0 {
-        let again = safari::layout::field_guide(game, game.manifest.paper)
+        let again = safari::rules::safari_zone::sheet::field_guide(game, game.manifest.paper)
             .unwrap_or_else(|d| panic!("laid out once, then not: {}", d.message));
         assert!(again == *layout, "the same game laid out twice differs");
     }

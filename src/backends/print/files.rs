@@ -20,7 +20,10 @@ use typst_as_lib::file_resolver::FileResolver;
 use crate::world::{FileId, FolderReader, GameFolder};
 
 /// The helpers every built-in template imports: (name, text).
-pub const COMMON: &[(&str, &str)] = &[("lib.typ", include_str!("../../../templates/lib.typ"))];
+pub const COMMON: &[(&str, &str)] = &[
+    ("lib.typ", include_str!("../../../templates/lib.typ")),
+    ("sheet.typ", include_str!("../../../templates/sheet.typ")),
+];
 
 /// The component layer's templates: (name, text). A rules module's own are
 /// [`crate::rules::templates`].
@@ -37,6 +40,10 @@ pub const COMPONENTS: &[(&str, &str)] = &[
     (
         "table-deck-cards.typ",
         include_str!("../../../templates/table-deck-cards.typ"),
+    ),
+    (
+        "table-sheet.typ",
+        include_str!("../../../templates/table-sheet.typ"),
     ),
     (
         "table-pieces.typ",

@@ -29,6 +29,7 @@ pub struct TableData {
     pub tokens: Vec<SetData>,
     pub boards: Vec<BoardData>,
     pub pieces: Vec<PiecesData>,
+    pub sheets: Vec<SheetPageData>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -146,6 +147,15 @@ pub struct PieceData {
     pub symbol: String,
 }
 
+/// A roll-and-write sheet: what `templates/sheet.typ` draws.
+#[derive(Debug, Clone, Serialize)]
+pub struct SheetPageData {
+    pub id: String,
+    pub name: String,
+    /// Every rectangle on the page, in mm (templates/README.md, `layout`).
+    pub layout: crate::layout::SheetLayout,
+}
+
 /// The border around a board's cells, for its name and coordinates.
 pub const BOARD_FRAME_MM: f64 = 8.0;
 
@@ -258,13 +268,7 @@ pub fn table_data(
     TableData {
         id: table.manifest.id.clone(),
         name: table.manifest.name.clone(),
-        versions: table
-            .manifest
-            .versions
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(" · "),
+        versions: table.manifest.versions_line(),
         players: [table.manifest.players.0, table.manifest.players.1],
         paper: PaperSize::of(paper),
         color_space,
@@ -340,6 +344,22 @@ pub fn table_data(
                         symbol: symbol_id(piece.symbol),
                     })
                     .collect(),
+            })
+            .collect(),
+        // `check` laid every sheet out on this paper before a build runs; one that does not
+        // fit was reported there, and is left out here.
+        sheets: table
+            .sheets
+            .iter()
+            .filter_map(|sheet| {
+                let layout = sheet
+                    .lay_out(&table.manifest.name, &table.manifest.versions_line(), paper)
+                    .ok()?;
+                Some(SheetPageData {
+                    id: sheet.id.value.clone(),
+                    name: sheet.name.clone(),
+                    layout,
+                })
             })
             .collect(),
     }

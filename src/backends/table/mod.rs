@@ -44,6 +44,15 @@ pub fn build(
             deck_jobs(&mut jobs, ix, deck, paper, options);
         }
     }
+    if wants(Target::Sheet) {
+        for (ix, sheet) in data.sheets.iter().enumerate() {
+            jobs.push(Job {
+                inputs: vec![input("sheet", &ix)],
+                previews: previews(options, &format!("sheets/{}", sheet.id), None),
+                ..Job::new("table-sheet.typ", Some(&format!("sheets/{}.pdf", sheet.id)))
+            });
+        }
+    }
     if wants(Target::Tiles) {
         let pages = sheets::cut_pages(&data, paper);
         if !pages.is_empty() {

@@ -6,7 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::components::{Cell, DieFace, Kind, Table};
-use crate::model::Located;
+use crate::load::guide::TermSide;
+use crate::model::{Flow, Located, Shape, Style};
 use crate::rules::Rules;
 
 /// The format's name, in every file.
@@ -26,6 +27,9 @@ pub struct TableRuleset {
     pub tokens: Vec<SetRule>,
     pub boards: Vec<BoardRule>,
     pub pieces: Vec<PiecesRule>,
+    /// Roll-and-write sheets: one per player.
+    #[serde(default)]
+    pub sheets: Vec<SheetRule>,
     pub setups: Vec<SetupRule>,
     /// The rules module's parameters and rules, by module (see docs/ruleset.md).
     pub rules: serde_json::Value,
@@ -136,6 +140,49 @@ pub struct PieceRule {
     pub id: String,
     pub symbol: String,
     pub fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// A roll-and-write sheet: sections of tracks of boxes, filled in order along each track.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SheetRule {
+    pub id: String,
+    pub name: String,
+    /// The title printed on it.
+    pub title: String,
+    pub sections: Vec<SheetSectionRule>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SheetSectionRule {
+    pub id: String,
+    pub title: String,
+    /// Lines of text printed in the section.
+    pub texts: Vec<String>,
+    pub tracks: Vec<SheetTrackRule>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SheetTrackRule {
+    pub id: String,
+    pub title: Option<String>,
+    pub flow: Flow,
+    /// A box written directly in its section, not in a track.
+    pub loose: bool,
+    pub boxes: Vec<SheetBoxRule>,
+}
+
+/// A box. `fill`, `needs` and `gives` are the designer's terms as written
+/// (`kind:name/name`): what they mean is the game's rules'.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SheetBoxRule {
+    pub id: String,
+    pub shape: Shape,
+    pub style: Style,
+    pub vp: u32,
+    pub label: Option<String>,
+    pub fill: Option<String>,
+    pub needs: Vec<String>,
+    pub gives: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -314,6 +361,7 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
                     .collect(),
             })
             .collect(),
+        sheets: table.sheets.iter().map(sheet_rule).collect(),
         setups: table
             .setups
             .iter()
@@ -367,5 +415,53 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             })
             .collect(),
         rules: module.ruleset(table),
+    }
+}
+
+fn sheet_rule(sheet: &crate::components::Sheet) -> SheetRule {
+    let guide = &sheet.guide;
+    SheetRule {
+        id: sheet.id.value.clone(),
+        name: sheet.name.clone(),
+        title: sheet.title(),
+        sections: guide
+            .sections
+            .iter()
+            .map(|section| SheetSectionRule {
+                id: section.id.clone(),
+                title: section.title.clone(),
+                texts: section.texts.clone(),
+                tracks: section
+                    .tracks
+                    .iter()
+                    .map(|&t| {
+                        let track = guide.track(t);
+                        SheetTrackRule {
+                            id: track.id.clone(),
+                            title: track.title.clone(),
+                            flow: track.flow,
+                            loose: track.loose,
+                            boxes: track
+                                .boxes
+                                .iter()
+                                .map(|&b| {
+                                    let def = guide.get(b);
+                                    SheetBoxRule {
+                                        id: def.id.clone(),
+                                        shape: def.shape,
+                                        style: def.style,
+                                        vp: def.vp,
+                                        label: def.label.clone(),
+                                        fill: sheet.terms_of(b, TermSide::Fill).pop(),
+                                        needs: sheet.terms_of(b, TermSide::Needs),
+                                        gives: sheet.terms_of(b, TermSide::Gives),
+                                    }
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }

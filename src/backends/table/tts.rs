@@ -77,6 +77,10 @@ pub enum What {
         face: f64,
         cells: Vec<DieCell>,
     },
+    Sheet {
+        sheet: usize,
+        scale: f64,
+    },
     Title,
 }
 
@@ -213,6 +217,19 @@ impl Export {
                     },
                 );
             }
+        }
+        for (ix, sheet) in data.sheets.iter().enumerate() {
+            let (w, h) = (data.paper.width, data.paper.height);
+            let k = (px_to_mm(MAX_SHEET_PX) / w.max(h)).min(1.0);
+            push(
+                format!("sheet-{}", sheet.id),
+                w * k,
+                h * k,
+                What::Sheet {
+                    sheet: ix,
+                    scale: k,
+                },
+            );
         }
         push(
             "thumbnail".to_string(),
@@ -593,6 +610,32 @@ fn objects(
             }
             objects.push(object);
         }
+    }
+
+    // A sheet for each seat, in front of it, below the hands: players write on them with
+    // the game's drawing tools.
+    let seats = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
+    let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
+    let (sheet_w, sheet_h) = (
+        data.paper.width / MM_PER_UNIT,
+        data.paper.height / MM_PER_UNIT,
+    );
+    let mut sheet_z = deck_row - 8.0 - CARD_STEP.1 - sheet_h / 2.0;
+    for sheet in &data.sheets {
+        for seat in 0..seats {
+            let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (sheet_w + 1.0);
+            let mut object = object(
+                "Custom_Tile",
+                guids.next(&format!("sheet/{}/{}", sheet.id, seat + 1)),
+                &format!("{}: player {}", sheet.name, seat + 1),
+                "",
+                transform(x, sheet_z, 0.0, sheet_w.min(sheet_h) / TILE_UNITS),
+            );
+            let picture = url(&format!("sheet-{}", sheet.id));
+            object["CustomImage"] = tile_image(&picture, "", 0, false);
+            objects.push(object);
+        }
+        sheet_z -= sheet_h + 1.0;
     }
 
     // The rules object: the ruleset in its saved state.

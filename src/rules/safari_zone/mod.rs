@@ -12,6 +12,7 @@ mod play;
 pub mod print;
 mod reachability;
 pub mod ruleset;
+pub mod sheet;
 mod structure;
 pub mod template_data;
 pub mod terms;

@@ -49,7 +49,7 @@ impl crate::rules::Module for SafariZone {
             // The sheet's fit is part of the check: a build never fails on a layout this
             // passed.
             if options.sheet {
-                match crate::layout::field_guide(game, paper) {
+                match super::sheet::field_guide(game, paper) {
                     Ok(laid_out) => sheet = Some(laid_out),
                     Err(overflow) => diagnostics.push(overflow),
                 }

@@ -9,8 +9,7 @@
 use serde::Serialize;
 
 use crate::model::{
-    Action, BoxDef, Cause, DiceRole, Face, Flow, Game, Habitat, Paper, Requirement, Reward, Shape,
-    Step, Style,
+    Action, BoxDef, Cause, DiceRole, Face, Game, Habitat, Paper, Requirement, Reward, Step, Style,
 };
 
 use crate::backends::print::ColorSpace;
@@ -41,58 +40,7 @@ pub struct GameData<'a> {
     pub color_space: ColorSpace,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct SheetData {
-    pub title: String,
-    pub columns: u32,
-    pub rows: u32,
-    pub sections: Vec<SectionData>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct SectionData {
-    pub id: String,
-    pub title: String,
-    pub texts: Vec<String>,
-    pub column: u32,
-    pub row: u32,
-    pub width: u32,
-    pub height: u32,
-    /// Neither column nor row was written: the layout chose the place.
-    pub auto: bool,
-    /// Whether `width` was written (else an automatically placed section's width is chosen).
-    pub width_given: bool,
-    /// What fills most of the section's boxes, when it goes without saying: `"turn"`,
-    /// `"ball"` or `"dice:<face>"` (the Park Rules name sections by it).
-    pub fill: Option<String>,
-    pub tracks: Vec<TrackData>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TrackData {
-    pub id: String,
-    pub title: Option<String>,
-    /// `"row"` or `"column"`.
-    pub flow: Flow,
-    /// A loose track is a single box written directly in a section: filled in any order.
-    pub loose: bool,
-    pub boxes: Vec<BoxData>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct BoxData {
-    pub id: String,
-    pub shape: Shape,
-    pub style: Style,
-    pub vp: u32,
-    /// Words printed on the box's left: what it needs (and what fills it, when that is not
-    /// the section's own die face or counter).
-    pub needs: Vec<String>,
-    /// Words printed on the box's right: what filling it gives.
-    pub gives: Vec<String>,
-    /// The box's own name (a guest, a species in the Pokédex), printed beside it.
-    pub label: Option<String>,
-}
+pub use crate::layout::{BoxData, SectionData, SheetData, TrackData, one_line};
 
 #[derive(Debug, Serialize)]
 pub struct DeckData {
@@ -217,12 +165,6 @@ pub fn game_data<'a>(
         has_park_rules,
         color_space: ColorSpace::Rgb,
     }
-}
-
-/// Words as one line: a sheet's text is set where the layout measured it, so a line break
-/// or tab written in the content becomes a space.
-pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `"field-guide v20240524 · deck v20240517 · …"`.

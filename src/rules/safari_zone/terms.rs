@@ -9,13 +9,7 @@ use crate::load::names::Names;
 use crate::model::*;
 use crate::world::{FileId, Origin};
 
-/// One term as written: its kind (`collect`), its names (`psyduck`, `slowpoke`), and where.
-#[derive(Debug, Clone)]
-pub struct Term {
-    pub kind: Located<String>,
-    pub names: Vec<Located<String>>,
-    pub origin: Origin,
-}
+pub use crate::load::guide::Term;
 
 /// The names a term may refer to, and where faults go.
 pub struct Resolver<'a> {

@@ -1,0 +1,153 @@
+//! Roll-and-write sheets of a game made of components.
+//!
+//! A sheet is written in the Field Guide's language (sections, tracks, boxes; KDL) and laid
+//! out by the same engine (`crate::layout`), but no rules module reads its `fill`, `needs`
+//! and `gives`: the words are printed as the designer wrote them and handed on in the
+//! ruleset, for a playable build to give them meaning. Laying it out is part of `check`, so a
+//! sheet that cannot fit its paper is reported there (`SZ0309`), never first by `build`.
+
+use crate::backends::print::geometry::PaperSize;
+use crate::diag::Diagnostic;
+use crate::layout::{
+    BoxData, KeyWords, SectionData, SheetData, SheetLayout, Titles, TrackData, lay_out, one_line,
+};
+use crate::load::guide::TermSide;
+use crate::model::{BoxId, FieldGuide, Located, Paper};
+use crate::world::Origin;
+
+#[derive(Debug, Clone)]
+pub struct Sheet {
+    pub id: Located<String>,
+    pub name: String,
+    /// The KDL file it is laid out in, as the component file names it.
+    pub layout: Located<String>,
+    /// Its sections, tracks and boxes (every box's cause, requirements and rewards empty:
+    /// its terms are in `terms`).
+    pub guide: FieldGuide,
+    /// Each box's `fill`, `needs` and `gives`, as written.
+    pub terms: Vec<(BoxId, TermSide, String)>,
+    pub player_label: String,
+    pub score_label: String,
+    pub key: SheetKey,
+    pub origin: Origin,
+}
+
+/// What the sheet's key says each mark means; an empty text leaves the mark out.
+#[derive(Debug, Clone)]
+pub struct SheetKey {
+    pub needs: String,
+    pub gives: String,
+    pub bonus: String,
+    pub trigger: String,
+    pub free: String,
+}
+
+impl Sheet {
+    /// The title printed in the sheet's band.
+    pub fn title(&self) -> String {
+        match self.guide.title.trim() {
+            "" => one_line(&self.name),
+            title => one_line(title),
+        }
+    }
+
+    /// A box's terms on one side, as written.
+    pub fn terms_of(&self, b: BoxId, side: TermSide) -> Vec<String> {
+        self.terms
+            .iter()
+            .filter(|(at, s, _)| *at == b && *s == side)
+            .map(|(_, _, text)| one_line(text))
+            .collect()
+    }
+
+    /// The sheet as the layout reads it: each box's `needs` on its left and `gives` on its
+    /// right, word for word.
+    pub fn data(&self) -> SheetData {
+        let guide = &self.guide;
+        let sections: Vec<SectionData> = guide
+            .sections
+            .iter()
+            .map(|section| SectionData {
+                id: section.id.clone(),
+                title: one_line(&section.title),
+                texts: section.texts.iter().map(|t| one_line(t)).collect(),
+                column: section.placement.column,
+                row: section.placement.row,
+                width: section.placement.width,
+                height: section.placement.height,
+                auto: section.placement.auto,
+                width_given: section.placement.width_given,
+                fill: None,
+                tracks: section
+                    .tracks
+                    .iter()
+                    .map(|&t| {
+                        let track = guide.track(t);
+                        TrackData {
+                            id: track.id.clone(),
+                            title: track.title.as_deref().map(one_line),
+                            flow: track.flow,
+                            loose: track.loose,
+                            boxes: track
+                                .boxes
+                                .iter()
+                                .map(|&b| {
+                                    let def = guide.get(b);
+                                    BoxData {
+                                        id: def.id.clone(),
+                                        shape: def.shape,
+                                        style: def.style,
+                                        vp: def.vp,
+                                        needs: self.terms_of(b, TermSide::Needs),
+                                        gives: self.terms_of(b, TermSide::Gives),
+                                        label: def.label.as_deref().map(one_line),
+                                    }
+                                })
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let rows = sections
+            .iter()
+            .map(|s| s.row + s.height.max(1) - 1)
+            .max()
+            .unwrap_or(0);
+        SheetData {
+            title: self.title(),
+            columns: guide.columns,
+            rows,
+            sections,
+        }
+    }
+
+    /// The sheet laid out on `paper` under the game's name and versions, or the diagnostic
+    /// saying why it does not fit.
+    pub fn lay_out(
+        &self,
+        game_name: &str,
+        versions: &str,
+        paper: Paper,
+    ) -> Result<SheetLayout, Diagnostic> {
+        let key = KeyWords {
+            needs: &self.key.needs,
+            gives: &self.key.gives,
+            bonus: &self.key.bonus,
+            trigger: &self.key.trigger,
+            free: &self.key.free,
+        };
+        let titles = Titles {
+            name: game_name,
+            versions,
+            player: &self.player_label,
+            score: &self.score_label,
+            key: &key,
+        };
+        lay_out(&self.data(), &titles, PaperSize::of(paper)).map_err(|overflow| {
+            let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
+            let what = format!("the sheet `{}`", self.id.value);
+            overflow.diagnostic(&what, &sections)
+        })
+    }
+}
