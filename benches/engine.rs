@@ -10,8 +10,8 @@ use criterion::measurement::WallTime;
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
 };
-use safari::engine::policy::{self, Policy};
-use safari::engine::{self, Game};
+use safari::rules::safari_zone::engine::policy::{self, Policy};
+use safari::rules::safari_zone::engine::{self, Game};
 use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
@@ -98,7 +98,7 @@ fn games(c: &mut Criterion) {
     group.throughput(Throughput::Elements(100_000));
     group.bench_function("100,000 greedy games", |b| {
         b.iter(|| {
-            safari::sim::simulate(&rules, "greedy", 100_000, 1, 1, &|_| {})
+            safari::rules::safari_zone::sim::simulate(&rules, "greedy", 100_000, 1, 1, &|_| {})
                 .vp
                 .mean
         })

@@ -8,9 +8,7 @@ pub mod charts;
 pub mod cli;
 pub mod components;
 pub mod diag;
-pub mod diff;
 pub mod embedded;
-pub mod engine;
 pub mod fonts;
 pub mod html;
 pub mod layout;
@@ -20,7 +18,6 @@ pub mod model;
 pub mod output;
 pub mod raster;
 pub mod rules;
-pub mod sim;
 pub mod world;
 
 use backends::print::Typesetting;

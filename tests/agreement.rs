@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use safari::engine::{self, Game, policy};
 use safari::rules::safari_zone::Analysis;
+use safari::rules::safari_zone::engine::{self, Game, policy};
 use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 

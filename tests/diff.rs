@@ -359,7 +359,7 @@ fn ruleset_fields() -> Vec<(&'static str, Vec<String>)> {
 #[test]
 fn every_field_of_the_ruleset_has_its_words() {
     for (kind, fields) in ruleset_fields() {
-        let known = safari::diff::words::KNOWN_FIELDS
+        let known = safari::rules::safari_zone::diff::words::KNOWN_FIELDS
             .iter()
             .find(|(k, _)| *k == kind)
             .map(|(_, f)| *f)
@@ -367,7 +367,7 @@ fn every_field_of_the_ruleset_has_its_words() {
         for field in fields {
             assert!(
                 known.contains(&field.as_str()),
-                "{kind}.{field} has no words in src/diff/words.rs"
+                "{kind}.{field} has no words in src/rules/safari_zone/diff/words.rs"
             );
         }
     }

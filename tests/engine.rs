@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use safari::engine::policy::{self, Policy};
-use safari::engine::{self, Game, catch_chance};
+use safari::rules::safari_zone::engine::policy::{self, Policy};
+use safari::rules::safari_zone::engine::{self, Game, catch_chance};
 use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 

@@ -372,7 +372,7 @@ fn the_ruleset_loader_refuses_what_no_build_writes() {
     assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
     let good: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("out/tiny/ruleset.json")).unwrap()).unwrap();
-    assert!(safari::engine::load(&serde_json::to_vec(&good).unwrap()).is_ok());
+    assert!(safari::rules::safari_zone::engine::load(&serde_json::to_vec(&good).unwrap()).is_ok());
     type Edit = fn(&mut serde_json::Value);
     let cases: [(&str, Edit, &str); 6] = [
         (
@@ -413,7 +413,7 @@ fn the_ruleset_loader_refuses_what_no_build_writes() {
     for (what, edit, said) in cases {
         let mut ruleset = good.clone();
         edit(&mut ruleset);
-        let err = safari::engine::load(&serde_json::to_vec(&ruleset).unwrap())
+        let err = safari::rules::safari_zone::engine::load(&serde_json::to_vec(&ruleset).unwrap())
             .err()
             .unwrap_or_else(|| panic!("{what} was accepted"));
         assert!(err.to_string().contains(said), "{what}: {err}");

@@ -777,8 +777,8 @@ fn the_reader_sees_a_fault_when_there_is_one() {
         .unwrap()
         .1;
     let broken = template.replace(
-        "#draw-sheet(plan)",
-        "#draw-sheet(plan)\n#import \"sheet.typ\": at\n#at((x: 60, y: 140), text(size: 9pt)[Overlapping words])\n#at((x: 62, y: 140.5), text(size: 9pt)[Another line])\n#at((x: 100, y: 30), mark-box(\"square\", \"plain\", size: 4mm))\n#at((x: 120, y: 30), text(size: 5pt)[tiny])",
+        "#draw-sheet(plan, icon: habitat)",
+        "#draw-sheet(plan, icon: habitat)\n#import \"sheet.typ\": at\n#at((x: 60, y: 140), text(size: 9pt)[Overlapping words])\n#at((x: 62, y: 140.5), text(size: 9pt)[Another line])\n#at((x: 100, y: 30), mark-box(\"square\", \"plain\", size: 4mm))\n#at((x: 120, y: 30), text(size: 5pt)[tiny])",
     );
     assert_ne!(broken, template, "the anchor is in the template");
     folder.add_source("templates/field-guide.typ", broken);

@@ -588,17 +588,13 @@ fn the_component_layer_and_the_backends_name_no_game() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["src/components", "src/backends"] {
+    for dir in ["src/components", "src/backends", "src/layout"] {
         rust_files(&root.join(dir), &mut files);
     }
     for entry in std::fs::read_dir(root.join("templates")).unwrap() {
         let path = entry.unwrap().path();
-        if path
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .starts_with("table")
-        {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("table") || name == "sheet.typ" {
             files.push(path);
         }
     }
@@ -804,6 +800,13 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
             .filter(|b| b["style"] == "free")
             .all(|b| b["fill"].is_null())
     );
+    // A symbol's id in brackets is the symbol's icon on the sheet, and stays a word in the
+    // ruleset.
+    let star = boxes.iter().find(|b| b["id"] == "ridge.ridge#4").unwrap();
+    assert_eq!(star["gives"], serde_json::json!(["[sun]"]));
+    let (_, data) = table("roll-and-write");
+    let layout = serde_json::to_string(&data.sheets[0].layout).unwrap();
+    assert!(layout.contains(r#""kind":"icon","#) && layout.contains(r#""icon":"sun""#));
 }
 
 #[test]

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use safari::engine::policy::{self, Builtin};
-use safari::engine::{self, Game};
+use safari::rules::safari_zone::engine::policy::{self, Builtin};
+use safari::rules::safari_zone::engine::{self, Game};
 use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 use statrs::distribution::{ContinuousCDF, StudentsT};
@@ -47,7 +47,9 @@ fn welch(a: &[u32], b: &[u32]) -> (f64, f64) {
 fn search_beats_expected_on_the_default_game() {
     let rules = rules();
     let games = 300;
-    let scores = |name: &str| safari::sim::simulate(&rules, name, games, 1, 17, &|_| {}).scores;
+    let scores = |name: &str| {
+        safari::rules::safari_zone::sim::simulate(&rules, name, games, 1, 17, &|_| {}).scores
+    };
     let expected = scores("expected");
     let search = scores("search:8");
     let (gain, p) = welch(&expected, &search);
@@ -108,7 +110,9 @@ fn a_seed_decides_a_search_game() {
             .num_threads(threads)
             .build()
             .unwrap();
-        let report = pool.install(|| safari::sim::simulate(&rules, "search:2", 40, 2, 9, &|_| {}));
+        let report = pool.install(|| {
+            safari::rules::safari_zone::sim::simulate(&rules, "search:2", 40, 2, 9, &|_| {})
+        });
         (serde_json::to_string(&report).unwrap(), report.scores)
     };
     assert_eq!(report(1), report(2));

@@ -6,7 +6,7 @@ mod browser;
 use std::path::Path;
 use std::process::Command;
 
-use safari::engine;
+use safari::rules::safari_zone::engine;
 use safari::rules::safari_zone::ruleset;
 use safari::world::GameFolder;
 
@@ -26,7 +26,9 @@ fn report_json(threads: usize, seed: u64) -> String {
         .num_threads(threads)
         .build()
         .unwrap();
-    let report = pool.install(|| safari::sim::simulate(&rules, "greedy", 300, 2, seed, &|_| {}));
+    let report = pool.install(|| {
+        safari::rules::safari_zone::sim::simulate(&rules, "greedy", 300, 2, seed, &|_| {})
+    });
     serde_json::to_string(&report).unwrap()
 }
 
@@ -39,7 +41,7 @@ fn a_seed_gives_the_same_report_on_any_number_of_threads() {
 #[test]
 fn the_report_adds_up() {
     let rules = rules();
-    let report = safari::sim::simulate(&rules, "random", 200, 1, 3, &|_| {});
+    let report = safari::rules::safari_zone::sim::simulate(&rules, "random", 200, 1, 3, &|_| {});
     assert!((report.ended_by_turns + report.ended_by_balls - 1.0).abs() < 1e-9);
     assert!(report.vp.p10 <= report.vp.median && report.vp.median <= report.vp.p90);
     assert!(report.vp.ci95[0] <= report.vp.mean && report.vp.mean <= report.vp.ci95[1]);
@@ -147,25 +149,31 @@ fn quiet_sim_prints_only_its_table() {
         .unwrap();
     assert_eq!(result.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&result.stderr), "");
-    assert!(String::from_utf8_lossy(&result.stdout).contains(safari::sim::DEFAULT_POLICY));
+    assert!(
+        String::from_utf8_lossy(&result.stdout)
+            .contains(safari::rules::safari_zone::sim::DEFAULT_POLICY)
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 
-fn default_report(policies: &[&str], games: u64) -> safari::sim::SimReport {
+fn default_report(policies: &[&str], games: u64) -> safari::rules::safari_zone::sim::SimReport {
     let rules = rules();
     let runs: Vec<_> = policies
         .iter()
-        .map(|p| safari::sim::simulate(&rules, p, games, 1, 1, &|_| {}))
+        .map(|p| safari::rules::safari_zone::sim::simulate(&rules, p, games, 1, 1, &|_| {}))
         .collect();
-    safari::sim::SimReport {
+    safari::rules::safari_zone::sim::SimReport {
         game: rules.name.clone(),
         seed: 1,
-        findings: safari::sim::findings(&runs),
+        findings: safari::rules::safari_zone::sim::findings(&runs),
         runs,
     }
 }
 
-fn finding<'a>(report: &'a safari::sim::SimReport, code: &str) -> &'a safari::sim::Finding {
+fn finding<'a>(
+    report: &'a safari::rules::safari_zone::sim::SimReport,
+    code: &str,
+) -> &'a safari::rules::safari_zone::sim::Finding {
     report
         .findings
         .iter()
@@ -234,7 +242,7 @@ fn the_report_validates_against_its_schema() {
 fn the_target_policy_fills_its_box_sooner_than_the_best_scorer() {
     let rules = rules();
     let filled = |policy: &str, id: &str| {
-        let report = safari::sim::simulate(&rules, policy, 1000, 1, 2, &|_| {});
+        let report = safari::rules::safari_zone::sim::simulate(&rules, policy, 1000, 1, 2, &|_| {});
         let b = report.boxes.iter().find(|b| b.id == id).unwrap();
         (b.fill_rate, b.mean_turn.unwrap_or(f64::MAX), report.target)
     };

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use safari::engine::{self, Game, OutReason, policy};
+use safari::rules::safari_zone::engine::{self, Game, OutReason, policy};
 use safari::rules::safari_zone::ruleset;
-use safari::sim::{self, Table};
+use safari::rules::safari_zone::sim::{self, Table};
 use safari::world::GameFolder;
 
 fn rules(fixture: &str) -> engine::Rules {

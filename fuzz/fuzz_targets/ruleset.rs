@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use safari::engine::{self, Game, policy};
+use safari::rules::safari_zone::engine::{self, Game, policy};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(rules) = engine::load(data) else {

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use super::check::Format;
 use super::{Ui, exit};
-use crate::diff::{self, Diff, Version};
-use crate::engine;
 use crate::rules::safari_zone::Analysis;
+use crate::rules::safari_zone::diff::{self, Diff, Version};
+use crate::rules::safari_zone::engine;
 use crate::rules::safari_zone::ruleset::{self, Ruleset};
-use crate::sim;
+use crate::rules::safari_zone::sim;
 
 #[derive(clap::Args)]
 pub struct Args {

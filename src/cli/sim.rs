@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Ui, exit};
-use crate::engine::{self, Rules, policy};
+use crate::rules::safari_zone::engine::{self, Rules, policy};
 use crate::rules::safari_zone::ruleset;
-use crate::sim;
+use crate::rules::safari_zone::sim;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -6,10 +6,12 @@
 //! ruleset, for a playable build to give them meaning. Laying it out is part of `check`, so a
 //! sheet that cannot fit its paper is reported there (`SZ0309`), never first by `build`.
 
+use super::Symbol;
 use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
 use crate::layout::{
-    BoxData, KeyWords, SectionData, SheetData, SheetLayout, Titles, TrackData, lay_out, one_line,
+    BoxData, Icon, KeyWords, SectionData, SheetData, SheetLayout, Titles, TrackData, lay_out,
+    one_line,
 };
 use crate::load::guide::TermSide;
 use crate::model::{BoxId, FieldGuide, Located, Paper};
@@ -61,8 +63,8 @@ impl Sheet {
     }
 
     /// The sheet as the layout reads it: each box's `needs` on its left and `gives` on its
-    /// right, word for word.
-    pub fn data(&self) -> SheetData {
+    /// right, word for word, a symbol's id in brackets (`[fish]`) drawn as the symbol's icon.
+    pub fn data(&self, symbols: &[Symbol]) -> SheetData {
         let guide = &self.guide;
         let sections: Vec<SectionData> = guide
             .sections
@@ -119,6 +121,14 @@ impl Sheet {
             columns: guide.columns,
             rows,
             sections,
+            icons: symbols
+                .iter()
+                .map(|symbol| Icon {
+                    word: format!("[{}]", symbol.id.value),
+                    id: symbol.id.value.clone(),
+                    width: icon_width(symbol),
+                })
+                .collect(),
         }
     }
 
@@ -128,6 +138,7 @@ impl Sheet {
         &self,
         game_name: &str,
         versions: &str,
+        symbols: &[Symbol],
         paper: Paper,
     ) -> Result<SheetLayout, Diagnostic> {
         let key = KeyWords {
@@ -144,10 +155,20 @@ impl Sheet {
             score: &self.score_label,
             key: &key,
         };
-        lay_out(&self.data(), &titles, PaperSize::of(paper)).map_err(|overflow| {
+        lay_out(&self.data(symbols), &titles, PaperSize::of(paper)).map_err(|overflow| {
             let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
             let what = format!("the sheet `{}`", self.id.value);
             overflow.diagnostic(&what, &sections)
         })
+    }
+}
+
+/// An icon's width in icon heights: its glyph (or the first letter of its label) on a square,
+/// widened for a glyph of two or three characters.
+pub fn icon_width(symbol: &Symbol) -> f64 {
+    match symbol.glyph.as_deref().map_or(1, |g| g.chars().count()) {
+        0 | 1 => 1.0,
+        2 => 1.4,
+        _ => 1.7,
     }
 }

@@ -13,6 +13,18 @@ pub struct SheetData {
     pub columns: u32,
     pub rows: u32,
     pub sections: Vec<SectionData>,
+    /// The words a tag sets as icons, not text.
+    pub icons: Vec<Icon>,
+}
+
+/// A word of a tag drawn as an icon: `[G]`, a grass habitat in Safari Zone RNW; `[fish]`, the
+/// symbol `fish` of a game made of components. The template draws the icon by its `id`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Icon {
+    pub word: String,
+    pub id: String,
+    /// Its width, in icon heights (an icon is a little less tall than a line of the tag).
+    pub width: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]

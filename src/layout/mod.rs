@@ -1,5 +1,7 @@
-//! The Field Guide's layout: every section, track, box, badge, tag, arrow and line of text
-//! placed as a rectangle in millimetres on the chosen paper.
+//! A roll-and-write sheet's layout (Safari Zone RNW's Field Guide, a game of components'
+//! sheets): every section, track, box, badge, tag, arrow and line of text placed as a
+//! rectangle in millimetres on the chosen paper. It knows no game: what a box's tags say, the
+//! words set as icons and the title band's and key's words are the caller's.
 //!
 //! The layout is computed here, in Rust, and the Typst template only draws what it says. That
 //! makes the sheet's fit a fact the checker knows: `check` runs this same layout and reports a
@@ -10,7 +12,7 @@
 //! The engine adapts before it fails. It tries densities from generous to tight ([`LEVELS`]):
 //! at each it places the sections (explicit places kept, the others where the sheet ends up
 //! shortest), lays out each section's content at its width (tracks wrap only between boxes,
-//! evolution lines and Bag tracks line up as a table, trails share a requirement gutter),
+//! row tracks line up as a table, trails share a requirement gutter),
 //! sizes the grid's rows, and keeps the first density at which the sheet fits. Then the room
 //! left is shared out: rows grow, and each panel spreads its lines over its height.
 
@@ -18,7 +20,7 @@ mod input;
 mod section;
 mod sheet;
 
-pub use input::{BoxData, SectionData, SheetData, TrackData, one_line};
+pub use input::{BoxData, Icon, SectionData, SheetData, TrackData, one_line};
 pub use sheet::{KeyWords, Overflow, Titles, lay_out};
 
 use serde::Serialize;
@@ -74,12 +76,18 @@ pub enum Side {
     Gives,
 }
 
-/// A piece of a tag: words, or a habitat icon.
+/// A piece of a tag: words, or an icon (`SheetData::icons`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Part {
-    Text { line: Line },
-    Icon { rect: Rect, habitat: String },
+    Text {
+        line: Line,
+    },
+    /// The icon's `id`.
+    Icon {
+        rect: Rect,
+        icon: String,
+    },
 }
 
 /// What the template draws, each in its rectangle.

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{BoxData, SectionData, TrackData};
+use super::{BoxData, Icon, SectionData, TrackData};
 use super::{Item, Level, Line, Part, Rect, Side, shape_extent};
 use crate::fonts::{self, Style as Font};
 use crate::model::Flow;
@@ -111,24 +111,22 @@ pub(super) fn wrap(font: Font, size: f64, text: &str, width: f64) -> Result<Vec<
 
 // ---- Tags ------------------------------------------------------------------------------------
 
-/// An atom of a tag: a word, or a habitat icon.
+/// An atom of a tag: a word, or an icon (an index into the sheet's icons).
 #[derive(Debug, Clone)]
 enum Atom {
     Word(String),
-    Icon(&'static str),
+    Icon(usize),
 }
 
-fn atoms(words: &[String]) -> Vec<Atom> {
+fn atoms(words: &[String], icons: &[Icon]) -> Vec<Atom> {
     let mut atoms = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
             atoms.push(Atom::Word("+".to_string()));
         }
-        match w.as_str() {
-            "[G]" => atoms.push(Atom::Icon("grass")),
-            "[W]" => atoms.push(Atom::Icon("water")),
-            "[G/W]" => atoms.push(Atom::Icon("any")),
-            text => atoms.extend(text.split_whitespace().map(|s| Atom::Word(s.to_string()))),
+        match icons.iter().position(|icon| icon.word == *w) {
+            Some(icon) => atoms.push(Atom::Icon(icon)),
+            None => atoms.extend(w.split_whitespace().map(|s| Atom::Word(s.to_string()))),
         }
     }
     atoms
@@ -143,7 +141,8 @@ struct Tag {
     h: f64,
 }
 
-struct TagMetrics {
+struct TagMetrics<'a> {
+    icons: &'a [Icon],
     size: f64,
     line_h: f64,
     sign_w: f64,
@@ -151,10 +150,11 @@ struct TagMetrics {
     space: f64,
 }
 
-impl TagMetrics {
-    fn new(size: f64) -> TagMetrics {
+impl<'a> TagMetrics<'a> {
+    fn new(size: f64, icons: &'a [Icon]) -> TagMetrics<'a> {
         let line_h = fonts::line_height(Font::Body, size);
         TagMetrics {
+            icons,
             size,
             line_h,
             sign_w: line_h * 0.62,
@@ -165,8 +165,7 @@ impl TagMetrics {
     fn atom_w(&self, atom: &Atom) -> f64 {
         match atom {
             Atom::Word(w) => text_width(Font::Body, self.size, w),
-            Atom::Icon("any") => self.icon_h * 1.7,
-            Atom::Icon(_) => self.icon_h,
+            Atom::Icon(icon) => self.icon_h * self.icons[*icon].width,
         }
     }
     fn line_w(&self, atoms: &[Atom]) -> f64 {
@@ -184,11 +183,11 @@ impl TagMetrics {
     }
     /// The tag on one line.
     fn one_line(&self, side: Side, words: &[String]) -> Option<Tag> {
-        (!words.is_empty()).then(|| self.tag(side, vec![atoms(words)]))
+        (!words.is_empty()).then(|| self.tag(side, vec![atoms(words, self.icons)]))
     }
     /// The tag on two lines, split where its wider line is narrowest.
     fn two_lines(&self, side: Side, words: &[String]) -> Option<Tag> {
-        let all = atoms(words);
+        let all = atoms(words, self.icons);
         if all.len() < 2 {
             return self.one_line(side, words);
         }
@@ -220,14 +219,14 @@ impl TagMetrics {
                     Atom::Word(word) => parts.push(Part::Text {
                         line: line(Font::Body, self.size, word, cx, top),
                     }),
-                    Atom::Icon(habitat) => parts.push(Part::Icon {
+                    Atom::Icon(icon) => parts.push(Part::Icon {
                         rect: Rect::new(
                             cx,
                             top + (self.line_h - self.icon_h) / 2.0,
                             w,
                             self.icon_h,
                         ),
-                        habitat: (*habitat).to_string(),
+                        icon: self.icons[*icon].id.clone(),
                     }),
                 }
                 cx += w + self.space;
@@ -308,7 +307,7 @@ impl Unit<'_> {
 
 struct Ctx<'a> {
     level: &'a Level,
-    tags: TagMetrics,
+    tags: TagMetrics<'a>,
     badge_h: f64,
     label_h: f64,
     stretch: f64,
@@ -417,13 +416,14 @@ impl Ctx<'_> {
 /// The content of `section` laid out `width` mm wide at `level`.
 pub fn lay_out(
     section: &SectionData,
+    icons: &[Icon],
     width: f64,
     level: &Level,
     stretch: f64,
 ) -> Result<Content, TooNarrow> {
     let ctx = Ctx {
         level,
-        tags: TagMetrics::new(level.text),
+        tags: TagMetrics::new(level.text, icons),
         badge_h: fonts::line_height(Font::Bold, level.text) * 0.92 + 0.3,
         label_h: fonts::line_height(Font::Body, level.text),
         stretch,

@@ -417,7 +417,7 @@ fn section_height(
             what: "its title".to_string(),
         });
     }
-    let content = section::lay_out(section, width - 2.0 * PAD_X, level, 0.0)?;
+    let content = section::lay_out(section, &sheet.icons, width - 2.0 * PAD_X, level, 0.0)?;
     Ok((
         tab.h + level.space * 1.6 + content.height + PAD_BOTTOM,
         content.gaps,
@@ -463,7 +463,7 @@ fn place_section(
     let mut stretch = stretch;
     let mut chosen = None;
     for _ in 0..4 {
-        match section::lay_out(section, content_w, level, stretch) {
+        match section::lay_out(section, &sheet.icons, content_w, level, stretch) {
             Ok(content) if content.height <= room + 1e-6 || stretch == 0.0 => {
                 chosen = Some(content.items);
                 break;
@@ -485,7 +485,7 @@ fn place_section(
     }
     let mut items = chosen
         .or_else(|| {
-            section::lay_out(section, content_w, level, 0.0)
+            section::lay_out(section, &sheet.icons, content_w, level, 0.0)
                 .ok()
                 .map(|c| c.items)
         })

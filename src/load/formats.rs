@@ -391,7 +391,10 @@ pub fn schemas() -> Vec<(&'static str, String)> {
             "ruleset.schema.json",
             one::<crate::rules::safari_zone::ruleset::Ruleset>(),
         ),
-        ("sim-report.schema.json", one::<crate::sim::SimReport>()),
+        (
+            "sim-report.schema.json",
+            one::<crate::rules::safari_zone::sim::SimReport>(),
+        ),
         (
             "table-game.schema.json",
             one::<crate::components::format::TableManifestFile>(),

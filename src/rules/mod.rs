@@ -81,10 +81,6 @@ pub trait Module: Sync {
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         None
     }
-    /// Whether the play engine plays it (`sim`, `diff`).
-    fn plays(&self) -> bool {
-        false
-    }
     /// The component layer's [`Rules`] it runs, for a game made of components.
     fn on_components(&self) -> Option<&'static dyn Rules> {
         None
@@ -122,7 +118,8 @@ impl Module for OnComponents {
             crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
             for sheet in &table.sheets {
                 let versions = table.manifest.versions_line();
-                if let Err(overflow) = sheet.lay_out(&table.manifest.name, &versions, paper) {
+                let name = &table.manifest.name;
+                if let Err(overflow) = sheet.lay_out(name, &versions, &table.symbols, paper) {
                     diagnostics.push(overflow);
                 }
             }

@@ -353,7 +353,12 @@ pub fn table_data(
             .iter()
             .filter_map(|sheet| {
                 let layout = sheet
-                    .lay_out(&table.manifest.name, &table.manifest.versions_line(), paper)
+                    .lay_out(
+                        &table.manifest.name,
+                        &table.manifest.versions_line(),
+                        &table.symbols,
+                        paper,
+                    )
                     .ok()?;
                 Some(SheetPageData {
                     id: sheet.id.value.clone(),

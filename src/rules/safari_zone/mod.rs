@@ -1,9 +1,13 @@
 //! Safari Zone RNW: the Field Guide's semantics and the checks that follow from them
-//! (docs/rules.md sets down the rulings both this checker and the engine follow).
+//! (docs/rules.md sets down the rulings both this checker and the engine follow), its outputs,
+//! and the engine that plays it (`engine`), with the simulations (`sim`) and the comparison of
+//! two versions (`diff`) built on it.
 
 mod bounded;
 mod budget;
 pub mod build;
+pub mod diff;
+pub mod engine;
 mod evolutions;
 mod explain;
 pub mod graph;
@@ -13,6 +17,7 @@ pub mod print;
 mod reachability;
 pub mod ruleset;
 pub mod sheet;
+pub mod sim;
 mod structure;
 pub mod template_data;
 pub mod terms;

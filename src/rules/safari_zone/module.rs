@@ -96,8 +96,4 @@ impl crate::rules::Module for SafariZone {
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         Some(&super::tts::Export)
     }
-
-    fn plays(&self) -> bool {
-        true
-    }
 }

@@ -238,7 +238,25 @@ pub fn sheet_data(game: &Game) -> SheetData {
         columns: guide.columns,
         rows,
         sections,
+        icons: habitat_icons(),
     }
+}
+
+/// The habitats a box gives, as the tags write them (`reward_words`): drawn as icons, the
+/// one for either habitat wider for its "G/W".
+fn habitat_icons() -> Vec<crate::layout::Icon> {
+    [
+        ("[G]", "grass", 1.0),
+        ("[W]", "water", 1.0),
+        ("[G/W]", "any", 1.7),
+    ]
+    .into_iter()
+    .map(|(word, id, width)| crate::layout::Icon {
+        word: word.to_string(),
+        id: id.to_string(),
+        width,
+    })
+    .collect()
 }
 
 /// The fill cause that goes without saying in a section: the most common one, when it is a
@@ -356,7 +374,9 @@ fn deck_data(game: &Game) -> DeckData {
         })
         .collect();
     // P(sum of the capture dice >= rate), in whole percent: the engine's exact table, built once.
-    let table = crate::engine::game::at_least_table(capture_faces.iter().map(Vec::as_slice));
+    let table = crate::rules::safari_zone::engine::game::at_least_table(
+        capture_faces.iter().map(Vec::as_slice),
+    );
     let percent =
         |rate: u32| (table.get(rate as usize).copied().unwrap_or(0.0) * 100.0).round() as u32;
     // The items whose steps add to a capture roll, and how much.

@@ -16,7 +16,7 @@ pub use page::page;
 pub use render::{charts, render};
 pub use report::*;
 
-use crate::engine::{Game, Rules, policy};
+use crate::rules::safari_zone::engine::{Game, Rules, policy};
 use totals::Totals;
 
 /// The policy `sim` and `diff` play when none is named: the strongest of the fast ones.

@@ -5,9 +5,11 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::engine::policy::{Choice, Choices, Decision, Greedy, Policy, Rerolls, View};
 use crate::load::MAX_EXPEDITION_DICE;
 use crate::model::Action;
+use crate::rules::safari_zone::engine::policy::{
+    Choice, Choices, Decision, Greedy, Policy, Rerolls, View,
+};
 
 /// Room for every die, and for every count of hazards.
 const MOST_DICE: usize = MAX_EXPEDITION_DICE as usize + 1;
@@ -163,7 +165,7 @@ impl Policy for Playout {
         "expected"
     }
 
-    fn prepare(&mut self, rules: &crate::engine::Rules) {
+    fn prepare(&mut self, rules: &crate::rules::safari_zone::engine::Rules) {
         self.greedy.prepare(rules);
     }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use crate::rules::safari_zone::ruleset::Ruleset;
-use crate::sim::Report;
+use crate::rules::safari_zone::sim::Report;
 
 /// The significance level, before Bonferroni's correction for the number of boxes, cards or
 /// species compared.

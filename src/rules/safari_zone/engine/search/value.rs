@@ -24,8 +24,8 @@ use rand_pcg::Pcg64Mcg;
 
 use super::Search;
 use super::playout::Playout;
-use crate::engine::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
-use crate::engine::{Game, Player, Rules};
+use crate::rules::safari_zone::engine::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
+use crate::rules::safari_zone::engine::{Game, Player, Rules};
 
 /// At most this many features: a hostile ruleset's thousands of boxes keep only the first.
 const MOST_FEATURES: usize = 256;
