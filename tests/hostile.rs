@@ -260,6 +260,28 @@ fn blocks_nested_thousands_deep_are_refused_not_a_crash() {
     let out = safari_in(&dir, &["check", game.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("SZ0005"));
+
+    // A roll-and-write sheet of a game made of components is read by the same reader.
+    let sheet = scratch("nesting-sheet");
+    std::fs::write(
+        sheet.join("game.toml"),
+        "id = \"deep\"\nname = \"Deep\"\nrules = \"none\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        sheet.join("components.toml"),
+        "[[sheet]]\nid = \"log\"\nname = \"Log\"\nlayout = \"log.kdl\"\n",
+    )
+    .unwrap();
+    let deep = "{ n ".repeat(100_000) + &"}".repeat(100_000);
+    std::fs::write(sheet.join("log.kdl"), format!("section \"s\" {deep}\n")).unwrap();
+    let out = safari_in(&sheet, &["check", sheet.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("SZ0005"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -1232,6 +1232,12 @@ impl Lower {
                     }
                 };
             let text = folder.source(layout).text.clone();
+            // As for the Field Guide: nesting past the limit is refused before the parser
+            // recurses into it.
+            if let Some(at) = limits::kdl_nesting_past(&text, limits::MAX_KDL_DEPTH) {
+                diagnostics.push(limits::too_deep(layout, at));
+                continue;
+            }
             let written = crate::load::guide::read_as_written(layout, &text, diagnostics);
             written.names.report(folder, diagnostics);
             let key = &entry.key;

@@ -105,7 +105,7 @@ pub fn too_deep(file: FileId, offset: usize) -> Diagnostic {
     Diagnostic::error(
         Code::LimitExceeded,
         format!(
-            "blocks nest more than {MAX_KDL_DEPTH} deep, and the Field Guide needs four (sheet, section, track, box)"
+            "blocks nest more than {MAX_KDL_DEPTH} deep, and a sheet's layout needs four (sheet, section, track, box)"
         ),
     )
     .with_primary(Origin::new(file, offset..offset + 1), "one block too deep")
