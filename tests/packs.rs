@@ -789,7 +789,13 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
         .flat_map(|s| s["tracks"].as_array().unwrap())
         .flat_map(|t| t["boxes"].as_array().unwrap())
         .collect();
-    assert_eq!(boxes.len(), 6 + 5 + 4 + 1 + 7);
+    assert_eq!(boxes.len(), 6 + 5 + 4 + 1 + 7 + 1);
+    let dawn = boxes.iter().find(|b| b["id"] == "dawn").unwrap();
+    assert_eq!(
+        dawn["gives"],
+        serde_json::json!(["rest: 2 / 3"]),
+        "as written"
+    );
     let summit = boxes.iter().find(|b| b["id"] == "summit").unwrap();
     assert_eq!(summit["needs"], serde_json::json!(["a map", "a lantern"]));
     assert_eq!(summit["fill"], "roll:double");

@@ -24,7 +24,8 @@ pub struct Output {
 /// What a build makes (`build --only`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Target {
-    /// The Field Guide and Park Rules: field-guide.pdf.
+    /// The game sheet: field-guide.pdf (the Field Guide and Park Rules), or a game of
+    /// components' roll-and-write sheets (sheets/<id>.pdf).
     Sheet,
     /// The Encounter Deck: encounter-deck.pdf and encounter-deck-cards.pdf (a game made of
     /// components: every deck, decks/<id>.pdf and decks/<id>-cards.pdf).

@@ -427,6 +427,8 @@ struct Lower {
     board_names: Names<usize>,
     piece_set_names: Names<usize>,
     sheet_names: Names<usize>,
+    /// Whether sheets past [`MAX_SHEETS`] were met (and reported) already.
+    sheets_over_limit: bool,
 }
 
 impl Default for Lower {
@@ -470,6 +472,7 @@ impl Default for Lower {
                 "piece set",
                 "define it in a component file as `[[pieces]]` with `id = \"{id}\"`",
             ),
+            sheets_over_limit: false,
             sheet_names: names(
                 "sheet",
                 "define it in a component file as `[[sheet]]` with `id = \"{id}\"`",
@@ -1206,6 +1209,9 @@ impl Lower {
     ) {
         for entry in entries {
             if self.sheets.len() >= MAX_SHEETS {
+                if std::mem::replace(&mut self.sheets_over_limit, true) {
+                    return;
+                }
                 diagnostics.push(
                     Diagnostic::error(
                         Code::LimitExceeded,
@@ -1238,7 +1244,8 @@ impl Lower {
                 diagnostics.push(limits::too_deep(layout, at));
                 continue;
             }
-            let written = crate::load::guide::read_as_written(layout, &text, diagnostics);
+            let what = format!("the sheet `{}`", entry.id.get_ref());
+            let written = crate::load::guide::read_as_written(layout, &text, &what, diagnostics);
             written.names.report(folder, diagnostics);
             let key = &entry.key;
             self.sheets.push(Sheet {

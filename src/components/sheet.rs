@@ -13,7 +13,7 @@ use crate::layout::{
     BoxData, Icon, KeyWords, SectionData, SheetData, SheetLayout, Titles, TrackData, lay_out,
     one_line,
 };
-use crate::load::guide::TermSide;
+use crate::load::guide::WrittenTerms;
 use crate::model::{BoxId, FieldGuide, Located, Paper};
 use crate::world::Origin;
 
@@ -26,8 +26,8 @@ pub struct Sheet {
     /// Its sections, tracks and boxes (every box's cause, requirements and rewards empty:
     /// its terms are in `terms`).
     pub guide: FieldGuide,
-    /// Each box's `fill`, `needs` and `gives`, as written.
-    pub terms: Vec<(BoxId, TermSide, String)>,
+    /// Each box's `fill`, `needs` and `gives` as written, by box index.
+    pub terms: Vec<WrittenTerms>,
     pub player_label: String,
     pub score_label: String,
     pub key: SheetKey,
@@ -53,13 +53,41 @@ impl Sheet {
         }
     }
 
-    /// A box's terms on one side, as written.
-    pub fn terms_of(&self, b: BoxId, side: TermSide) -> Vec<String> {
-        self.terms
-            .iter()
-            .filter(|(at, s, _)| *at == b && *s == side)
-            .map(|(_, _, text)| one_line(text))
-            .collect()
+    /// A box's terms as written.
+    pub fn terms_of(&self, b: BoxId) -> &WrittenTerms {
+        &self.terms[b.index()]
+    }
+
+    /// SZ0201 for a word in brackets that names no symbol: it would print as plain text.
+    pub fn check_icons(&self, symbols: &[Symbol], diagnostics: &mut crate::diag::Diagnostics) {
+        use crate::diag::{Code, similar_name};
+        let ids = || symbols.iter().map(|s| s.id.value.as_str());
+        for terms in &self.terms {
+            for term in terms.needs.iter().chain(&terms.gives) {
+                let Some(id) = term
+                    .value
+                    .strip_prefix('[')
+                    .and_then(|rest| rest.strip_suffix(']'))
+                else {
+                    continue;
+                };
+                if ids().any(|known| known == id) {
+                    continue;
+                }
+                let diagnostic = Diagnostic::error(
+                    Code::UnknownName,
+                    format!("unknown symbol `{}`", crate::diag::printable(id)),
+                )
+                .with_primary(term.origin, "no symbol has this id")
+                .with_help(match similar_name(id, ids()) {
+                    Some(near) => format!(
+                        "a name with a similar spelling exists: `{near}` (`[id]` draws a symbol as an icon)"
+                    ),
+                    None => "`[id]` draws the symbol `id` as an icon: define it as `[[symbol]]` in a component file, or write the word without brackets".to_string(),
+                });
+                diagnostics.push(diagnostic);
+            }
+        }
     }
 
     /// The sheet as the layout reads it: each box's `needs` on its left and `gives` on its
@@ -95,13 +123,17 @@ impl Sheet {
                                 .iter()
                                 .map(|&b| {
                                     let def = guide.get(b);
+                                    let terms = self.terms_of(b);
+                                    let words = |terms: &[Located<String>]| {
+                                        terms.iter().map(|t| one_line(&t.value)).collect()
+                                    };
                                     BoxData {
                                         id: def.id.clone(),
                                         shape: def.shape,
                                         style: def.style,
                                         vp: def.vp,
-                                        needs: self.terms_of(b, TermSide::Needs),
-                                        gives: self.terms_of(b, TermSide::Gives),
+                                        needs: words(&terms.needs),
+                                        gives: words(&terms.gives),
                                         label: def.label.as_deref().map(one_line),
                                     }
                                 })
@@ -129,6 +161,7 @@ impl Sheet {
                     width: icon_width(symbol),
                 })
                 .collect(),
+            icon_index: Default::default(),
         }
     }
 
@@ -141,18 +174,29 @@ impl Sheet {
         symbols: &[Symbol],
         paper: Paper,
     ) -> Result<SheetLayout, Diagnostic> {
+        let words = [
+            &self.key.needs,
+            &self.key.gives,
+            &self.key.bonus,
+            &self.key.trigger,
+            &self.key.free,
+            &self.player_label,
+            &self.score_label,
+        ]
+        .map(|text| one_line(text));
+        let [needs, gives, bonus, trigger, free, player, score] = &words;
         let key = KeyWords {
-            needs: &self.key.needs,
-            gives: &self.key.gives,
-            bonus: &self.key.bonus,
-            trigger: &self.key.trigger,
-            free: &self.key.free,
+            needs,
+            gives,
+            bonus,
+            trigger,
+            free,
         };
         let titles = Titles {
             name: game_name,
             versions,
-            player: &self.player_label,
-            score: &self.score_label,
+            player,
+            score,
             key: &key,
         };
         lay_out(&self.data(symbols), &titles, PaperSize::of(paper)).map_err(|overflow| {
@@ -170,5 +214,23 @@ pub fn icon_width(symbol: &Symbol) -> f64 {
         0 | 1 => 1.0,
         2 => 1.4,
         _ => 1.7,
+    }
+}
+
+/// Each sheet's sections on its grid (SZ0308), its icon words naming symbols (SZ0201), and
+/// its fit on `paper` (SZ0309).
+pub fn check(table: &super::Table, paper: Paper, diagnostics: &mut crate::diag::Diagnostics) {
+    let versions = table.manifest.versions_line();
+    for sheet in &table.sheets {
+        let before = diagnostics.len();
+        sheet.guide.check_placement(diagnostics);
+        sheet.check_icons(&table.symbols, diagnostics);
+        if diagnostics.len() > before {
+            continue;
+        }
+        if let Err(overflow) = sheet.lay_out(&table.manifest.name, &versions, &table.symbols, paper)
+        {
+            diagnostics.push(overflow);
+        }
     }
 }

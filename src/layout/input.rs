@@ -15,6 +15,21 @@ pub struct SheetData {
     pub sections: Vec<SectionData>,
     /// The words a tag sets as icons, not text.
     pub icons: Vec<Icon>,
+    /// Each icon's index by its word, made once for the many layouts a fit tries.
+    #[serde(skip)]
+    pub icon_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+}
+
+impl SheetData {
+    pub fn icon_index(&self) -> &std::collections::HashMap<String, usize> {
+        self.icon_index.get_or_init(|| {
+            self.icons
+                .iter()
+                .enumerate()
+                .map(|(i, icon)| (icon.word.clone(), i))
+                .collect()
+        })
+    }
 }
 
 /// A word of a tag drawn as an icon: `[G]`, a grass habitat in Safari Zone RNW; `[fish]`, the

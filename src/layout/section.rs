@@ -118,14 +118,14 @@ enum Atom {
     Icon(usize),
 }
 
-fn atoms(words: &[String], icons: &[Icon]) -> Vec<Atom> {
+fn atoms(words: &[String], icons: &HashMap<String, usize>) -> Vec<Atom> {
     let mut atoms = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
             atoms.push(Atom::Word("+".to_string()));
         }
-        match icons.iter().position(|icon| icon.word == *w) {
-            Some(icon) => atoms.push(Atom::Icon(icon)),
+        match icons.get(w.as_str()) {
+            Some(&icon) => atoms.push(Atom::Icon(icon)),
             None => atoms.extend(w.split_whitespace().map(|s| Atom::Word(s.to_string()))),
         }
     }
@@ -143,6 +143,8 @@ struct Tag {
 
 struct TagMetrics<'a> {
     icons: &'a [Icon],
+    /// Each icon's index by its word.
+    icon_words: &'a HashMap<String, usize>,
     size: f64,
     line_h: f64,
     sign_w: f64,
@@ -151,10 +153,11 @@ struct TagMetrics<'a> {
 }
 
 impl<'a> TagMetrics<'a> {
-    fn new(size: f64, icons: &'a [Icon]) -> TagMetrics<'a> {
+    fn new(size: f64, icons: &'a [Icon], icon_words: &'a HashMap<String, usize>) -> TagMetrics<'a> {
         let line_h = fonts::line_height(Font::Body, size);
         TagMetrics {
             icons,
+            icon_words,
             size,
             line_h,
             sign_w: line_h * 0.62,
@@ -183,11 +186,11 @@ impl<'a> TagMetrics<'a> {
     }
     /// The tag on one line.
     fn one_line(&self, side: Side, words: &[String]) -> Option<Tag> {
-        (!words.is_empty()).then(|| self.tag(side, vec![atoms(words, self.icons)]))
+        (!words.is_empty()).then(|| self.tag(side, vec![atoms(words, self.icon_words)]))
     }
     /// The tag on two lines, split where its wider line is narrowest.
     fn two_lines(&self, side: Side, words: &[String]) -> Option<Tag> {
-        let all = atoms(words, self.icons);
+        let all = atoms(words, self.icon_words);
         if all.len() < 2 {
             return self.one_line(side, words);
         }
@@ -416,14 +419,14 @@ impl Ctx<'_> {
 /// The content of `section` laid out `width` mm wide at `level`.
 pub fn lay_out(
     section: &SectionData,
-    icons: &[Icon],
+    icons: (&[Icon], &HashMap<String, usize>),
     width: f64,
     level: &Level,
     stretch: f64,
 ) -> Result<Content, TooNarrow> {
     let ctx = Ctx {
         level,
-        tags: TagMetrics::new(level.text, icons),
+        tags: TagMetrics::new(level.text, icons.0, icons.1),
         badge_h: fonts::line_height(Font::Bold, level.text) * 0.92 + 0.3,
         label_h: fonts::line_height(Font::Body, level.text),
         stretch,

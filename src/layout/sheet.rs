@@ -417,7 +417,13 @@ fn section_height(
             what: "its title".to_string(),
         });
     }
-    let content = section::lay_out(section, &sheet.icons, width - 2.0 * PAD_X, level, 0.0)?;
+    let content = section::lay_out(
+        section,
+        (&sheet.icons, sheet.icon_index()),
+        width - 2.0 * PAD_X,
+        level,
+        0.0,
+    )?;
     Ok((
         tab.h + level.space * 1.6 + content.height + PAD_BOTTOM,
         content.gaps,
@@ -463,7 +469,13 @@ fn place_section(
     let mut stretch = stretch;
     let mut chosen = None;
     for _ in 0..4 {
-        match section::lay_out(section, &sheet.icons, content_w, level, stretch) {
+        match section::lay_out(
+            section,
+            (&sheet.icons, sheet.icon_index()),
+            content_w,
+            level,
+            stretch,
+        ) {
             Ok(content) if content.height <= room + 1e-6 || stretch == 0.0 => {
                 chosen = Some(content.items);
                 break;
@@ -485,9 +497,15 @@ fn place_section(
     }
     let mut items = chosen
         .or_else(|| {
-            section::lay_out(section, &sheet.icons, content_w, level, 0.0)
-                .ok()
-                .map(|c| c.items)
+            section::lay_out(
+                section,
+                (&sheet.icons, sheet.icon_index()),
+                content_w,
+                level,
+                0.0,
+            )
+            .ok()
+            .map(|c| c.items)
         })
         .unwrap_or_default();
     for item in &mut items {
@@ -555,8 +573,10 @@ fn frame(
             paper,
             section: None,
             excess,
-            what: "the game's name and the sheet's title do not fit across the title band"
-                .to_string(),
+            what: format!(
+                "the game's name, the sheet's title and the `{}` and `{}` fields do not fit across the title band",
+                titles.player, titles.score
+            ),
             suggestions: Vec::new(),
         });
     }
@@ -669,10 +689,10 @@ fn frame(
         })
     };
     let mut entries: Vec<(&str, &str)> = Vec::new();
-    if tags(true) {
+    if tags(true) && !titles.key.needs.is_empty() {
         entries.push(("needs", titles.key.needs));
     }
-    if tags(false) {
+    if tags(false) && !titles.key.gives.is_empty() {
         entries.push(("gives", titles.key.gives));
     }
     for (style, sample, words) in [

@@ -61,7 +61,7 @@ pub fn load(
     scope: &Scope,
     diagnostics: &mut Diagnostics,
 ) -> (FieldGuide, GuideNames) {
-    let mut read = read(file, text, true, diagnostics);
+    let mut read = read(file, text, "the Field Guide", true, diagnostics);
     read.resolve(scope, diagnostics);
     let Read {
         guide,
@@ -80,12 +80,12 @@ pub fn load(
     )
 }
 
-/// Which side of a box a term was written on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TermSide {
-    Fill,
-    Needs,
-    Gives,
+/// A box's terms as written, each with where it was written.
+#[derive(Debug, Clone, Default)]
+pub struct WrittenTerms {
+    pub fill: Option<Located<String>>,
+    pub needs: Vec<Located<String>>,
+    pub gives: Vec<Located<String>>,
 }
 
 /// A sheet in the Field Guide's language whose terms no rules module reads: a roll-and-write
@@ -94,20 +94,27 @@ pub enum TermSide {
 pub struct WrittenSheet {
     pub guide: FieldGuide,
     pub names: GuideNames,
-    /// Each box's terms, in the order written, as `kind:name/name`.
-    pub terms: Vec<(BoxId, TermSide, String)>,
+    /// Each box's terms, by box index.
+    pub terms: Vec<WrittenTerms>,
 }
 
-pub fn read_as_written(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> WrittenSheet {
-    let mut read = read(file, text, false, diagnostics);
-    let terms = std::mem::take(&mut read.pending)
-        .into_iter()
-        .map(|pending| match pending {
-            Pending::Cause(b, term) => (b, TermSide::Fill, term.as_written()),
-            Pending::Needs(b, term) => (b, TermSide::Needs, term.as_written()),
-            Pending::Gives(b, term) => (b, TermSide::Gives, term.as_written()),
-        })
-        .collect();
+/// Reads the sheet `what` names (`the sheet `log``) in `file`.
+pub fn read_as_written(
+    file: FileId,
+    text: &str,
+    what: &str,
+    diagnostics: &mut Diagnostics,
+) -> WrittenSheet {
+    let mut read = read(file, text, what, false, diagnostics);
+    let mut terms = vec![WrittenTerms::default(); read.guide.boxes.len()];
+    for pending in std::mem::take(&mut read.pending) {
+        let written = |term: Term| Located::new(term.written, term.origin);
+        match pending {
+            Pending::Cause(b, term) => terms[b.index()].fill = Some(written(term)),
+            Pending::Needs(b, term) => terms[b.index()].needs.push(written(term)),
+            Pending::Gives(b, term) => terms[b.index()].gives.push(written(term)),
+        }
+    }
     WrittenSheet {
         guide: read.guide,
         names: GuideNames {
@@ -128,7 +135,15 @@ struct Read {
     boxes: Names<BoxId>,
 }
 
-fn read(file: FileId, text: &str, fill_required: bool, diagnostics: &mut Diagnostics) -> Read {
+/// `what` names the sheet in messages; `rules_read_fill` says a rules module gives `fill` its
+/// meaning, so every box must have one and a free box none.
+fn read(
+    file: FileId,
+    text: &str,
+    what: &str,
+    rules_read_fill: bool,
+    diagnostics: &mut Diagnostics,
+) -> Read {
     let parsed = kdl_fast::parse(text);
     // Single-quoted strings parse, as other words: report them, and read on from the text
     // with the quotes straightened when that parses.
@@ -161,7 +176,8 @@ fn read(file: FileId, text: &str, fill_required: bool, diagnostics: &mut Diagnos
         tracks: names.tracks,
         boxes: names.boxes,
         boxes_over_limit: false,
-        fill_required,
+        what,
+        rules_read_fill,
     };
     match parsed {
         Ok(document) => reader.document(&document),
@@ -223,17 +239,8 @@ pub struct Term {
     pub kind: Located<String>,
     pub names: Vec<Located<String>>,
     pub origin: Origin,
-}
-
-impl Term {
-    /// The term as written, without the spaces around its parts: `collect:psyduck/slowpoke`.
-    pub fn as_written(&self) -> String {
-        let names: Vec<&str> = self.names.iter().map(|n| n.value.as_str()).collect();
-        match names.is_empty() {
-            true => self.kind.value.clone(),
-            false => format!("{}:{}", self.kind.value, names.join("/")),
-        }
-    }
+    /// The whole term as written, trimmed: `collect: psyduck / slowpoke`.
+    pub written: String,
 }
 
 enum Pending {
@@ -253,8 +260,10 @@ struct Reader<'a> {
     boxes: Names<BoxId>,
     /// Whether boxes past [`MAX_BOXES`] were met (and reported) already.
     boxes_over_limit: bool,
-    /// Whether every box must say what fills it (a rules module reads `fill`).
-    fill_required: bool,
+    /// The sheet, as messages name it.
+    what: &'a str,
+    /// Whether a rules module reads `fill`: every box must then say what fills it.
+    rules_read_fill: bool,
 }
 
 /// Properties inherited from a section by its tracks and from a track by its boxes.
@@ -297,7 +306,7 @@ impl Reader<'_> {
         }
         if self.guide.sections.is_empty() {
             self.diagnostics.push(
-                Diagnostic::error(Code::EmptyGroup, "the Field Guide has no sections")
+                Diagnostic::error(Code::EmptyGroup, format!("{} has no sections", self.what))
                     .with_primary(Origin::new(self.file, 0..0), "in this file")
                     .with_help("add `section \"id\" title=\"...\" { track \"id\" { box } }`"),
             );
@@ -747,6 +756,7 @@ impl Reader<'_> {
         };
         if let Some(e) = own_fill
             && style == Style::Free
+            && self.rules_read_fill
         {
             let origin = self.value_origin(e);
             self.diagnostics.push(
@@ -759,7 +769,7 @@ impl Reader<'_> {
         let gives = Self::prop(&props, "gives").and_then(|e| self.terms(e));
         let fill_origin = Self::prop(&props, "fill").map_or(origin, |e| self.value_origin(e));
         let fill_written = own_fill.is_some() || up.fill_written;
-        if self.fill_required && fill.is_none() && !fill_written && style != Style::Free {
+        if self.rules_read_fill && fill.is_none() && !fill_written && style != Style::Free {
             self.diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
                     .with_primary(origin, "no `fill` here, on its track or on its section")
@@ -776,7 +786,7 @@ impl Reader<'_> {
                     self.diagnostics.push(
                         Diagnostic::error(
                             Code::LimitExceeded,
-                            format!("the Field Guide has more than {MAX_BOXES} boxes"),
+                            format!("{} has more than {MAX_BOXES} boxes", self.what),
                         )
                         .with_primary(origin, "the sheet passes the limit here")
                         .with_help("boxes past the limit are not read"),
@@ -863,10 +873,14 @@ impl Reader<'_> {
     fn fill(&mut self, entry: &KdlEntry) -> Option<Term> {
         let mut terms = self.terms(entry)?;
         if let Some(extra) = terms.get(1) {
+            let help = match self.rules_read_fill {
+                true => "use `collect:a/b` or `obtain:a/b` for alternatives of one kind",
+                false => "write one term, without `,` (`a/b` for alternatives)",
+            };
             self.diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
                     .with_primary(extra.origin, "a second fill")
-                    .with_help("use `collect:a/b` or `obtain:a/b` for alternatives of one kind"),
+                    .with_help(help),
             );
         }
         terms.truncate(1);
@@ -910,6 +924,7 @@ impl Reader<'_> {
                 ),
                 names,
                 origin,
+                written: part.to_string(),
             });
         }
         if terms.is_empty() {

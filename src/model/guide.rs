@@ -1,6 +1,7 @@
 //! The Field Guide: a sheet of sections, each a set of ordered tracks of boxes.
 
 use super::{Action, BoxId, ItemId, Located, SectionId, SpeciesId, TrackId};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::world::Origin;
 
 #[derive(Debug, Clone, Default)]
@@ -29,6 +30,56 @@ impl FieldGuide {
     pub fn track_ids(&self) -> impl Iterator<Item = TrackId> {
         (0..self.tracks.len() as u32).map(TrackId)
     }
+
+    /// Sections must sit on the sheet's grid without overlapping, so the sheet can be drawn.
+    pub fn check_placement(&self, diagnostics: &mut Diagnostics) {
+        let guide = self;
+        let columns = guide.columns.max(1);
+        for section in &guide.sections {
+            let p = &section.placement;
+            if p.column + p.width - 1 > columns {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LayoutOverlap,
+                        format!(
+                            "section `{}` reaches column {}, but the sheet has {columns}",
+                            section.id,
+                            p.column + p.width - 1
+                        ),
+                    )
+                    .with_primary(section.origin, "placed here")
+                    .with_help(
+                        "move it to an earlier column, make it narrower, or raise `columns` on `sheet`",
+                    ),
+                );
+            }
+        }
+        for (i, a) in guide.sections.iter().enumerate() {
+            // Sections without a place are placed by the layout, in cells left free.
+            for b in guide.sections[..i].iter().filter(|_| !a.placement.auto) {
+                let (pa, pb) = (&a.placement, &b.placement);
+                if pb.auto {
+                    continue;
+                }
+                let apart = pa.column >= pb.column + pb.width
+                    || pb.column >= pa.column + pa.width
+                    || pa.row >= pb.row + pb.height
+                    || pb.row >= pa.row + pa.height;
+                if !apart {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::LayoutOverlap,
+                            format!("sections `{}` and `{}` overlap on the sheet", b.id, a.id),
+                        )
+                        .with_primary(a.origin, format!("row {}, column {}", pa.row, pa.column))
+                        .with_secondary(b.origin, format!("covers rows {}-{}, columns {}-{}", pb.row, pb.row + pb.height - 1, pb.column, pb.column + pb.width - 1))
+                        .with_help("give each section its own cells with `column`, `row`, `width` and `height`"),
+                    );
+                }
+            }
+        }
+    }
+
     /// The box just before this one in its track, if any.
     pub fn previous(&self, id: BoxId) -> Option<BoxId> {
         let b = self.get(id);

@@ -116,13 +116,7 @@ impl Module for OnComponents {
             crate::components::check::check(table, &mut diagnostics);
             let paper = options.paper.unwrap_or(table.manifest.paper);
             crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
-            for sheet in &table.sheets {
-                let versions = table.manifest.versions_line();
-                let name = &table.manifest.name;
-                if let Err(overflow) = sheet.lay_out(name, &versions, &table.symbols, paper) {
-                    diagnostics.push(overflow);
-                }
-            }
+            crate::components::sheet::check(table, paper, &mut diagnostics);
             self.0.check(table, &mut diagnostics);
         }
         diagnostics.sort();

@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::components::{Cell, DieFace, Kind, Table};
-use crate::load::guide::TermSide;
 use crate::model::{Flow, Located, Shape, Style};
 use crate::rules::Rules;
 
@@ -446,15 +445,19 @@ fn sheet_rule(sheet: &crate::components::Sheet) -> SheetRule {
                                 .iter()
                                 .map(|&b| {
                                     let def = guide.get(b);
+                                    let terms = sheet.terms_of(b);
+                                    let written = |terms: &[Located<String>]| {
+                                        terms.iter().map(|t| t.value.clone()).collect()
+                                    };
                                     SheetBoxRule {
                                         id: def.id.clone(),
                                         shape: def.shape,
                                         style: def.style,
                                         vp: def.vp,
                                         label: def.label.clone(),
-                                        fill: sheet.terms_of(b, TermSide::Fill).pop(),
-                                        needs: sheet.terms_of(b, TermSide::Needs),
-                                        gives: sheet.terms_of(b, TermSide::Gives),
+                                        fill: terms.fill.as_ref().map(|t| t.value.clone()),
+                                        needs: written(&terms.needs),
+                                        gives: written(&terms.gives),
                                     }
                                 })
                                 .collect(),

@@ -612,16 +612,17 @@ fn objects(
         }
     }
 
-    // A sheet for each seat, in front of it, below the hands: players write on them with
-    // the game's drawing tools.
+    // Each seat of the laid-out game (the fewest players, as the decks are dealt) gets its
+    // sheets in a pile in front of it, below the hands: players write on them with the
+    // game's drawing tools.
     let seats = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
     let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
     let (sheet_w, sheet_h) = (
         data.paper.width / MM_PER_UNIT,
         data.paper.height / MM_PER_UNIT,
     );
-    let mut sheet_z = deck_row - 8.0 - CARD_STEP.1 - sheet_h / 2.0;
-    for sheet in &data.sheets {
+    let sheet_z = deck_row - 8.0 - CARD_STEP.1 - sheet_h / 2.0;
+    for (k, sheet) in data.sheets.iter().enumerate() {
         for seat in 0..seats {
             let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (sheet_w + 1.0);
             let mut object = object(
@@ -631,11 +632,11 @@ fn objects(
                 "",
                 transform(x, sheet_z, 0.0, sheet_w.min(sheet_h) / TILE_UNITS),
             );
+            at(&mut object, x, 1.0 + 0.2 * k as f64, sheet_z);
             let picture = url(&format!("sheet-{}", sheet.id));
             object["CustomImage"] = tile_image(&picture, "", 0, false);
             objects.push(object);
         }
-        sheet_z -= sheet_h + 1.0;
     }
 
     // The rules object: the ruleset in its saved state.

@@ -11,7 +11,7 @@ pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     causes(game, diagnostics);
     effects(game, diagnostics);
     styles(game, diagnostics);
-    layout(game, diagnostics);
+    game.guide.check_placement(diagnostics);
 }
 
 fn deck(game: &Game, diagnostics: &mut Diagnostics) {
@@ -300,55 +300,6 @@ fn effects(game: &Game, diagnostics: &mut Diagnostics) {
                     "make the item `kind = \"{other}\"`, or give it a step a {kind} item does (docs/content.md, items.toml)"
                 )),
             );
-        }
-    }
-}
-
-/// Sections must sit on the sheet's grid without overlapping, so the sheet can be drawn.
-fn layout(game: &Game, diagnostics: &mut Diagnostics) {
-    let guide = &game.guide;
-    let columns = guide.columns.max(1);
-    for section in &guide.sections {
-        let p = &section.placement;
-        if p.column + p.width - 1 > columns {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::LayoutOverlap,
-                    format!(
-                        "section `{}` reaches column {}, but the sheet has {columns}",
-                        section.id,
-                        p.column + p.width - 1
-                    ),
-                )
-                .with_primary(section.origin, "placed here")
-                .with_help(
-                    "move it to an earlier column, make it narrower, or raise `columns` on `sheet`",
-                ),
-            );
-        }
-    }
-    for (i, a) in guide.sections.iter().enumerate() {
-        // Sections without a place are placed by the layout, in cells left free.
-        for b in guide.sections[..i].iter().filter(|_| !a.placement.auto) {
-            let (pa, pb) = (&a.placement, &b.placement);
-            if pb.auto {
-                continue;
-            }
-            let apart = pa.column >= pb.column + pb.width
-                || pb.column >= pa.column + pa.width
-                || pa.row >= pb.row + pb.height
-                || pb.row >= pa.row + pa.height;
-            if !apart {
-                diagnostics.push(
-                    Diagnostic::error(
-                        Code::LayoutOverlap,
-                        format!("sections `{}` and `{}` overlap on the sheet", b.id, a.id),
-                    )
-                    .with_primary(a.origin, format!("row {}, column {}", pa.row, pa.column))
-                    .with_secondary(b.origin, format!("covers rows {}-{}, columns {}-{}", pb.row, pb.row + pb.height - 1, pb.column, pb.column + pb.width - 1))
-                    .with_help("give each section its own cells with `column`, `row`, `width` and `height`"),
-                );
-            }
         }
     }
 }

@@ -239,6 +239,7 @@ pub fn sheet_data(game: &Game) -> SheetData {
         rows,
         sections,
         icons: habitat_icons(),
+        icon_index: Default::default(),
     }
 }
 
