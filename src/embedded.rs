@@ -77,6 +77,10 @@ pub const PACKS: &[(&str, &[(&str, &str)])] = &[
                 "components.toml",
                 include_str!("../content/tricky-safari/components.toml"),
             ),
+            (
+                "photo-log.kdl",
+                include_str!("../content/tricky-safari/photo-log.kdl"),
+            ),
         ],
     ),
 ];

@@ -816,6 +816,30 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
 }
 
 #[test]
+fn a_sheet_of_its_own_paper_is_printed_and_pictured_at_that_size() {
+    // Tricky Safari's photo log is an A5 pad, whatever the game's paper.
+    let built = build("tricky-safari", |o| {
+        o.targets = vec![Target::Sheet, Target::Tts]
+    });
+    let sizes = pages_mm(&built["sheets/photo-log.pdf"]);
+    assert_eq!(sizes.len(), 1);
+    assert!((sizes[0].0 - 148.0).abs() < 0.5 && (sizes[0].1 - 210.0).abs() < 0.5);
+    let save = save(&built);
+    let logs: Vec<&Value> = objects(&save, "Custom_Tile")
+        .into_iter()
+        .filter(|o| {
+            o["Nickname"]
+                .as_str()
+                .unwrap()
+                .starts_with("Photo Log: player")
+        })
+        .collect();
+    assert_eq!(logs.len(), 2, "one for each of the two players");
+    let scale = logs[0]["Transform"]["scaleX"].as_f64().unwrap();
+    assert!((scale - 148.0 / 25.4 / 2.0).abs() < 1e-6, "{scale}");
+}
+
+#[test]
 fn the_built_in_packs_are_the_content_packs() {
     for (pack_name, files) in safari::embedded::PACKS {
         let dir = pack(pack_name);

@@ -287,6 +287,10 @@ pub struct SheetEntry {
     /// The KDL file of its sections, tracks and boxes, relative to the game folder.
     #[schemars(with = "String")]
     pub layout: Spanned<String>,
+    /// Its own page size, when it is not the game's paper: a4, letter, a3, tabloid, or
+    /// `WIDTHxHEIGHT` in mm (`"148x210"`, A5, for a pad of small logs).
+    #[schemars(with = "Option<String>")]
+    pub paper: Option<Spanned<String>>,
     /// The label of the line a player writes their name on.
     #[serde(default = "default_player_label")]
     pub player_label: String,

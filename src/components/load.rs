@@ -1247,8 +1247,19 @@ impl Lower {
             let what = format!("the sheet `{}`", entry.id.get_ref());
             let written = crate::load::guide::read_as_written(layout, &text, &what, diagnostics);
             written.names.report(folder, diagnostics);
+            let paper = entry.paper.as_ref().and_then(|paper| {
+                crate::model::Paper::parse(paper.get_ref())
+                    .map_err(|message| {
+                        diagnostics.push(
+                            Diagnostic::error(Code::InvalidValue, message)
+                                .with_primary(origin_of(file, paper), "here"),
+                        )
+                    })
+                    .ok()
+            });
             let key = &entry.key;
             self.sheets.push(Sheet {
+                paper,
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
                 layout: located(file, &entry.layout),

@@ -28,6 +28,8 @@ pub struct Sheet {
     pub guide: FieldGuide,
     /// Each box's `fill`, `needs` and `gives` as written, by box index.
     pub terms: Vec<WrittenTerms>,
+    /// Its own page size; the game's paper (or `--paper`) when `None`.
+    pub paper: Option<Paper>,
     pub player_label: String,
     pub score_label: String,
     pub key: SheetKey,
@@ -165,8 +167,8 @@ impl Sheet {
         }
     }
 
-    /// The sheet laid out on `paper` under the game's name and versions, or the diagnostic
-    /// saying why it does not fit.
+    /// The sheet laid out on its own paper, else on the game's (`paper`), under the game's
+    /// name and versions, or the diagnostic saying why it does not fit.
     pub fn lay_out(
         &self,
         game_name: &str,
@@ -199,7 +201,8 @@ impl Sheet {
             score,
             key: &key,
         };
-        lay_out(&self.data(symbols), &titles, PaperSize::of(paper)).map_err(|overflow| {
+        let paper = PaperSize::of(self.paper.unwrap_or(paper));
+        lay_out(&self.data(symbols), &titles, paper).map_err(|overflow| {
             let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
             let what = format!("the sheet `{}`", self.id.value);
             overflow.diagnostic(&what, &sections)

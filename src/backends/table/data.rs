@@ -152,6 +152,8 @@ pub struct PieceData {
 pub struct SheetPageData {
     pub id: String,
     pub name: String,
+    /// Its page: its own paper, else the game's.
+    pub paper: PaperSize,
     /// Every rectangle on the page, in mm (templates/README.md, `layout`).
     pub layout: crate::layout::SheetLayout,
 }
@@ -363,6 +365,7 @@ pub fn table_data(
                 Some(SheetPageData {
                     id: sheet.id.value.clone(),
                     name: sheet.name.clone(),
+                    paper: PaperSize::of(sheet.paper.unwrap_or(paper)),
                     layout,
                 })
             })

@@ -219,7 +219,7 @@ impl Export {
             }
         }
         for (ix, sheet) in data.sheets.iter().enumerate() {
-            let (w, h) = (data.paper.width, data.paper.height);
+            let (w, h) = (sheet.paper.width, sheet.paper.height);
             let k = (px_to_mm(MAX_SHEET_PX) / w.max(h)).min(1.0);
             push(
                 format!("sheet-{}", sheet.id),
@@ -617,14 +617,27 @@ fn objects(
     // game's drawing tools.
     let seats = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
     let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
-    let (sheet_w, sheet_h) = (
-        data.paper.width / MM_PER_UNIT,
-        data.paper.height / MM_PER_UNIT,
-    );
-    let sheet_z = deck_row - 8.0 - CARD_STEP.1 - sheet_h / 2.0;
+    // Seats are as far apart as the widest sheet, and the piles start below the hands.
+    let widest = data
+        .sheets
+        .iter()
+        .map(|s| s.paper.width)
+        .fold(0.0, f64::max)
+        / MM_PER_UNIT;
+    let tallest = data
+        .sheets
+        .iter()
+        .map(|s| s.paper.height)
+        .fold(0.0, f64::max)
+        / MM_PER_UNIT;
+    let sheet_z = deck_row - 8.0 - CARD_STEP.1 - tallest / 2.0;
     for (k, sheet) in data.sheets.iter().enumerate() {
+        let (sheet_w, sheet_h) = (
+            sheet.paper.width / MM_PER_UNIT,
+            sheet.paper.height / MM_PER_UNIT,
+        );
         for seat in 0..seats {
-            let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (sheet_w + 1.0);
+            let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (widest + 1.0);
             let mut object = object(
                 "Custom_Tile",
                 guids.next(&format!("sheet/{}/{}", sheet.id, seat + 1)),
