@@ -285,6 +285,37 @@ fn blocks_nested_thousands_deep_are_refused_not_a_crash() {
 }
 
 #[test]
+fn many_sheets_of_many_boxes_are_refused_past_one_field_guide() {
+    // Sixteen sheets naming one layout of 10,000 boxes: `check` would lay out 160,000 boxes.
+    // The sheets together hold at most as many boxes as one Field Guide, so it stops at the
+    // second, once.
+    let dir = scratch("many-sheets");
+    std::fs::write(
+        dir.join("game.toml"),
+        "id = \"many\"\nname = \"Many\"\nrules = \"none\"\n",
+    )
+    .unwrap();
+    let sheets: String = (0..16)
+        .map(|i| format!("[[sheet]]\nid = \"s{i}\"\nname = \"S\"\nlayout = \"log.kdl\"\n\n"))
+        .collect();
+    std::fs::write(dir.join("components.toml"), sheets).unwrap();
+    let sections: String = (0..10)
+        .map(|i| format!("section \"s{i}\" {{ track \"t{i}\" {{ box repeat=1000; }} }}\n"))
+        .collect();
+    std::fs::write(dir.join("log.kdl"), sections).unwrap();
+    let out = safari_in(&dir, &["check", dir.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("the game's sheets hold more than 10000 boxes")
+            .count(),
+        1,
+        "{stderr}"
+    );
+}
+
+#[test]
 fn long_chains_of_consequences_play_without_recursion() {
     // 9,000 free boxes in one track (each opens the next) and an evolution line of 900
     // species, each collected by the Evolutions box of the one before.

@@ -1247,6 +1247,25 @@ impl Lower {
             let what = format!("the sheet `{}`", entry.id.get_ref());
             let written = crate::load::guide::read_as_written(layout, &text, &what, diagnostics);
             written.names.report(folder, diagnostics);
+            // All sheets together are laid out by `check` as one Field Guide would be: they
+            // hold at most as many boxes.
+            let boxes: usize = self.sheets.iter().map(|s| s.guide.boxes.len()).sum();
+            if boxes + written.guide.boxes.len() > limits::MAX_BOXES {
+                if !std::mem::replace(&mut self.sheets_over_limit, true) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            Code::LimitExceeded,
+                            format!(
+                                "the game's sheets hold more than {} boxes",
+                                limits::MAX_BOXES
+                            ),
+                        )
+                        .with_primary(origin_of(file, &entry.id), "this sheet passes the limit")
+                        .with_help("sheets past the limit are not read"),
+                    );
+                }
+                return;
+            }
             let paper = entry.paper.as_ref().and_then(|paper| {
                 crate::model::Paper::parse(paper.get_ref())
                     .map_err(|message| {
