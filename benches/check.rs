@@ -4,7 +4,8 @@
 //! linearly; the layout alone, which the check includes; and content of every shape a check
 //! could be slow on (one long track, long chains of box requirements that hold or that fail,
 //! many sections, many cards), each at sizes doubling up to the content limits, so that a flat
-//! time per element shows the check is linear in each.
+//! time per element shows the check is linear in each; and a game of components whose sheet
+//! is as large, read and laid out by the same code.
 
 use std::path::Path;
 
@@ -110,6 +111,63 @@ fn synthetic(boxes: usize) -> Vec<(&'static str, String)> {
         ("field-guide.kdl", guide),
         ("deck.toml", deck),
     ]
+}
+
+/// A game made of components whose one sheet holds `boxes` boxes laid out as [`synthetic`]'s
+/// Field Guide (tracks of ten, ten tracks to a section, ten sections to a row of the grid),
+/// its tags written as words: the check reads, places and lays the sheet out.
+fn component_sheet(boxes: usize) -> Vec<(&'static str, String)> {
+    let mut kdl = String::from("sheet columns=10\n");
+    for t in 0..boxes / 10 {
+        if t % 10 == 0 {
+            if t > 0 {
+                kdl.push_str("}\n");
+            }
+            let section = t / 10;
+            kdl.push_str(&format!(
+                "section \"s{section}\" column={} row={} {{\n",
+                section % 10 + 1,
+                section / 10 + 1
+            ));
+        }
+        kdl.push_str(&format!(
+            "    track \"t{t}\" {{\n        box needs=\"key {t}\" vp=1\n        box repeat=8\n        box gives=\"key {}\"\n    }}\n",
+            t + 1
+        ));
+    }
+    kdl.push_str("}\n");
+    vec![
+        (
+            "game.toml",
+            "id = \"sheet-bench\"\nname = \"Sheet Bench\"\nrules = \"none\"\n\
+             [print]\npaper = { width-mm = 2000, height-mm = 2000 }\n"
+                .to_string(),
+        ),
+        (
+            "components.toml",
+            "[[sheet]]\nid = \"log\"\nname = \"Log\"\nlayout = \"log.kdl\"\n".to_string(),
+        ),
+        ("log.kdl", kdl),
+    ]
+}
+
+/// A sheet of a game made of components beside a Field Guide of as many boxes: the same
+/// reader and layout, without Safari Zone's checks.
+fn component_sheets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check a game of components with one sheet (load + check)");
+    group.sample_size(20);
+    for boxes in [1_000, 10_000] {
+        let files = component_sheet(boxes);
+        group.throughput(Throughput::Elements(boxes as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(boxes), &files, |b, files| {
+            b.iter(|| {
+                let mut folder = folder_of(files);
+                let checked = safari::check(&mut folder);
+                assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+            })
+        });
+    }
+    group.finish();
 }
 
 fn synthetic_guides(c: &mut Criterion) {
@@ -334,6 +392,7 @@ criterion_group!(
     default_game,
     synthetic_guides,
     shapes,
-    layout
+    layout,
+    component_sheets
 );
 criterion_main!(benches);
