@@ -200,6 +200,7 @@ impl Sheet {
             player,
             score,
             key: &key,
+            own_paper: self.paper.is_some(),
         };
         let paper = PaperSize::of(self.paper.unwrap_or(paper));
         lay_out(&self.data(symbols), &titles, paper).map_err(|overflow| {

@@ -47,6 +47,9 @@ pub struct Titles<'a> {
     pub score: &'a str,
     /// What the key at the foot says each mark means.
     pub key: &'a KeyWords<'a>,
+    /// Whether the sheet names its own paper (a suggestion of another says where to write
+    /// it), rather than taking the game's (`--paper`, game.toml).
+    pub own_paper: bool,
 }
 
 /// The key's words: what a tag or a box style means in this game. A mark the sheet does not
@@ -769,7 +772,7 @@ fn suggestions(
     };
     let fits =
         |sheet: &SheetData, paper: PaperSize| attempt(sheet, paper).is_some_and(|r| r.is_ok());
-    let bigger_paper = bigger_paper(sheet, paper, &fits);
+    let bigger_paper = bigger_paper(sheet, titles.own_paper, paper, &fits);
     let shorter_track = shorter_track(sheet, paper, overflow, &fits);
     let mut out = Vec::new();
     // Another place for the section at fault, or for another section with a written place:
@@ -882,6 +885,7 @@ fn shorter_track(
 /// The first standard paper the sheet fits on, as a suggestion.
 fn bigger_paper(
     sheet: &SheetData,
+    own_paper: bool,
     paper: PaperSize,
     fits: &dyn Fn(&SheetData, PaperSize) -> bool,
 ) -> Option<String> {
@@ -903,13 +907,14 @@ fn bigger_paper(
     };
     for other in order {
         if other.name != paper.name && fits(sheet, *other) {
+            let (label, name) = (other.label(), other.name);
+            let how = match own_paper {
+                true => format!("`paper = \"{name}\"` on the sheet"),
+                false => format!("`--paper {name}` or `paper = \"{name}\"` in game.toml"),
+            };
             return Some(format!(
-                "print on {} ({} × {} mm): `--paper {}` or `paper = \"{}\"` in game.toml",
-                other.label(),
-                other.width,
-                other.height,
-                other.name,
-                other.name
+                "print on {label} ({} × {} mm): {how}",
+                other.width, other.height
             ));
         }
     }

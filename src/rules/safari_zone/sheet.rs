@@ -27,6 +27,7 @@ pub fn field_guide(game: &Game, paper: Paper) -> Result<SheetLayout, Diagnostic>
         player: "Trainer",
         score: "Score",
         key: &KEY,
+        own_paper: false,
     };
     lay_out(&sheet, &titles, PaperSize::of(paper)).map_err(|overflow| {
         let sections: Vec<_> = game.guide.sections.iter().map(|s| s.origin).collect();
