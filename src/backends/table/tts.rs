@@ -630,7 +630,12 @@ fn objects(
         .map(|s| s.paper.height)
         .fold(0.0, f64::max)
         / MM_PER_UNIT;
-    let sheet_z = deck_row - 8.0 - CARD_STEP.1 - tallest / 2.0;
+    // Below the hands when there are decks, else just below the boards.
+    let top = match data.decks.is_empty() {
+        true => deck_row + 2.0,
+        false => deck_row - 8.0 - CARD_STEP.1,
+    };
+    let sheet_z = top - tallest / 2.0;
     for (k, sheet) in data.sheets.iter().enumerate() {
         let (sheet_w, sheet_h) = (
             sheet.paper.width / MM_PER_UNIT,
