@@ -1664,26 +1664,8 @@ impl Lower {
                     },
                     manifest,
                 ),
-                (None, None) => {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            Code::InvalidValue,
-                            format!(
-                                "{} needs `[play] {}`: {}",
-                                module.title(),
-                                key.name,
-                                key.doc
-                            ),
-                        )
-                        .with_primary(manifest, "these rules")
-                        .with_help(format!(
-                            "add `{} = ...` ({}) under `[play]` in game.toml",
-                            key.name,
-                            key.kind.describe()
-                        )),
-                    );
-                    continue;
-                }
+                // A key without a default may be left out.
+                (None, None) => continue,
             };
             let wrong = |diagnostics: &mut Diagnostics| {
                 diagnostics.push(
@@ -1716,6 +1698,7 @@ impl Lower {
                         KeyKind::Tokens => (&self.token_names, ParamValue::Tokens),
                         KeyKind::Board => (&self.board_names, ParamValue::Board),
                         KeyKind::Pieces => (&self.piece_set_names, ParamValue::Pieces),
+                        KeyKind::Sheet => (&self.sheet_names, ParamValue::Sheet),
                         KeyKind::Symbol | KeyKind::Count | KeyKind::Field => {
                             (&self.symbol_names, ParamValue::Symbol)
                         }

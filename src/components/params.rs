@@ -12,7 +12,8 @@ use crate::world::Origin;
 pub struct Key {
     pub name: &'static str,
     pub kind: KeyKind,
-    /// Its value when game.toml does not give one: a count, or an id.
+    /// Its value when game.toml does not give one: a count, or an id. `None`: the key may
+    /// be left out, and the module then has no such parameter.
     pub default: Option<&'static str>,
     /// What it means, for docs and the help of a fault.
     pub doc: &'static str,
@@ -35,6 +36,7 @@ pub enum KeyKind {
     Symbol,
     /// A card field's name.
     Field,
+    Sheet,
 }
 
 impl KeyKind {
@@ -49,6 +51,7 @@ impl KeyKind {
             KeyKind::Pieces => "a piece set's id",
             KeyKind::Symbol => "a symbol's id",
             KeyKind::Field => "a card field's name",
+            KeyKind::Sheet => "a sheet's id",
         }
     }
 }
@@ -65,6 +68,7 @@ pub enum ParamValue {
     Pieces(usize),
     Symbol(usize),
     Field(String),
+    Sheet(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -92,7 +96,8 @@ impl Param {
             | ParamValue::Tokens(i)
             | ParamValue::Board(i)
             | ParamValue::Pieces(i)
-            | ParamValue::Symbol(i) => Some(i),
+            | ParamValue::Symbol(i)
+            | ParamValue::Sheet(i) => Some(i),
             ParamValue::Count(_) | ParamValue::Field(_) => None,
         }
     }

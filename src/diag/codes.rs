@@ -144,6 +144,9 @@ codes! {
     WalledIn = "SZ1204", "an animal is walled in by terrain (Tricky Safari)",
         "Animals move every round, turning when blocked; an animal whose four neighbouring cells are all forest, lake (for the animals those block) or the board's edge can never move, and turns on the spot for the whole game. Open one of its neighbours.",
         "# the zebra at a1 with forest at b1 and a2";
+    PhotoLog = "SZ1205", "the photo log misses an animal or a move (Tricky Safari)",
+        "A game that names a photo log (`[play] log`, a sheet) gives each player a sheet to keep what the rulebook's screen shows: a box for each animal, labelled with its name, to tick when it is photographed, and a track `moves` of one box per move (`[play] moves`). An animal with no box, or a track of another length, leaves the players without a place to write it down. Add the box, or make the track as long as the moves.",
+        "# [play] moves = 40, and in photo-log.kdl:\ntrack \"moves\" { box shape=\"circle\" repeat=30 }";
     Unreachable = "SZ0401", "a box can never be filled",
         "Starting from an empty sheet, the checker computes everything a player could ever obtain (items, species, area access, habitat bonuses, victory points, die faces) as a least fixpoint, assuming every reachable box is filled in one game. A box outside that set can never be filled by any sequence of play. There is one report per root cause (a victory-point threshold above what the sheet can give, an item no box grants, a species no card or box provides), with a label on the first blocked box of each track and on each dead card, saying the chain of reasons that links it to the root. Fix the root and they all open.",
         "box needs=\"vp:500\"   // the whole sheet gives 180 VP";

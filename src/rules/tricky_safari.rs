@@ -66,6 +66,13 @@ const KEYS: &[Key] = &[
         doc: "moves each player makes before the game ends",
         range: (1, 1000),
     },
+    Key {
+        name: "log",
+        kind: KeyKind::Sheet,
+        default: None,
+        doc: "the photo log each player keeps: a box labelled with each animal's name, and a track `moves` of one box per move",
+        range: ANY_COUNT,
+    },
 ];
 
 impl Rules for TrickySafari {
@@ -97,6 +104,9 @@ impl Rules for TrickySafari {
                     );
                 }
             }
+        }
+        if let Some(log) = table.param("log").and_then(|p| p.index()) {
+            check_log(table, &params, log, diagnostics);
         }
         if table.boards[params.board].cells.is_empty() {
             return;
@@ -152,6 +162,7 @@ impl Rules for TrickySafari {
             "terrain": { "open": written("open"), "forest": written("forest"), "lake": written("lake") },
             "animals_cross": crossing,
             "moves_per_player": params.moves,
+            "log": written("log"),
             "first_move": "orthogonal, any distance over open cells, or pass",
             "camera_move": "one direction, orthogonal or diagonal, any distance; not onto or through forest, lake or an animal; through the other camera but not ending on it; must move when it can",
             "photograph": "an animal is photographed by a camera on the cell in front of it or at one of its sides, after the camera's move and after the animals move",
@@ -188,6 +199,66 @@ impl Params {
             open: ix("open")?,
             moves: table.param("moves")?.count()?,
         })
+    }
+}
+
+/// The photo log holds a box for each animal (its label the animal's name) and a track
+/// `moves` of one box per move.
+fn check_log(table: &Table, params: &Params, log: usize, diagnostics: &mut Diagnostics) {
+    let sheet = &table.sheets[log];
+    let guide = &sheet.guide;
+    let labels: Vec<String> = guide
+        .boxes
+        .iter()
+        .filter_map(|b| b.label.as_deref())
+        .map(|l| l.trim().to_lowercase())
+        .collect();
+    for animal in &table.pieces[params.animals].pieces {
+        let name = &table.symbol(animal.symbol).label;
+        if labels.contains(&name.trim().to_lowercase()) {
+            continue;
+        }
+        diagnostics.push(
+            Diagnostic::error(
+                Code::PhotoLog,
+                format!("the photo log has no box for the {name}"),
+            )
+            .with_primary(sheet.layout.origin, "this photo log")
+            .with_secondary(animal.id.origin, "this animal")
+            .with_help(format!(
+                "add `box label=\"{name}\"` to a section of {}",
+                sheet.layout.value
+            )),
+        );
+    }
+    match guide.tracks.iter().find(|t| t.id == "moves") {
+        Some(track) if track.boxes.len() as u32 == params.moves => {}
+        Some(track) => diagnostics.push(
+            Diagnostic::error(
+                Code::PhotoLog,
+                format!(
+                    "the photo log's `moves` track has {} boxes, but each player makes {} moves",
+                    track.boxes.len(),
+                    params.moves
+                ),
+            )
+            .with_primary(track.origin, "this track")
+            .with_secondary(
+                table
+                    .param("moves")
+                    .map_or(table.manifest.origin, |p| p.origin),
+                "the moves",
+            )
+            .with_help("make the track one box per move, or change `[play] moves`"),
+        ),
+        None => diagnostics.push(
+            Diagnostic::error(Code::PhotoLog, "the photo log has no `moves` track")
+                .with_primary(sheet.layout.origin, "this photo log")
+                .with_help(format!(
+                    "add `track \"moves\" {{ box repeat={} }}` to a section of {}",
+                    params.moves, sheet.layout.value
+                )),
+        ),
     }
 }
 
