@@ -17,7 +17,7 @@ use crate::load::limits;
 use crate::load::names::Names;
 use crate::load::toml_read;
 use crate::rules::Rules;
-use crate::world::{FileId, GameFolder};
+use crate::world::{FileId, GameFolder, Origin};
 
 /// Component files one manifest may list.
 pub const MAX_COMPONENT_FILES: usize = 64;
@@ -427,7 +427,7 @@ struct Lower {
     board_names: Names<usize>,
     piece_set_names: Names<usize>,
     sheet_names: Names<usize>,
-    /// Whether sheets past [`MAX_SHEETS`] were met (and reported) already.
+    /// Whether sheets past a limit (their count, their boxes) were met and reported already.
     sheets_over_limit: bool,
 }
 
@@ -1208,27 +1208,11 @@ impl Lower {
         diagnostics: &mut Diagnostics,
     ) {
         for entry in entries {
+            let at = origin_of(file, &entry.id);
             if self.sheets.len() >= MAX_SHEETS {
-                if std::mem::replace(&mut self.sheets_over_limit, true) {
-                    return;
-                }
-                diagnostics.push(
-                    Diagnostic::error(
-                        Code::LimitExceeded,
-                        format!("a game has at most {MAX_SHEETS} sheets"),
-                    )
-                    .with_primary(origin_of(file, &entry.id), "the first one past the limit")
-                    .with_help("sheets past the limit are not read"),
-                );
-                return;
+                let message = format!("a game has at most {MAX_SHEETS} sheets");
+                return self.sheets_past_limit(message, at, diagnostics);
             }
-            Self::define(
-                &mut self.sheet_names,
-                &entry.id,
-                self.sheets.len(),
-                file,
-                diagnostics,
-            );
             let layout =
                 match folder.read(entry.layout.get_ref(), Some(origin_of(file, &entry.layout))) {
                     Ok(layout) => layout,
@@ -1251,20 +1235,11 @@ impl Lower {
             // hold at most as many boxes.
             let boxes: usize = self.sheets.iter().map(|s| s.guide.boxes.len()).sum();
             if boxes + written.guide.boxes.len() > limits::MAX_BOXES {
-                if !std::mem::replace(&mut self.sheets_over_limit, true) {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            Code::LimitExceeded,
-                            format!(
-                                "the game's sheets hold more than {} boxes",
-                                limits::MAX_BOXES
-                            ),
-                        )
-                        .with_primary(origin_of(file, &entry.id), "this sheet passes the limit")
-                        .with_help("sheets past the limit are not read"),
-                    );
-                }
-                return;
+                let message = format!(
+                    "the game's sheets hold more than {} boxes",
+                    limits::MAX_BOXES
+                );
+                return self.sheets_past_limit(message, at, diagnostics);
             }
             let paper = entry.paper.as_ref().and_then(|paper| {
                 crate::model::Paper::parse(paper.get_ref())
@@ -1276,6 +1251,14 @@ impl Lower {
                     })
                     .ok()
             });
+            // Defined once read, so that a sheet's index is its place in `sheets`.
+            Self::define(
+                &mut self.sheet_names,
+                &entry.id,
+                self.sheets.len(),
+                file,
+                diagnostics,
+            );
             let key = &entry.key;
             self.sheets.push(Sheet {
                 paper,
@@ -1293,8 +1276,19 @@ impl Lower {
                     trigger: key.trigger.clone(),
                     free: key.free.clone(),
                 },
-                origin: origin_of(file, &entry.id),
+                origin: at,
             });
+        }
+    }
+
+    /// Reports, once, that the sheet at `at` and those after it pass a limit (`message`).
+    fn sheets_past_limit(&mut self, message: String, at: Origin, diagnostics: &mut Diagnostics) {
+        if !std::mem::replace(&mut self.sheets_over_limit, true) {
+            diagnostics.push(
+                Diagnostic::error(Code::LimitExceeded, message)
+                    .with_primary(at, "the first sheet past the limit")
+                    .with_help("sheets past the limit are not read"),
+            );
         }
     }
 

@@ -9,10 +9,7 @@
 use super::Symbol;
 use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
-use crate::layout::{
-    BoxData, Icon, KeyWords, SectionData, SheetData, SheetLayout, Titles, TrackData, lay_out,
-    one_line,
-};
+use crate::layout::{BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, lay_out, one_line};
 use crate::load::guide::WrittenTerms;
 use crate::model::{BoxId, FieldGuide, Located, Paper};
 use crate::world::Origin;
@@ -95,76 +92,34 @@ impl Sheet {
     /// The sheet as the layout reads it: each box's `needs` on its left and `gives` on its
     /// right, word for word, a symbol's id in brackets (`[fish]`) drawn as the symbol's icon.
     pub fn data(&self, symbols: &[Symbol]) -> SheetData {
-        let guide = &self.guide;
-        let sections: Vec<SectionData> = guide
-            .sections
+        let icons = symbols
             .iter()
-            .map(|section| SectionData {
-                id: section.id.clone(),
-                title: one_line(&section.title),
-                texts: section.texts.iter().map(|t| one_line(t)).collect(),
-                column: section.placement.column,
-                row: section.placement.row,
-                width: section.placement.width,
-                height: section.placement.height,
-                auto: section.placement.auto,
-                width_given: section.placement.width_given,
-                fill: None,
-                tracks: section
-                    .tracks
-                    .iter()
-                    .map(|&t| {
-                        let track = guide.track(t);
-                        TrackData {
-                            id: track.id.clone(),
-                            title: track.title.as_deref().map(one_line),
-                            flow: track.flow,
-                            loose: track.loose,
-                            boxes: track
-                                .boxes
-                                .iter()
-                                .map(|&b| {
-                                    let def = guide.get(b);
-                                    let terms = self.terms_of(b);
-                                    let words = |terms: &[Located<String>]| {
-                                        terms.iter().map(|t| one_line(&t.value)).collect()
-                                    };
-                                    BoxData {
-                                        id: def.id.clone(),
-                                        shape: def.shape,
-                                        style: def.style,
-                                        vp: def.vp,
-                                        needs: words(&terms.needs),
-                                        gives: words(&terms.gives),
-                                        label: def.label.as_deref().map(one_line),
-                                    }
-                                })
-                                .collect(),
-                        }
-                    })
-                    .collect(),
+            .map(|symbol| Icon {
+                word: format!("[{}]", symbol.id.value),
+                id: symbol.id.value.clone(),
+                width: icon_width(symbol),
             })
             .collect();
-        let rows = sections
-            .iter()
-            .map(|s| s.row + s.height.max(1) - 1)
-            .max()
-            .unwrap_or(0);
-        SheetData {
-            title: self.title(),
-            columns: guide.columns,
-            rows,
-            sections,
-            icons: symbols
-                .iter()
-                .map(|symbol| Icon {
-                    word: format!("[{}]", symbol.id.value),
-                    id: symbol.id.value.clone(),
-                    width: icon_width(symbol),
-                })
-                .collect(),
-            icon_index: Default::default(),
-        }
+        let words = |terms: &[Located<String>]| terms.iter().map(|t| one_line(&t.value)).collect();
+        SheetData::of_guide(
+            &self.guide,
+            self.title(),
+            icons,
+            |_| (None, ()),
+            |_, _, b| {
+                let def = self.guide.get(b);
+                let terms = self.terms_of(b);
+                BoxData {
+                    id: def.id.clone(),
+                    shape: def.shape,
+                    style: def.style,
+                    vp: def.vp,
+                    needs: words(&terms.needs),
+                    gives: words(&terms.gives),
+                    label: def.label.as_deref().map(one_line),
+                }
+            },
+        )
     }
 
     /// The sheet laid out on its own paper, else on the game's (`paper`), under the game's

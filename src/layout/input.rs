@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Flow, Shape, Style};
+use crate::model::{BoxId, FieldGuide, Flow, Section, Shape, Style, Track};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SheetData {
@@ -17,10 +17,72 @@ pub struct SheetData {
     pub icons: Vec<Icon>,
     /// Each icon's index by its word, made once for the many layouts a fit tries.
     #[serde(skip)]
-    pub icon_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    icon_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
 }
 
 impl SheetData {
+    /// The sheet of `guide`, its sections, tracks and places as written, under `title`. What
+    /// is printed is the caller's: `section` gives a section's `fill` and what its boxes are
+    /// told of it (`C`), `boxes` each box's data, and `icons` the words set as icons.
+    pub fn of_guide<C>(
+        guide: &FieldGuide,
+        title: String,
+        icons: Vec<Icon>,
+        section: impl Fn(&Section) -> (Option<String>, C),
+        boxes: impl Fn(&C, &Track, BoxId) -> BoxData,
+    ) -> SheetData {
+        let sections: Vec<SectionData> = guide
+            .sections
+            .iter()
+            .map(|s| {
+                let (fill, context) = section(s);
+                SectionData {
+                    id: s.id.clone(),
+                    title: one_line(&s.title),
+                    texts: s.texts.iter().map(|t| one_line(t)).collect(),
+                    column: s.placement.column,
+                    row: s.placement.row,
+                    width: s.placement.width,
+                    height: s.placement.height,
+                    auto: s.placement.auto,
+                    width_given: s.placement.width_given,
+                    fill,
+                    tracks: s
+                        .tracks
+                        .iter()
+                        .map(|&t| {
+                            let track = guide.track(t);
+                            TrackData {
+                                id: track.id.clone(),
+                                title: track.title.as_deref().map(one_line),
+                                flow: track.flow,
+                                loose: track.loose,
+                                boxes: track
+                                    .boxes
+                                    .iter()
+                                    .map(|&b| boxes(&context, track, b))
+                                    .collect(),
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let rows = sections
+            .iter()
+            .map(|s| s.row + s.height.max(1) - 1)
+            .max()
+            .unwrap_or(0);
+        SheetData {
+            title,
+            columns: guide.columns,
+            rows,
+            sections,
+            icons,
+            icon_index: Default::default(),
+        }
+    }
+
     pub fn icon_index(&self) -> &std::collections::HashMap<String, usize> {
         self.icon_index.get_or_init(|| {
             self.icons

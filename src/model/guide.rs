@@ -33,9 +33,8 @@ impl FieldGuide {
 
     /// Sections must sit on the sheet's grid without overlapping, so the sheet can be drawn.
     pub fn check_placement(&self, diagnostics: &mut Diagnostics) {
-        let guide = self;
-        let columns = guide.columns.max(1);
-        for section in &guide.sections {
+        let columns = self.columns.max(1);
+        for section in &self.sections {
             let p = &section.placement;
             if p.column + p.width - 1 > columns {
                 diagnostics.push(
@@ -54,9 +53,9 @@ impl FieldGuide {
                 );
             }
         }
-        for (i, a) in guide.sections.iter().enumerate() {
+        for (i, a) in self.sections.iter().enumerate() {
             // Sections without a place are placed by the layout, in cells left free.
-            for b in guide.sections[..i].iter().filter(|_| !a.placement.auto) {
+            for b in self.sections[..i].iter().filter(|_| !a.placement.auto) {
                 let (pa, pb) = (&a.placement, &b.placement);
                 if pb.auto {
                     continue;

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::data::TableData;
 use crate::backends::Output;
+use crate::backends::print::geometry::PaperSize;
 use crate::backends::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, RULES_LUA, object, save_name,
     short_hash, transform,
@@ -613,24 +614,18 @@ fn objects(
     }
 
     // Each seat of the laid-out game (the fewest players, as the decks are dealt) gets its
-    // sheets in a pile in front of it, below the hands: players write on them with the
-    // game's drawing tools.
+    // sheets in a pile in front of it, below the hands (the boards, without decks), the seats
+    // as far apart as the widest sheet: players write on them with the game's drawing tools.
     let seats = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
     let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
-    // Seats are as far apart as the widest sheet, and the piles start below the hands.
-    let widest = data
-        .sheets
-        .iter()
-        .map(|s| s.paper.width)
-        .fold(0.0, f64::max)
-        / MM_PER_UNIT;
-    let tallest = data
-        .sheets
-        .iter()
-        .map(|s| s.paper.height)
-        .fold(0.0, f64::max)
-        / MM_PER_UNIT;
-    // Below the hands when there are decks, else just below the boards.
+    let largest = |side: fn(&PaperSize) -> f64| {
+        data.sheets
+            .iter()
+            .map(|s| side(&s.paper))
+            .fold(0.0, f64::max)
+            / MM_PER_UNIT
+    };
+    let (widest, tallest) = (largest(|p| p.width), largest(|p| p.height));
     let top = match data.decks.is_empty() {
         true => deck_row + 2.0,
         false => deck_row - 8.0 - CARD_STEP.1,
@@ -650,7 +645,7 @@ fn objects(
                 "",
                 transform(x, sheet_z, 0.0, sheet_w.min(sheet_h) / TILE_UNITS),
             );
-            at(&mut object, x, 1.0 + 0.2 * k as f64, sheet_z);
+            object["Transform"]["posY"] = json!(1.0 + 0.2 * k as f64);
             let picture = url(&format!("sheet-{}", sheet.id));
             object["CustomImage"] = tile_image(&picture, "", 0, false);
             objects.push(object);

@@ -40,7 +40,7 @@ pub struct GameData<'a> {
     pub color_space: ColorSpace,
 }
 
-pub use crate::layout::{BoxData, SectionData, SheetData, TrackData, one_line};
+use crate::layout::{BoxData, SheetData, one_line};
 
 #[derive(Debug, Serialize)]
 pub struct DeckData {
@@ -179,68 +179,22 @@ pub fn versions(game: &Game) -> String {
 
 pub fn sheet_data(game: &Game) -> SheetData {
     let guide = &game.guide;
-    let sections: Vec<SectionData> = guide
-        .sections
-        .iter()
-        .map(|section| {
-            let section_cause = common_cause(game, &section.tracks);
-            SectionData {
-                id: section.id.clone(),
-                title: one_line(&section.title),
-                texts: section.texts.iter().map(|t| one_line(t)).collect(),
-                column: section.placement.column,
-                row: section.placement.row,
-                width: section.placement.width,
-                height: section.placement.height,
-                auto: section.placement.auto,
-                width_given: section.placement.width_given,
-                fill: section_cause.as_ref().and_then(|cause| match cause {
-                    Cause::Turn => Some("turn".to_string()),
-                    Cause::Ball => Some("ball".to_string()),
-                    Cause::Dice(action) => Some(format!("dice:{}", action.name())),
-                    _ => None,
-                }),
-                tracks: section
-                    .tracks
-                    .iter()
-                    .map(|&track_id| {
-                        let track = guide.track(track_id);
-                        TrackData {
-                            id: track.id.clone(),
-                            title: track.title.as_deref().map(one_line),
-                            flow: track.flow,
-                            loose: track.loose,
-                            boxes: track
-                                .boxes
-                                .iter()
-                                .map(|&b| {
-                                    box_data(
-                                        game,
-                                        guide.get(b),
-                                        section_cause.as_ref(),
-                                        track.loose,
-                                    )
-                                })
-                                .collect(),
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    let rows = sections
-        .iter()
-        .map(|s| s.row + s.height.max(1) - 1)
-        .max()
-        .unwrap_or(0);
-    SheetData {
-        title: one_line(&guide.title),
-        columns: guide.columns,
-        rows,
-        sections,
-        icons: habitat_icons(),
-        icon_index: Default::default(),
-    }
+    SheetData::of_guide(
+        guide,
+        one_line(&guide.title),
+        habitat_icons(),
+        |section| {
+            let cause = common_cause(game, &section.tracks);
+            let fill = cause.as_ref().and_then(|cause| match cause {
+                Cause::Turn => Some("turn".to_string()),
+                Cause::Ball => Some("ball".to_string()),
+                Cause::Dice(action) => Some(format!("dice:{}", action.name())),
+                _ => None,
+            });
+            (fill, cause)
+        },
+        |cause, track, b| box_data(game, guide.get(b), cause.as_ref(), track.loose),
+    )
 }
 
 /// The habitats a box gives, as the tags write them (`reward_words`): drawn as icons, the
