@@ -176,7 +176,8 @@ fn synthetic_guides(c: &mut Criterion) {
         let files = synthetic(boxes);
         let mut folder = folder_of(&files);
         let mut diagnostics = safari::diag::Diagnostics::default();
-        let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
+        let game =
+            safari::rules::safari_zone::load::load(&mut folder, &mut diagnostics).expect("loads");
         assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().next());
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {
@@ -374,7 +375,8 @@ fn layout(c: &mut Criterion) {
     for boxes in [1_000, LARGEST] {
         let mut folder = folder_of(&synthetic(boxes));
         let mut diagnostics = safari::diag::Diagnostics::default();
-        let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
+        let game =
+            safari::rules::safari_zone::load::load(&mut folder, &mut diagnostics).expect("loads");
         let paper = game.manifest.paper;
         group.throughput(Throughput::Elements(boxes as u64));
         group.bench_with_input(BenchmarkId::from_parameter(boxes), &game, |b, game| {

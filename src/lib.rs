@@ -22,7 +22,7 @@ pub mod world;
 
 use backends::print::Typesetting;
 use diag::{Diagnostic, Diagnostics};
-use model::Game;
+use rules::safari_zone::model::Game;
 use world::GameFolder;
 
 /// The result of checking a game: the model (when a manifest could be read) and every
@@ -245,4 +245,54 @@ fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> 
             )
         })
         .collect()
+}
+
+/// The JSON Schema of each TOML content file, and of the ruleset `build` writes, by file name.
+pub fn schemas() -> Vec<(&'static str, String)> {
+    fn one<T: schemars::JsonSchema>() -> String {
+        let schema = schemars::schema_for!(T);
+        serde_json::to_string_pretty(&schema).expect("schemas serialise") + "\n"
+    }
+    vec![
+        (
+            "game.schema.json",
+            one::<rules::safari_zone::formats::ManifestFile>(),
+        ),
+        (
+            "deck.schema.json",
+            one::<rules::safari_zone::formats::DeckFile>(),
+        ),
+        (
+            "dice.schema.json",
+            one::<rules::safari_zone::formats::DiceFile>(),
+        ),
+        (
+            "species.schema.json",
+            one::<rules::safari_zone::formats::SpeciesFile>(),
+        ),
+        (
+            "items.schema.json",
+            one::<rules::safari_zone::formats::ItemsFile>(),
+        ),
+        (
+            "ruleset.schema.json",
+            one::<rules::safari_zone::ruleset::Ruleset>(),
+        ),
+        (
+            "sim-report.schema.json",
+            one::<rules::safari_zone::sim::SimReport>(),
+        ),
+        (
+            "table-game.schema.json",
+            one::<components::format::TableManifestFile>(),
+        ),
+        (
+            "components.schema.json",
+            one::<components::format::ComponentsFile>(),
+        ),
+        (
+            "components-ruleset.schema.json",
+            one::<backends::table::ruleset::TableRuleset>(),
+        ),
+    ]
 }

@@ -41,7 +41,7 @@ fn playable() -> Vec<PathBuf> {
 /// The boxes the checker calls unreachable, the game's rules as the engine reads them from its
 /// ruleset, and whether the checker's verdicts are exact (it tried every order of play).
 fn verdicts_and_rules(
-    game: &safari::model::Game,
+    game: &safari::rules::safari_zone::model::Game,
     folder: &GameFolder,
 ) -> (BTreeSet<String>, engine::Rules, bool) {
     let analysis = Analysis::of(game);

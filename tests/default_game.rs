@@ -1,6 +1,6 @@
 //! The default game holds the rulebook's worked examples (seeds/000, shared reference).
 
-use safari::model::*;
+use safari::rules::safari_zone::model::*;
 use safari::world::GameFolder;
 
 fn game() -> Game {
@@ -45,7 +45,7 @@ fn track<'g>(game: &'g Game, id: &str) -> Vec<&'g BoxDef> {
 }
 
 fn gives_item(b: &BoxDef, id: ItemId) -> bool {
-    b.rewards.iter().any(|r| r.value == Reward::Item(id))
+    b.terms.rewards.iter().any(|r| r.value == Reward::Item(id))
 }
 
 #[test]
@@ -121,6 +121,7 @@ fn the_area_1_key_is_the_last_box_of_center_entrance_and_opens_area_1() {
     let area_1 = track(&game, "area-1");
     assert!(
         area_1[0]
+            .terms
             .requires
             .iter()
             .any(|r| r.value == Requirement::Item(key))
@@ -133,6 +134,7 @@ fn area_3_needs_100_vp() {
     let area_3 = track(&game, "area-3");
     assert!(
         area_3[0]
+            .terms
             .requires
             .iter()
             .any(|r| r.value == Requirement::Vp(100))
@@ -165,13 +167,18 @@ fn a_moon_stone_evolves_nidorina_into_nidoqueen() {
     let (nidorina, nidoqueen) = (species(&game, "nidorina"), species(&game, "nidoqueen"));
     assert!(
         line[0]
+            .terms
             .rewards
             .iter()
             .any(|r| r.value == Reward::Species(nidorina))
     );
-    assert_eq!(line[1].cause.value, Cause::Use(item(&game, "moon-stone")));
+    assert_eq!(
+        line[1].terms.cause.value,
+        Cause::Use(item(&game, "moon-stone"))
+    );
     assert!(
         line[1]
+            .terms
             .rewards
             .iter()
             .any(|r| r.value == Reward::Species(nidoqueen))
@@ -183,8 +190,9 @@ fn collecting_a_psyduck_evolves_golduck() {
     let game = game();
     let (psyduck, golduck) = (species(&game, "psyduck"), species(&game, "golduck"));
     assert!(game.guide.boxes.iter().any(|b| {
-        b.cause.value == Cause::Collect(vec![psyduck])
-            && b.rewards
+        b.terms.cause.value == Cause::Collect(vec![psyduck])
+            && b.terms
+                .rewards
                 .iter()
                 .any(|r| r.value == Reward::Species(golduck))
     }));
@@ -198,7 +206,7 @@ fn a_psyduck_or_slowpoke_guest_box_is_in_the_areas() {
         .guide
         .boxes
         .iter()
-        .find(|b| b.cause.value == both)
+        .find(|b| b.terms.cause.value == both)
         .expect("a guest box");
     assert_eq!(game.guide.section(guest.section).id, "areas");
     assert_eq!(guest.label.as_deref(), Some("Psyduck / Slowpoke"));

@@ -570,8 +570,8 @@ fn mutated_packs_never_panic() {
     assert!(variants > 1000, "{variants} variants");
 }
 
-/// The boundary between components and rules: the component layer, every backend and the
-/// component layer's templates name no game. Words of a game (Safari Zone's or the packs') may
+/// The boundary between components and rules: the component layer, every backend, the shared
+/// loader and model, and the component layer's templates name no game. Words of a game (Safari Zone's or the packs') may
 /// appear in comments that compare, never in code; what a game prints and exports is its
 /// rules module's (src/rules).
 #[test]
@@ -588,7 +588,13 @@ fn the_component_layer_and_the_backends_name_no_game() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["src/components", "src/backends", "src/layout"] {
+    for dir in [
+        "src/components",
+        "src/backends",
+        "src/layout",
+        "src/load",
+        "src/model",
+    ] {
         rust_files(&root.join(dir), &mut files);
     }
     for entry in std::fs::read_dir(root.join("templates")).unwrap() {

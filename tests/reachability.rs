@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use safari::diag::Diagnostics;
-use safari::model::Game;
 use safari::rules::safari_zone::Analysis;
+use safari::rules::safari_zone::model::Game;
 use safari::world::GameFolder;
 
 /// One generated box: which earlier item it needs, which item it grants, its VP threshold.
@@ -151,7 +151,8 @@ fn load(guide: &GenGuide) -> Game {
     folder.add_source("items.toml", items);
     folder.add_source("field-guide.kdl", kdl.clone());
     let mut diagnostics = Diagnostics::default();
-    let game = safari::load::load(&mut folder, &mut diagnostics).expect("loads");
+    let game =
+        safari::rules::safari_zone::load::load(&mut folder, &mut diagnostics).expect("loads");
     assert!(
         diagnostics.is_empty(),
         "{kdl}\n{:?}",

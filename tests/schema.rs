@@ -5,7 +5,7 @@ use std::path::Path;
 #[test]
 fn checked_in_schemas_are_up_to_date() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema");
-    for (name, expected) in safari::load::formats::schemas() {
+    for (name, expected) in safari::schemas() {
         let actual = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
         assert!(
             actual == expected,

@@ -75,7 +75,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         return exit::FAILURE;
     }
     // The schemas go beside the new game, so editors complete its TOML files anywhere.
-    let schemas = crate::load::formats::schemas()
+    let schemas = crate::schemas()
         .into_iter()
         .map(|(name, text)| (format!("schema/{name}"), text));
     if let Err(err) = std::fs::create_dir_all(dir.join("schema")) {

@@ -17,7 +17,7 @@ pub fn run(args: Args) -> u8 {
         eprintln!("error: cannot create {}: {err}", args.dir.display());
         return exit::FAILURE;
     }
-    for (name, text) in crate::load::formats::schemas() {
+    for (name, text) in crate::schemas() {
         let path = args.dir.join(name);
         if let Err(err) = crate::output::write_atomically(&path, text.as_bytes()) {
             eprintln!("error: {}", err.message);

@@ -1229,7 +1229,11 @@ impl Lower {
                 continue;
             }
             let what = format!("the sheet `{}`", entry.id.get_ref());
-            let written = crate::load::guide::read_as_written(layout, &text, &what, diagnostics);
+            let dialect = crate::load::guide::Dialect {
+                what: &what,
+                one_fill_help: "write one term, without `,` (`a/b` for alternatives)",
+            };
+            let written = crate::load::guide::read(layout, &text, &dialect, diagnostics);
             written.names.report(folder, diagnostics);
             // All sheets together are laid out by `check` as one Field Guide would be: they
             // hold at most as many boxes.
@@ -1266,7 +1270,6 @@ impl Lower {
                 name: entry.name.clone(),
                 layout: located(file, &entry.layout),
                 guide: written.guide,
-                terms: written.terms,
                 player_label: entry.player_label.clone(),
                 score_label: entry.score_label.clone(),
                 key: SheetKey {

@@ -10,8 +10,8 @@ use super::Symbol;
 use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
 use crate::layout::{BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, lay_out, one_line};
-use crate::load::guide::WrittenTerms;
-use crate::model::{BoxId, FieldGuide, Located, Paper};
+use crate::load::guide::{Term, WrittenTerms};
+use crate::model::{BoxId, Located, Paper, SheetDef};
 use crate::world::Origin;
 
 #[derive(Debug, Clone)]
@@ -20,11 +20,9 @@ pub struct Sheet {
     pub name: String,
     /// The KDL file it is laid out in, as the component file names it.
     pub layout: Located<String>,
-    /// Its sections, tracks and boxes (every box's cause, requirements and rewards empty:
-    /// its terms are in `terms`).
-    pub guide: FieldGuide,
-    /// Each box's `fill`, `needs` and `gives` as written, by box index.
-    pub terms: Vec<WrittenTerms>,
+    /// Its sections, tracks and boxes, each box with its `fill`, `needs` and `gives` as
+    /// written.
+    pub guide: SheetDef<WrittenTerms>,
     /// Its own page size; the game's paper (or `--paper`) when `None`.
     pub paper: Option<Paper>,
     pub player_label: String,
@@ -54,17 +52,17 @@ impl Sheet {
 
     /// A box's terms as written.
     pub fn terms_of(&self, b: BoxId) -> &WrittenTerms {
-        &self.terms[b.index()]
+        &self.guide.get(b).terms
     }
 
     /// SZ0201 for a word in brackets that names no symbol: it would print as plain text.
     pub fn check_icons(&self, symbols: &[Symbol], diagnostics: &mut crate::diag::Diagnostics) {
         use crate::diag::{Code, similar_name};
         let ids = || symbols.iter().map(|s| s.id.value.as_str());
-        for terms in &self.terms {
+        for terms in self.guide.boxes.iter().map(|b| &b.terms) {
             for term in terms.needs.iter().chain(&terms.gives) {
                 let Some(id) = term
-                    .value
+                    .written
                     .strip_prefix('[')
                     .and_then(|rest| rest.strip_suffix(']'))
                 else {
@@ -100,7 +98,7 @@ impl Sheet {
                 width: icon_width(symbol),
             })
             .collect();
-        let words = |terms: &[Located<String>]| terms.iter().map(|t| one_line(&t.value)).collect();
+        let words = |terms: &[Term]| terms.iter().map(|t| one_line(&t.written)).collect();
         SheetData::of_guide(
             &self.guide,
             self.title(),

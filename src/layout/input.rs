@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::model::{BoxId, FieldGuide, Flow, Section, Shape, Style, Track};
+use crate::model::{BoxId, Flow, Section, Shape, SheetDef, Style, Track};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SheetData {
@@ -24,8 +24,8 @@ impl SheetData {
     /// The sheet of `guide`, its sections, tracks and places as written, under `title`. What
     /// is printed is the caller's: `section` gives a section's `fill` and what its boxes are
     /// told of it (`C`), `boxes` each box's data, and `icons` the words set as icons.
-    pub fn of_guide<C>(
-        guide: &FieldGuide,
+    pub fn of_guide<T, C>(
+        guide: &SheetDef<T>,
         title: String,
         icons: Vec<Icon>,
         section: impl Fn(&Section) -> (Option<String>, C),

@@ -1,9 +1,10 @@
-//! Reading the Field Guide layout (KDL 2.0) into sections, tracks and boxes.
+//! Reading a roll-and-write sheet's layout (KDL 2.0) into sections, tracks and boxes.
 //!
-//! Two passes: the first builds the structure and keeps every reference as written (with the
-//! span of each name inside its string); the second resolves them through the rules' vocabulary
-//! (`rules::safari_zone::terms`), once every track and box id is known, so a requirement may
-//! name a box defined further down the file.
+//! The reader builds the structure and keeps each box's `fill`, `needs` and `gives` as written
+//! (with the span of each name inside its string). What they mean is the game's: Safari Zone
+//! RNW's loader resolves them once every track and box id is known, so a requirement may name
+//! a box defined further down the file (`rules::safari_zone::terms`); a game of components
+//! prints them as written.
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
@@ -12,40 +13,33 @@ use super::names::Names;
 use super::{kdl_fast, kdl_slips};
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
 use crate::model::{
-    BoxDef, BoxId, Cause, FieldGuide, Flow, ItemId, Located, Placement, Section, SectionId, Shape,
-    SpeciesId, Style, Track, TrackId,
+    BoxDef, BoxId, Flow, Located, Placement, Section, SectionId, Shape, SheetDef, Style, Track,
+    TrackId,
 };
 use crate::world::{FileId, GameFolder, Origin};
 
-/// The names a Field Guide may refer to that are defined elsewhere.
-pub struct Scope<'a> {
-    pub items: &'a Names<ItemId>,
-    pub species: &'a Names<SpeciesId>,
-}
-
-/// What the Field Guide defines: tracks for the files loaded after it (cards name area
-/// tracks), and all of it to report unknown names and bad ids once everything has loaded.
+/// What a sheet defines: tracks and boxes for the terms and files that name them, and all of
+/// it to report unknown names and bad ids once everything has loaded.
 pub struct GuideNames {
     pub tracks: Names<TrackId>,
     sections: Names<SectionId>,
-    boxes: Names<BoxId>,
-}
-
-impl Default for GuideNames {
-    fn default() -> Self {
-        GuideNames {
-            tracks: Names::new("track").defined_by(
-                "define it in the Field Guide as `track \"{id}\" { box }` inside a section",
-            ),
-            sections: Names::new("section"),
-            boxes: Names::new("box").defined_by(
-                "define it in the Field Guide as `box \"{id}\"` inside a track or a section",
-            ),
-        }
-    }
+    pub boxes: Names<BoxId>,
 }
 
 impl GuideNames {
+    /// The names of the sheet `what` names in messages (`the Field Guide`).
+    pub fn for_sheet(what: &str) -> GuideNames {
+        GuideNames {
+            tracks: Names::new("track").defined_by(format!(
+                "define it in {what} as `track \"{{id}}\" {{ box }}` inside a section"
+            )),
+            sections: Names::new("section"),
+            boxes: Names::new("box").defined_by(format!(
+                "define it in {what} as `box \"{{id}}\"` inside a track or a section"
+            )),
+        }
+    }
+
     pub fn report(&self, folder: &GameFolder, diagnostics: &mut Diagnostics) {
         self.sections.report(folder, diagnostics);
         self.tracks.report(folder, diagnostics);
@@ -53,97 +47,50 @@ impl GuideNames {
     }
 }
 
-/// Reads a Field Guide and resolves its `fill`, `needs` and `gives` through Safari Zone RNW's
-/// vocabulary.
-pub fn load(
-    file: FileId,
-    text: &str,
-    scope: &Scope,
-    diagnostics: &mut Diagnostics,
-) -> (FieldGuide, GuideNames) {
-    let mut read = read(file, text, "the Field Guide", true, diagnostics);
-    read.resolve(scope, diagnostics);
-    let Read {
-        guide,
-        sections,
-        tracks,
-        boxes,
-        ..
-    } = read;
-    (
-        guide,
-        GuideNames {
-            tracks,
-            sections,
-            boxes,
-        },
-    )
-}
-
 /// A box's terms as written, each with where it was written.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct WrittenTerms {
-    pub fill: Option<Located<String>>,
-    pub needs: Vec<Located<String>>,
-    pub gives: Vec<Located<String>>,
+    /// What fills it: its own `fill`, or its track's or section's (a free box, filled any
+    /// time, takes none from above).
+    pub fill: Option<Term>,
+    /// Where its own `fill` is written (the value), else the box.
+    pub fill_at: Origin,
+    /// Where a `fill` was written for it, even one that did not read.
+    pub fill_written: FillWritten,
+    pub needs: Vec<Term>,
+    pub gives: Vec<Term>,
 }
 
-/// A sheet in the Field Guide's language whose terms no rules module reads: a roll-and-write
-/// sheet of a game made of components. Its `fill`, `needs` and `gives` stay as written, to be
-/// printed and handed to a playable build; a box need not say what fills it.
+/// Where a box's `fill` was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillWritten {
+    OnTheBox,
+    /// On its track or section.
+    Above,
+    Nowhere,
+}
+
+/// A sheet as written: its structure, each box with its terms as written, and its names.
 pub struct WrittenSheet {
-    pub guide: FieldGuide,
+    pub guide: SheetDef<WrittenTerms>,
     pub names: GuideNames,
-    /// Each box's terms, by box index.
-    pub terms: Vec<WrittenTerms>,
 }
 
-/// Reads the sheet `what` names (`the sheet `log``) in `file`.
-pub fn read_as_written(
+/// How a game reads its sheets.
+pub struct Dialect<'a> {
+    /// The sheet as messages name it (`the Field Guide`, `the sheet `log``).
+    pub what: &'a str,
+    /// The help when a box is given two fills.
+    pub one_fill_help: &'a str,
+}
+
+/// Reads a sheet in `file`.
+pub fn read(
     file: FileId,
     text: &str,
-    what: &str,
+    dialect: &Dialect,
     diagnostics: &mut Diagnostics,
 ) -> WrittenSheet {
-    let mut read = read(file, text, what, false, diagnostics);
-    let mut terms = vec![WrittenTerms::default(); read.guide.boxes.len()];
-    for pending in std::mem::take(&mut read.pending) {
-        let written = |term: Term| Located::new(term.written, term.origin);
-        match pending {
-            Pending::Cause(b, term) => terms[b.index()].fill = Some(written(term)),
-            Pending::Needs(b, term) => terms[b.index()].needs.push(written(term)),
-            Pending::Gives(b, term) => terms[b.index()].gives.push(written(term)),
-        }
-    }
-    WrittenSheet {
-        guide: read.guide,
-        names: GuideNames {
-            tracks: read.tracks,
-            sections: read.sections,
-            boxes: read.boxes,
-        },
-        terms,
-    }
-}
-
-/// The structure of a sheet, its terms pending.
-struct Read {
-    guide: FieldGuide,
-    pending: Vec<Pending>,
-    sections: Names<SectionId>,
-    tracks: Names<TrackId>,
-    boxes: Names<BoxId>,
-}
-
-/// `what` names the sheet in messages; `rules_read_fill` says a rules module gives `fill` its
-/// meaning, so every box must have one and a free box none.
-fn read(
-    file: FileId,
-    text: &str,
-    what: &str,
-    rules_read_fill: bool,
-    diagnostics: &mut Diagnostics,
-) -> Read {
     let parsed = kdl_fast::parse(text);
     // Single-quoted strings parse, as other words: report them, and read on from the text
     // with the quotes straightened when that parses.
@@ -162,22 +109,20 @@ fn read(
         None => (None, parsed),
     };
     let text = straight_text.as_deref().unwrap_or(text);
-    let names = GuideNames::default();
+    let names = GuideNames::for_sheet(dialect.what);
     let mut reader = Reader {
         file,
         text,
         diagnostics,
-        guide: FieldGuide {
+        guide: SheetDef {
             columns: 1,
-            ..FieldGuide::default()
+            ..SheetDef::default()
         },
-        pending: Vec::new(),
         sections: names.sections,
         tracks: names.tracks,
         boxes: names.boxes,
         boxes_over_limit: false,
-        what,
-        rules_read_fill,
+        dialect,
     };
     match parsed {
         Ok(document) => reader.document(&document),
@@ -218,18 +163,18 @@ fn read(
     }
     let Reader {
         guide,
-        pending,
         sections,
         tracks,
         boxes,
         ..
     } = reader;
-    Read {
+    WrittenSheet {
         guide,
-        pending,
-        sections,
-        tracks,
-        boxes,
+        names: GuideNames {
+            tracks,
+            sections,
+            boxes,
+        },
     }
 }
 
@@ -243,27 +188,17 @@ pub struct Term {
     pub written: String,
 }
 
-enum Pending {
-    Cause(BoxId, Term),
-    Needs(BoxId, Term),
-    Gives(BoxId, Term),
-}
-
 struct Reader<'a> {
     file: FileId,
     text: &'a str,
     diagnostics: &'a mut Diagnostics,
-    guide: FieldGuide,
-    pending: Vec<Pending>,
+    guide: SheetDef<WrittenTerms>,
     sections: Names<SectionId>,
     tracks: Names<TrackId>,
     boxes: Names<BoxId>,
     /// Whether boxes past [`MAX_BOXES`] were met (and reported) already.
     boxes_over_limit: bool,
-    /// The sheet, as messages name it.
-    what: &'a str,
-    /// Whether a rules module reads `fill`: every box must then say what fills it.
-    rules_read_fill: bool,
+    dialect: &'a Dialect<'a>,
 }
 
 /// Properties inherited from a section by its tracks and from a track by its boxes.
@@ -306,9 +241,12 @@ impl Reader<'_> {
         }
         if self.guide.sections.is_empty() {
             self.diagnostics.push(
-                Diagnostic::error(Code::EmptyGroup, format!("{} has no sections", self.what))
-                    .with_primary(Origin::new(self.file, 0..0), "in this file")
-                    .with_help("add `section \"id\" title=\"...\" { track \"id\" { box } }`"),
+                Diagnostic::error(
+                    Code::EmptyGroup,
+                    format!("{} has no sections", self.dialect.what),
+                )
+                .with_primary(Origin::new(self.file, 0..0), "in this file")
+                .with_help("add `section \"id\" title=\"...\" { track \"id\" { box } }`"),
             );
         }
     }
@@ -754,31 +692,14 @@ impl Reader<'_> {
             None if style == Style::Free => None,
             None => up.fill.clone(),
         };
-        if let Some(e) = own_fill
-            && style == Style::Free
-            && self.rules_read_fill
-        {
-            let origin = self.value_origin(e);
-            self.diagnostics.push(
-                Diagnostic::error(Code::MisusedStyle, "a free box is filled any time: it takes no `fill`")
-                    .with_primary(origin, "remove this `fill`")
-                    .with_help("a dotted (free) box is filled once the boxes before it in its track are; use another style for a box with a cause"),
-            );
-        }
         let needs = Self::prop(&props, "needs").and_then(|e| self.terms(e));
         let gives = Self::prop(&props, "gives").and_then(|e| self.terms(e));
         let fill_origin = Self::prop(&props, "fill").map_or(origin, |e| self.value_origin(e));
-        let fill_written = own_fill.is_some() || up.fill_written;
-        if self.rules_read_fill && fill.is_none() && !fill_written && style != Style::Free {
-            self.diagnostics.push(
-                Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
-                    .with_primary(origin, "no `fill` here, on its track or on its section")
-                    .with_help(
-                        "add `fill=\"dice:area\"` (or turn, ball, collect:<species>, use:<item>, \
-                         obtain:<item>, free, bonus) to the box, its track or its section",
-                    ),
-            );
-        }
+        let fill_written = match (own_fill, up.fill_written) {
+            (Some(_), _) => FillWritten::OnTheBox,
+            (None, true) => FillWritten::Above,
+            (None, false) => FillWritten::Nowhere,
+        };
         for _ in 0..repeat {
             if self.guide.boxes.len() >= MAX_BOXES {
                 if !self.boxes_over_limit {
@@ -786,7 +707,7 @@ impl Reader<'_> {
                     self.diagnostics.push(
                         Diagnostic::error(
                             Code::LimitExceeded,
-                            format!("{} has more than {MAX_BOXES} boxes", self.what),
+                            format!("{} has more than {MAX_BOXES} boxes", self.dialect.what),
                         )
                         .with_primary(origin, "the sheet passes the limit here")
                         .with_help("boxes past the limit are not read"),
@@ -815,10 +736,6 @@ impl Reader<'_> {
             if let Err(d) = defined {
                 self.diagnostics.push(d);
             }
-            let cause = match (&fill, style) {
-                (None, Style::Free) => Cause::Free,
-                _ => Cause::Unknown,
-            };
             self.guide.boxes.push(BoxDef {
                 id,
                 section,
@@ -828,21 +745,16 @@ impl Reader<'_> {
                 style,
                 vp,
                 label: label.clone(),
-                cause: Located::new(cause, fill_origin),
-                requires: Vec::new(),
-                rewards: Vec::new(),
                 origin,
+                terms: WrittenTerms {
+                    fill: fill.clone(),
+                    fill_at: fill_origin,
+                    fill_written,
+                    needs: needs.clone().unwrap_or_default(),
+                    gives: gives.clone().unwrap_or_default(),
+                },
             });
             self.guide.tracks[track.index()].boxes.push(box_id);
-            if let Some(term) = &fill {
-                self.pending.push(Pending::Cause(box_id, term.clone()));
-            }
-            for term in needs.iter().flatten() {
-                self.pending.push(Pending::Needs(box_id, term.clone()));
-            }
-            for term in gives.iter().flatten() {
-                self.pending.push(Pending::Gives(box_id, term.clone()));
-            }
         }
     }
 
@@ -873,14 +785,10 @@ impl Reader<'_> {
     fn fill(&mut self, entry: &KdlEntry) -> Option<Term> {
         let mut terms = self.terms(entry)?;
         if let Some(extra) = terms.get(1) {
-            let help = match self.rules_read_fill {
-                true => "use `collect:a/b` or `obtain:a/b` for alternatives of one kind",
-                false => "write one term, without `,` (`a/b` for alternatives)",
-            };
             self.diagnostics.push(
                 Diagnostic::error(Code::InvalidValue, "a box has one `fill`")
                     .with_primary(extra.origin, "a second fill")
-                    .with_help(help),
+                    .with_help(self.dialect.one_fill_help),
             );
         }
         terms.truncate(1);
@@ -938,39 +846,5 @@ impl Reader<'_> {
             return None;
         }
         Some(terms)
-    }
-}
-
-impl Read {
-    /// Gives each box's `fill`, `needs` and `gives` their meaning: the rules module's
-    /// vocabulary (`rules::safari_zone::terms`), resolved against the game's names.
-    fn resolve(&mut self, scope: &Scope, diagnostics: &mut Diagnostics) {
-        let mut terms = crate::rules::safari_zone::terms::Resolver {
-            items: scope.items,
-            species: scope.species,
-            tracks: &self.tracks,
-            boxes: &self.boxes,
-            diagnostics,
-        };
-        for pending in std::mem::take(&mut self.pending) {
-            match pending {
-                Pending::Cause(b, term) => {
-                    let cause = terms.cause(&term);
-                    self.guide.boxes[b.index()].cause = Located::new(cause, term.origin);
-                }
-                Pending::Needs(b, term) => {
-                    let requirement = terms.requirement(&term);
-                    self.guide.boxes[b.index()]
-                        .requires
-                        .push(Located::new(requirement, term.origin));
-                }
-                Pending::Gives(b, term) => {
-                    let reward = terms.reward(&term);
-                    self.guide.boxes[b.index()]
-                        .rewards
-                        .push(Located::new(reward, term.origin));
-                }
-            }
-        }
     }
 }

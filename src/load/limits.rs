@@ -40,13 +40,9 @@ pub const MAX_COUNT: u32 = 1000;
 pub const MAX_VP: u32 = 10_000;
 /// Games one `sim` plays per policy.
 pub const MAX_GAMES: u64 = 1_000_000;
-/// Expedition dice in one set (a re-roll chooses among 2^dice subsets).
-pub const MAX_EXPEDITION_DICE: u32 = 12;
-/// Capture dice in one set.
-pub const MAX_CAPTURE_DICE: u32 = 20;
 /// Faces of one die.
 pub const MAX_SIDES: u32 = 100;
-/// The highest number on a capture die face.
+/// The highest number on a die face.
 pub const MAX_FACE_VALUE: u32 = 100;
 
 /// A byte count for a message: "1 MiB".

@@ -325,7 +325,7 @@ mod tests {
     fn a_name_reads_as_its_dashed_id() {
         assert_eq!(dashed_id("Lucky Chansey"), "lucky-chansey");
         assert_eq!(dashed_id("my_safari"), "my-safari");
-        assert_eq!(dashed_id("Pokémon Safari!"), "pokemon-safari");
+        assert_eq!(dashed_id("Café Safari!"), "cafe-safari");
         assert_eq!(dashed_id("  --  "), "");
     }
 

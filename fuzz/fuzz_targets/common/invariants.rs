@@ -25,12 +25,12 @@ pub fn check_layout(layout: &SheetLayout, apart: bool) {
     let m = PAGE_MARGIN_MM;
     let page = Rect::new(m, m, layout.width - 2.0 * m, layout.height - 2.0 * m);
     let h = &layout.header;
-    let mut lines = vec![&h.name, &h.title, &h.trainer, &h.score];
+    let mut lines = vec![&h.name, &h.title, &h.player, &h.score];
     lines.extend(&layout.footer.versions);
     lines.extend(layout.footer.key.iter().map(|k| &k.line));
     // The key's samples and the score box were found reaching into the margin by this target
     // (fixed since: tests/layout.rs, `the_frame_keeps_to_the_margin`).
-    let mut frame: Vec<Rect> = vec![h.trainer_field, h.rule, h.score_box];
+    let mut frame: Vec<Rect> = vec![h.player_field, h.rule, h.score_box];
     frame.extend(layout.footer.key.iter().map(|k| k.rect));
     frame.extend(lines.iter().map(|l| l.rect));
     for r in &frame {

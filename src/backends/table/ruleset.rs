@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::components::{Cell, DieFace, Kind, Table};
+use crate::load::guide::Term;
 use crate::model::{Flow, Located, Shape, Style};
 use crate::rules::Rules;
 
@@ -446,8 +447,8 @@ fn sheet_rule(sheet: &crate::components::Sheet) -> SheetRule {
                                 .map(|&b| {
                                     let def = guide.get(b);
                                     let terms = sheet.terms_of(b);
-                                    let written = |terms: &[Located<String>]| {
-                                        terms.iter().map(|t| t.value.clone()).collect()
+                                    let written = |terms: &[Term]| {
+                                        terms.iter().map(|t| t.written.clone()).collect()
                                     };
                                     SheetBoxRule {
                                         id: def.id.clone(),
@@ -455,7 +456,7 @@ fn sheet_rule(sheet: &crate::components::Sheet) -> SheetRule {
                                         style: def.style,
                                         vp: def.vp,
                                         label: def.label.clone(),
-                                        fill: terms.fill.as_ref().map(|t| t.value.clone()),
+                                        fill: terms.fill.as_ref().map(|t| t.written.clone()),
                                         needs: written(&terms.needs),
                                         gives: written(&terms.gives),
                                     }

@@ -20,7 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::model::*;
+use super::model::*;
 
 /// A box no event of its cause can ever reach.
 #[derive(Debug, Clone)]
@@ -53,7 +53,7 @@ pub fn exhausted(game: &Game) -> Vec<Exhausted> {
     }
     let mut givers = vec![0usize; game.species.len()];
     for def in &guide.boxes {
-        for reward in &def.rewards {
+        for reward in &def.terms.rewards {
             if let Reward::Species(s) = reward.value {
                 givers[s.index()] += 1;
             }
@@ -101,7 +101,7 @@ pub fn exhausted(game: &Game) -> Vec<Exhausted> {
         let boxes = &slots[&key];
         let mut causes: Vec<&Cause> = Vec::new();
         for b in boxes {
-            let cause = &guide.get(*b).cause.value;
+            let cause = &guide.get(*b).terms.cause.value;
             if bound(cause).is_some() && !causes.contains(&cause) {
                 causes.push(cause);
             }
@@ -112,9 +112,12 @@ pub fn exhausted(game: &Game) -> Vec<Exhausted> {
             let group: Vec<BoxId> = boxes
                 .iter()
                 .copied()
-                .filter(|b| shares_an_event(&guide.get(*b).cause.value, cause))
+                .filter(|b| shares_an_event(&guide.get(*b).terms.cause.value, cause))
                 .collect();
-            if group.iter().any(|b| guide.get(*b).cause.value != *cause) {
+            if group
+                .iter()
+                .any(|b| guide.get(*b).terms.cause.value != *cause)
+            {
                 continue;
             }
             let (times, event) = bound(cause).expect("a bounded cause");
@@ -147,7 +150,7 @@ fn play(guide: &FieldGuide, group: &[BoxId], times: usize, event: &str) -> Vec<E
         let before_is_eager = guide
             .previous(*b)
             .is_none_or(|p| eager.get(&p).copied().unwrap_or(false));
-        eager.insert(*b, def.requires.is_empty() && before_is_eager);
+        eager.insert(*b, def.terms.requires.is_empty() && before_is_eager);
     }
     let mut filled: HashSet<BoxId> = HashSet::new();
     let mut takers: Vec<BoxId> = Vec::new();

@@ -6,8 +6,8 @@
 
 use super::Analysis;
 use super::graph::{Earliest, Fact, Kind, NodeId, earliest_turns};
+use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::*;
 use crate::world::Origin;
 
 pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
@@ -82,12 +82,12 @@ fn warning(
     let (subject, origin, reason): (String, Origin, String) = match graph.node(root).fact {
         Fact::Box(b) => {
             let def = guide.get(b);
-            let reason = match def.cause.value {
+            let reason = match def.terms.cause.value {
                 Cause::Dice(action) => {
                     let dice = graph.face_dice[action as usize];
                     let before = guide.track(def.track).boxes[..=def.index]
                         .iter()
-                        .filter(|x| guide.get(**x).cause.value == Cause::Dice(action))
+                        .filter(|x| guide.get(**x).terms.cause.value == Cause::Dice(action))
                         .count();
                     format!(
                         "it is box {before} of its track filled by `{}` faces, and at most {dice} dice show one each turn",
@@ -103,6 +103,7 @@ fn warning(
             let (b, _) = late[0];
             let def = guide.get(b);
             let origin = def
+                .terms
                 .requires
                 .iter()
                 .find(|r| r.value == Requirement::Vp(n))

@@ -2,11 +2,11 @@
 //! export, from its model. The print backend typesets what this plans; the command layer
 //! writes what it returns.
 
+use super::model::Game;
 use crate::backends::print::files::TemplateFiles;
 use crate::backends::print::{PrintOptions, TtsPlan, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
 use crate::diag::Diagnostic;
-use crate::model::Game;
 use crate::world::GameFolder;
 
 use super::ruleset;

@@ -3,8 +3,8 @@
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 
+use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::*;
 
 pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     loops(game, diagnostics);
@@ -85,19 +85,24 @@ fn boxes_agree(game: &Game, diagnostics: &mut Diagnostics) {
     let guide = &game.guide;
     for b in guide.box_ids() {
         let def = guide.get(b);
-        for reward in &def.rewards {
+        for reward in &def.terms.rewards {
             let Reward::Species(into) = reward.value else {
                 continue;
             };
-            let (from, by) = match &def.cause.value {
+            let (from, by) = match &def.terms.cause.value {
                 Cause::Collect(species) if species.len() == 1 => (species[0], None),
                 Cause::Use(item) => {
                     // "Moon Stone -> Nidoqueen" evolves what the box before it gave.
                     let previous = guide.previous(b).and_then(|p| {
-                        guide.get(p).rewards.iter().find_map(|r| match r.value {
-                            Reward::Species(s) => Some(s),
-                            _ => None,
-                        })
+                        guide
+                            .get(p)
+                            .terms
+                            .rewards
+                            .iter()
+                            .find_map(|r| match r.value {
+                                Reward::Species(s) => Some(s),
+                                _ => None,
+                            })
                     });
                     match previous {
                         Some(from) => (from, Some(*item)),

@@ -1,7 +1,7 @@
 //! Saying why something can never happen: node names, links, and chains of reasons.
 
 use super::graph::{Edge, Fact, Graph, Kind, NodeId, Reach, Why};
-use crate::model::*;
+use super::model::*;
 
 pub fn name(game: &Game, fact: Fact) -> String {
     let guide = &game.guide;
@@ -9,7 +9,7 @@ pub fn name(game: &Game, fact: Fact) -> String {
         Fact::Box(b) | Fact::Fill(b) => format!("`{}`", guide.get(b).id),
         Fact::Item(i) => format!("item `{}`", game.item(i).id),
         Fact::Species(s) => format!("species `{}`", game.species(s).id),
-        Fact::AnySpecies(b) => match &guide.get(b).cause.value {
+        Fact::AnySpecies(b) => match &guide.get(b).terms.cause.value {
             Cause::Collect(list) => format!(
                 "collecting {}",
                 list.iter()
@@ -19,7 +19,7 @@ pub fn name(game: &Game, fact: Fact) -> String {
             ),
             _ => "collecting a species".to_string(),
         },
-        Fact::AnyItem(b) => match &guide.get(b).cause.value {
+        Fact::AnyItem(b) => match &guide.get(b).terms.cause.value {
             Cause::Obtain(list) => format!(
                 "obtaining {}",
                 list.iter()

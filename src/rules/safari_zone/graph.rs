@@ -11,7 +11,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::model::*;
+use super::model::*;
 use crate::world::Origin;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -451,11 +451,11 @@ impl<'g> Builder<'g> {
             || guide
                 .boxes
                 .iter()
-                .any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+                .any(|b| b.terms.rewards.iter().any(|r| r.value == Reward::Unknown));
         let unresolved_items = guide
             .boxes
             .iter()
-            .any(|b| b.rewards.iter().any(|r| r.value == Reward::Unknown));
+            .any(|b| b.terms.rewards.iter().any(|r| r.value == Reward::Unknown));
         let orphan = |nodes: &[NodeId], graph: &Graph| -> Vec<NodeId> {
             nodes
                 .iter()
@@ -547,7 +547,7 @@ impl<'g> Builder<'g> {
             let to = self.graph.box_node[previous.index()];
             self.edge(node, to, Why::After, def.origin);
         }
-        for requirement in &def.requires {
+        for requirement in &def.terms.requires {
             let to = match requirement.value {
                 Requirement::Item(i) => self.graph.item_node[i.index()],
                 Requirement::Species(s) => self.graph.species_node[s.index()],
@@ -558,16 +558,16 @@ impl<'g> Builder<'g> {
             };
             self.edge(node, to, Why::Needs, requirement.origin);
         }
-        self.edge(node, fill, Why::FilledBy, def.cause.origin);
-        let cause_origin = def.cause.origin;
+        self.edge(node, fill, Why::FilledBy, def.terms.cause.origin);
+        let cause_origin = def.terms.cause.origin;
         let past_its_items = |items: &Vec<ItemId>| {
             guide.track(def.track).boxes[..=def.index]
                 .iter()
-                .filter(|x| guide.get(**x).cause.value == def.cause.value)
+                .filter(|x| guide.get(**x).terms.cause.value == def.terms.cause.value)
                 .count()
                 > items.len()
         };
-        let cause = match &def.cause.value {
+        let cause = match &def.terms.cause.value {
             // Each item is obtained once a game, so the n-th box of a track filled by obtaining
             // one of k items can only fill when n <= k.
             Cause::Obtain(items) if past_its_items(items) => {
@@ -617,7 +617,7 @@ impl<'g> Builder<'g> {
         // (A box no order of play fills is not filled by a chain either: play tried them.)
         if def.bonus_can_fill() && !self.graph.late.contains(&b) {
             let source = self.bonus_source(b);
-            match &def.cause.value {
+            match &def.terms.cause.value {
                 Cause::Collect(_) | Cause::Obtain(_) => {}
                 Cause::Use(item) => {
                     let with_bonus = self.add(Fact::Use(*item), Kind::All);
@@ -634,7 +634,7 @@ impl<'g> Builder<'g> {
             let any = self.bonus[&None];
             self.edge(any, node, Why::GivenBy, def.origin);
         }
-        for reward in &def.rewards {
+        for reward in &def.terms.rewards {
             match reward.value {
                 Reward::Item(i) => {
                     let to = self.graph.item_node[i.index()];
@@ -771,7 +771,7 @@ impl<'g> Counters<'g> {
             self.vp_cursor += 1;
         }
         let before = self.bonuses;
-        for reward in &def.rewards {
+        for reward in &def.terms.rewards {
             match reward.value {
                 Reward::Habitat(Habitat::Grass) => self.bonuses.grass += 1,
                 Reward::Habitat(Habitat::Water) => self.bonuses.water += 1,
@@ -911,7 +911,7 @@ pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
         for b in &guide.track(t).boxes {
             let def = guide.get(*b);
             let slot = graph.box_node[b.index()].0 as usize;
-            match def.cause.value {
+            match def.terms.cause.value {
                 Cause::Dice(action) if def.style != Style::Free => {
                     let a = action as usize;
                     counts[a] += 1;

@@ -10,7 +10,10 @@ pub mod diff;
 pub mod engine;
 mod evolutions;
 mod explain;
+pub mod formats;
 pub mod graph;
+pub mod load;
+pub mod model;
 pub mod module;
 mod play;
 pub mod print;
@@ -24,7 +27,7 @@ pub mod terms;
 pub mod tts;
 
 use crate::diag::Diagnostics;
-use crate::model::{BoxId, Game};
+use model::{BoxId, Game};
 
 pub const RULES: &str = "safari-zone-rnw";
 

@@ -27,7 +27,7 @@ impl crate::rules::Module for SafariZone {
         options: &CheckOptions,
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
-        let game = crate::load::load(folder, &mut diagnostics);
+        let game = super::load::load(folder, &mut diagnostics);
         let mut sheet = None;
         // Rules checks reason about the whole game; on a partly loaded one they would report
         // the holes loading left (a skipped card, a missing file) as faults of their own.

@@ -31,7 +31,7 @@ use std::cell::Cell;
 use std::collections::HashSet;
 
 use super::graph::{Bonuses, Graph, Reach};
-use crate::model::*;
+use super::model::*;
 
 /// Work (words of sheet copied, boxes looked at) one check may spend playing. A guide past it
 /// is left to the fixpoint, which is sound. Measured: 2 of 1,012 guides the agreement test
@@ -176,7 +176,7 @@ pub fn never_filled(game: &Game, graph: &Graph, reach: &Reach) -> Option<Vec<Box
     let ordered = guide.boxes.iter().any(|def| {
         def.style != Style::Free
             && matches!(
-                def.cause.value,
+                def.terms.cause.value,
                 Cause::Collect(_) | Cause::Obtain(_) | Cause::Bonus | Cause::Unknown
             )
     });
@@ -272,7 +272,7 @@ impl Play {
             _ => {}
         };
         for b in guide.box_ids() {
-            for r in &guide.get(b).requires {
+            for r in &guide.get(b).terms.requires {
                 match need(&r.value) {
                     // Victory points count only for a box that can be filled at all.
                     Need::Vp(_) if !reach.of(graph.box_node[b.index()]) => {}
@@ -300,11 +300,11 @@ impl Play {
         }
         let counter = |b: &BoxId| {
             let def = guide.get(*b);
-            matches!(def.cause.value, Cause::Turn | Cause::Ball)
+            matches!(def.terms.cause.value, Cause::Turn | Cause::Ball)
                 && def.style != Style::Free
                 && def.style != Style::Bonus
-                && def.rewards.is_empty()
-                && def.requires.is_empty()
+                && def.terms.rewards.is_empty()
+                && def.terms.requires.is_empty()
                 && (def.vp == 0 || !reads_vp)
                 && !read[b.index()]
         };
@@ -347,8 +347,12 @@ impl Play {
         for b in guide.box_ids() {
             let def = guide.get(b);
             let kept = !loose_track[def.track.index()];
-            let free = def.style == Style::Free || def.cause.value == Cause::Free;
-            let cause = if free { &Cause::Free } else { &def.cause.value };
+            let free = def.style == Style::Free || def.terms.cause.value == Cause::Free;
+            let cause = if free {
+                &Cause::Free
+            } else {
+                &def.terms.cause.value
+            };
             match cause {
                 Cause::Turn => {
                     if play.first_turn.is_none() {
@@ -382,8 +386,9 @@ impl Play {
                 section: def.section.0,
                 previous: guide.previous(b).map(|p| p.0),
                 vp: def.vp,
-                needs: def.requires.iter().map(|r| need(&r.value)).collect(),
+                needs: def.terms.requires.iter().map(|r| need(&r.value)).collect(),
                 gains: def
+                    .terms
                     .rewards
                     .iter()
                     .filter_map(|r| match r.value {
@@ -413,7 +418,7 @@ impl Play {
                 && rule.face.is_some()
                 && !rule.bonus
                 && def.style != Style::Free
-                && def.rewards.is_empty()
+                && def.terms.rewards.is_empty()
                 && !read[b.index()]
                 && (def.vp == 0 || !reads_vp)
         };
@@ -427,7 +432,7 @@ impl Play {
                         break;
                     }
                     run.push(b.0);
-                    if !guide.get(*b).requires.is_empty() {
+                    if !guide.get(*b).terms.requires.is_empty() {
                         break;
                     }
                 }
@@ -769,7 +774,11 @@ pub fn explain(game: &Game, b: BoxId) -> Explained {
     let guide = &game.guide;
     let def = guide.get(b);
     let list = |names: Vec<String>| names.join(" or ");
-    let (event, items, species): (String, Vec<ItemId>, Vec<SpeciesId>) = match &def.cause.value {
+    let (event, items, species): (String, Vec<ItemId>, Vec<SpeciesId>) = match &def
+        .terms
+        .cause
+        .value
+    {
         Cause::Collect(s) if def.style != Style::Free => (
             format!(
                 "collecting {}",
@@ -809,7 +818,7 @@ pub fn explain(game: &Game, b: BoxId) -> Explained {
     // The moments: each box giving the event, each card making it.
     let mut moments: Vec<(crate::world::Origin, String)> = Vec::new();
     for giver in &guide.boxes {
-        for r in &giver.rewards {
+        for r in &giver.terms.rewards {
             let gives = match r.value {
                 Reward::Item(i) => items.contains(&i),
                 Reward::Species(s) => species.contains(&s),

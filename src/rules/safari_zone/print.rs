@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::model::Game;
 use super::template_data::{self, GameData};
 use crate::backends::Output;
 use crate::backends::print::files::{GameSource, TemplateFiles};
@@ -14,7 +15,6 @@ use crate::backends::print::plan::{
 use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Typesetting, run_plan};
 use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
-use crate::model::Game;
 use crate::world::FolderReader;
 
 /// Safari Zone RNW's built-in templates: (name, text). A game folder's `templates/<name>`

@@ -14,8 +14,8 @@ use petgraph::graphmap::DiGraphMap;
 use super::Analysis;
 use super::explain::{Step, blockers, name, step_text, tidy};
 use super::graph::{Fact, Graph, Kind, NodeId, fixpoint};
+use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::*;
 
 pub fn check(game: &Game, analysis: &Analysis, diagnostics: &mut Diagnostics) {
     let loops = Loops::find(game, analysis);
@@ -445,7 +445,9 @@ impl Reporter<'_> {
                     .boxes
                     .iter()
                     .filter(|b| {
-                        b.section == s && b.style == Style::Bonus && b.cause.value != Cause::Bonus
+                        b.section == s
+                            && b.style == Style::Bonus
+                            && b.terms.cause.value != Cause::Bonus
                     })
                     .map(|b| {
                         (
@@ -523,7 +525,7 @@ impl Reporter<'_> {
             }
             Fact::Late(b) => {
                 // Filled by a face no die has (SZ0304, already reported), only chains remain.
-                if let Cause::Dice(face) = game.guide.get(b).cause.value
+                if let Cause::Dice(face) = game.guide.get(b).terms.cause.value
                     && graph.face_dice[face as usize] == 0
                 {
                     return None;

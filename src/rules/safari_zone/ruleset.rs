@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::build::Context;
+use super::model::{self, Action, DiceRole, Flow, Game, Habitat, ItemKind, Shape, Step, Style};
 use crate::backends::Output;
-use crate::model::{self, Action, DiceRole, Flow, Game, Habitat, ItemKind, Shape, Step, Style};
 
 /// The name of the format, so a file can say what it is.
 pub const FORMAT: &str = "safari-ruleset";
@@ -447,7 +447,7 @@ fn guide_box(game: &Game, def: &model::BoxDef) -> GuideBox {
         id: def.id.clone(),
         shape: def.shape,
         style: def.style,
-        fill: match &def.cause.value {
+        fill: match &def.terms.cause.value {
             model::Cause::Dice(a) => Fill::Dice { face: *a },
             model::Cause::Turn => Fill::Turn,
             model::Cause::Ball => Fill::Ball,
@@ -462,6 +462,7 @@ fn guide_box(game: &Game, def: &model::BoxDef) -> GuideBox {
             model::Cause::Bonus | model::Cause::Unknown => Fill::Bonus,
         },
         requires: def
+            .terms
             .requires
             .iter()
             .filter_map(|r| match r.value {
@@ -480,6 +481,7 @@ fn guide_box(game: &Game, def: &model::BoxDef) -> GuideBox {
             })
             .collect(),
         rewards: def
+            .terms
             .rewards
             .iter()
             .filter_map(|r| match r.value {

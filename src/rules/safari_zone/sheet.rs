@@ -1,10 +1,10 @@
 //! The Field Guide on the paper: Safari Zone RNW's words for the sheet's title band and key,
 //! handed to the game-free layout (`crate::layout`) with the sheet its template data reads.
 
+use super::model::{Game, Paper};
 use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
 use crate::layout::{KeyWords, SheetLayout, Titles, lay_out};
-use crate::model::{Game, Paper};
 
 use super::template_data as data;
 

@@ -1,8 +1,8 @@
 //! Structural faults: counts that differ from what the content declares, causes that cannot
 //! occur, styles that contradict how a box is filled.
 
+use super::model::*;
 use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
-use crate::model::*;
 
 pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     deck(game, diagnostics);
@@ -152,7 +152,7 @@ fn counters(game: &Game, diagnostics: &mut Diagnostics) {
         let boxes: Vec<&BoxDef> = guide
             .boxes
             .iter()
-            .filter(|b| b.cause.value == cause)
+            .filter(|b| b.terms.cause.value == cause)
             .collect();
         if boxes.len() as u32 != declared.value {
             let fill = if cause == Cause::Turn { "turn" } else { "ball" };
@@ -198,7 +198,7 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
     // Faces no die has, with the boxes waiting on them.
     let mut missing: Vec<(Action, Vec<&BoxDef>)> = Vec::new();
     for def in &guide.boxes {
-        let action = match def.cause.value {
+        let action = match def.terms.cause.value {
             Cause::Dice(action) => action,
             Cause::Use(_) => Action::Trainer,
             _ => continue,
@@ -233,13 +233,13 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
             )
         };
         let mut d = Diagnostic::error(Code::ImpossibleCause, message)
-            .with_primary(first.cause.origin, label);
+            .with_primary(first.terms.cause.origin, label);
         // One label per track, not per box.
         let mut tracks = vec![first.track];
         for def in &boxes[1..] {
             if !tracks.contains(&def.track) {
                 tracks.push(def.track);
-                d = d.with_secondary(def.cause.origin, "also waits on it");
+                d = d.with_secondary(def.terms.cause.origin, "also waits on it");
             }
         }
         d = d.with_help(format!(
@@ -250,7 +250,7 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
         diagnostics.push(d);
     }
     for def in &guide.boxes {
-        if let Cause::Use(item) = def.cause.value
+        if let Cause::Use(item) = def.terms.cause.value
             && game.item(item).kind == ItemKind::Passive
         {
             let item = game.item(item);
@@ -259,7 +259,7 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
                     Code::ImpossibleCause,
                     format!("box `{}` is filled by using `{}`, but it is a passive item", def.id, item.id),
                 )
-                .with_primary(def.cause.origin, "a passive item is held, never used")
+                .with_primary(def.terms.cause.origin, "a passive item is held, never used")
                 .with_secondary(item.origin, "declared passive here")
                 .with_help("make the item `kind = \"usable\"`, or fill the box another way (`obtain:` for when it is obtained)"),
             );
@@ -307,7 +307,7 @@ fn effects(game: &Game, diagnostics: &mut Diagnostics) {
 fn styles(game: &Game, diagnostics: &mut Diagnostics) {
     for def in &game.guide.boxes {
         let event = matches!(
-            def.cause.value,
+            def.terms.cause.value,
             Cause::Collect(_) | Cause::Obtain(_) | Cause::Unknown
         );
         if def.style == Style::Trigger && !event {
@@ -316,11 +316,11 @@ fn styles(game: &Game, diagnostics: &mut Diagnostics) {
                     Code::MisusedStyle,
                     format!("trigger box `{}` is not filled by an event", def.id),
                 )
-                .with_primary(def.cause.origin, "a trigger box needs `collect:` or `obtain:` here")
+                .with_primary(def.terms.cause.origin, "a trigger box needs `collect:` or `obtain:` here")
                 .with_help("trigger (blue) boxes fill as a side effect of collecting a species or obtaining an item"),
             );
         }
-        if def.cause.value == Cause::Bonus && !def.bonus_can_fill() {
+        if def.terms.cause.value == Cause::Bonus && !def.bonus_can_fill() {
             diagnostics.push(
                 Diagnostic::error(
                     Code::MisusedStyle,

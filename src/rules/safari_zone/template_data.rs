@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::model::{
+use super::model::{
     Action, BoxDef, Cause, DiceRole, Face, Game, Habitat, Paper, Requirement, Reward, Step, Style,
 };
 
@@ -158,7 +158,7 @@ pub fn game_data<'a>(
             .iter()
             .map(|item| ItemData {
                 name: item.name.clone(),
-                usable: item.kind == crate::model::ItemKind::Usable,
+                usable: item.kind == super::model::ItemKind::Usable,
                 effects: item.effects.iter().map(|s| StepData::of(s.value)).collect(),
             })
             .collect(),
@@ -217,13 +217,13 @@ fn habitat_icons() -> Vec<crate::layout::Icon> {
 /// The fill cause that goes without saying in a section: the most common one, when it is a
 /// die face or a counter (the section's text explains it). Causes that name a species or an
 /// item are always printed, since they differ from box to box.
-fn common_cause(game: &Game, tracks: &[crate::model::TrackId]) -> Option<Cause> {
+fn common_cause(game: &Game, tracks: &[super::model::TrackId]) -> Option<Cause> {
     let mut counts: Vec<(&Cause, usize)> = Vec::new();
     for &b in tracks
         .iter()
         .flat_map(|&t| game.guide.track(t).boxes.iter())
     {
-        let cause = &game.guide.get(b).cause.value;
+        let cause = &game.guide.get(b).terms.cause.value;
         match counts.iter_mut().find(|(c, _)| *c == cause) {
             Some((_, n)) => *n += 1,
             None => counts.push((cause, 1)),
@@ -239,19 +239,27 @@ fn common_cause(game: &Game, tracks: &[crate::model::TrackId]) -> Option<Cause> 
 fn box_data(game: &Game, b: &BoxDef, section_cause: Option<&Cause>, loose: bool) -> BoxData {
     let mut needs = Vec::new();
     let mut label = b.label.clone();
-    let own_cause = Some(&b.cause.value) != section_cause;
+    let own_cause = Some(&b.terms.cause.value) != section_cause;
     if own_cause && b.style != Style::Trigger {
-        match &b.cause.value {
+        match &b.terms.cause.value {
             // A Pokédex box (on its own, not in a track): collecting one species fills it,
             // and it gives nothing more, so the species is the box's name.
-            Cause::Collect(species) if species.len() == 1 && b.rewards.is_empty() && loose => {
+            Cause::Collect(species)
+                if species.len() == 1 && b.terms.rewards.is_empty() && loose =>
+            {
                 label = label.or_else(|| Some(game.species(species[0]).name.clone()));
             }
             cause => needs.extend(cause_words(game, cause)),
         }
     }
-    needs.extend(b.requires.iter().map(|r| requirement_words(game, &r.value)));
+    needs.extend(
+        b.terms
+            .requires
+            .iter()
+            .map(|r| requirement_words(game, &r.value)),
+    );
     let gives: Vec<String> = b
+        .terms
         .rewards
         .iter()
         .map(|r| reward_words(game, &r.value))

@@ -4,12 +4,48 @@
 //! they mean are the rules', resolved here against the game's names. So is an item's `effect`:
 //! the steps it composes (`model::Step`).
 
+use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics, similar_name};
+use crate::load::guide::{self, Dialect, FillWritten, GuideNames, WrittenSheet, WrittenTerms};
 use crate::load::names::Names;
-use crate::model::*;
 use crate::world::{FileId, Origin};
 
 pub use crate::load::guide::Term;
+
+/// How Safari Zone RNW's Field Guide is read.
+const FIELD_GUIDE: Dialect = Dialect {
+    what: "the Field Guide",
+    one_fill_help: "use `collect:a/b` or `obtain:a/b` for alternatives of one kind",
+};
+
+/// Reads the Field Guide in `file` and gives every box's `fill`, `needs` and `gives` their
+/// meaning, against the game's items and species and the guide's own tracks and boxes.
+pub fn read_field_guide(
+    file: FileId,
+    text: &str,
+    items: &Names<ItemId>,
+    species: &Names<SpeciesId>,
+    diagnostics: &mut Diagnostics,
+) -> (FieldGuide, GuideNames) {
+    let WrittenSheet { guide, names } = guide::read(file, text, &FIELD_GUIDE, diagnostics);
+    let mut resolver = Resolver {
+        items,
+        species,
+        tracks: &names.tracks,
+        boxes: &names.boxes,
+        diagnostics,
+    };
+    let guide = guide.with_terms(|b, written| resolver.box_terms(b, written));
+    (guide, names)
+}
+
+/// The names of a Field Guide that could not be read.
+pub fn no_field_guide() -> (FieldGuide, GuideNames) {
+    (
+        FieldGuide::default(),
+        GuideNames::for_sheet(FIELD_GUIDE.what),
+    )
+}
 
 /// The names a term may refer to, and where faults go.
 pub struct Resolver<'a> {
@@ -21,6 +57,46 @@ pub struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
+    /// A box's terms: every box says what fills it, but a free box, which is filled any time.
+    pub fn box_terms(&mut self, b: &crate::model::BoxDef<()>, written: WrittenTerms) -> Terms {
+        let free = b.style == Style::Free;
+        if free && written.fill_written == FillWritten::OnTheBox {
+            self.diagnostics.push(
+                Diagnostic::error(Code::MisusedStyle, "a free box is filled any time: it takes no `fill`")
+                    .with_primary(written.fill_at, "remove this `fill`")
+                    .with_help("a dotted (free) box is filled once the boxes before it in its track are; use another style for a box with a cause"),
+            );
+        }
+        if !free && written.fill_written == FillWritten::Nowhere {
+            self.diagnostics.push(
+                Diagnostic::error(Code::InvalidValue, "nothing says what fills this box")
+                    .with_primary(b.origin, "no `fill` here, on its track or on its section")
+                    .with_help(
+                        "add `fill=\"dice:area\"` (or turn, ball, collect:<species>, use:<item>, \
+                         obtain:<item>, free, bonus) to the box, its track or its section",
+                    ),
+            );
+        }
+        let cause = match &written.fill {
+            Some(term) => Located::new(self.cause(term), term.origin),
+            None if free => Located::new(Cause::Free, written.fill_at),
+            None => Located::new(Cause::Unknown, written.fill_at),
+        };
+        Terms {
+            cause,
+            requires: written
+                .needs
+                .iter()
+                .map(|term| Located::new(self.requirement(term), term.origin))
+                .collect(),
+            rewards: written
+                .gives
+                .iter()
+                .map(|term| Located::new(self.reward(term), term.origin))
+                .collect(),
+        }
+    }
+
     fn bad_kind(&mut self, term: &Term, what: &str, kinds: &[&str]) {
         self.diagnostics.push(
             Diagnostic::error(
@@ -222,18 +298,20 @@ fn article(word: &str) -> &'static str {
 /// An item's effect: `"none"`, one step, or a list of steps, each located. A step that does
 /// not read is reported where it is written and left out.
 pub fn item_effects(
-    value: &toml::Spanned<crate::load::formats::EffectSteps>,
+    value: &toml::Spanned<crate::rules::safari_zone::formats::EffectSteps>,
     file: FileId,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Located<Step>> {
     use serde::Deserialize;
     let whole = Origin::new(file, value.span());
     let steps: Vec<(&toml::Value, Origin)> = match value.get_ref() {
-        crate::load::formats::EffectSteps::One(toml::Value::String(none)) if none == "none" => {
+        crate::rules::safari_zone::formats::EffectSteps::One(toml::Value::String(none))
+            if none == "none" =>
+        {
             Vec::new()
         }
-        crate::load::formats::EffectSteps::One(one) => vec![(one, whole)],
-        crate::load::formats::EffectSteps::Many(steps) => steps
+        crate::rules::safari_zone::formats::EffectSteps::One(one) => vec![(one, whole)],
+        crate::rules::safari_zone::formats::EffectSteps::Many(steps) => steps
             .iter()
             .map(|step| (step.get_ref(), Origin::new(file, step.span())))
             .collect(),

@@ -184,7 +184,7 @@ pub fn export(
     let capture_dice: usize = ruleset
         .dice
         .iter()
-        .filter(|set| set.role == crate::model::DiceRole::Capture)
+        .filter(|set| set.role == super::model::DiceRole::Capture)
         .map(|set| set.dice.len())
         .sum();
     let mut contained = Vec::new();

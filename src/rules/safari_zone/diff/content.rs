@@ -218,7 +218,7 @@ struct TrackSummary {
     section: String,
     title: Option<String>,
     loose: bool,
-    flow: crate::model::Flow,
+    flow: crate::rules::safari_zone::model::Flow,
     boxes: usize,
 }
 

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::content::FieldChange;
-use crate::model::Step;
+use crate::rules::safari_zone::model::Step;
 use crate::rules::safari_zone::ruleset::{
     Card, Criteria, DiceSet, Evolution, Face, Fill, GuideBox, Item, Requirement, Reward, Ruleset,
     Species,

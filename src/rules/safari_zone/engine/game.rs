@@ -10,12 +10,12 @@ use smallvec::SmallVec;
 
 use super::policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 use super::rules::{Gain, Need, Rules};
-use crate::model::{Action, Habitat, Style};
+use crate::rules::safari_zone::model::{Action, Habitat, Style};
 
 /// The expedition faces showing.
-type Faces = ArrayVec<Action, { crate::load::MAX_EXPEDITION_DICE as usize }>;
+type Faces = ArrayVec<Action, { crate::rules::safari_zone::load::MAX_EXPEDITION_DICE as usize }>;
 /// Cards drawn this turn: one per Grass or Water face.
-type Drawn = ArrayVec<usize, { crate::load::MAX_EXPEDITION_DICE as usize }>;
+type Drawn = ArrayVec<usize, { crate::rules::safari_zone::load::MAX_EXPEDITION_DICE as usize }>;
 
 /// The rules' lists of boxes filled by one cause, each scanned for its first open box.
 #[derive(Debug, Clone, Copy)]

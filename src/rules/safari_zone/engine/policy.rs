@@ -14,7 +14,7 @@ use super::game::Player;
 use super::rules::{Gain, Rules};
 pub use super::search::Search;
 use super::target::{Aim, Target};
-use crate::model::Action;
+use crate::rules::safari_zone::model::Action;
 
 /// What the player is deciding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,7 +374,7 @@ impl Greedy {
     fn fixed_worth(rules: &Rules, b: usize) -> f64 {
         let rule = &rules.boxes[b];
         let mut value = rule.vp as f64;
-        if rule.style == crate::model::Style::Bonus {
+        if rule.style == crate::rules::safari_zone::model::Style::Bonus {
             value += 3.0;
         }
         // Progress toward the rest of its track.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::model::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
+use crate::rules::safari_zone::model::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
 use crate::rules::safari_zone::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
 
 /// A box's or a card's requirement, as the engine checks it.
@@ -293,9 +293,8 @@ impl Rules {
                 }
             }
         }
-        use crate::load::{
-            MAX_CAPTURE_DICE, MAX_COPIES, MAX_EXPEDITION_DICE, MAX_FACE_VALUE, MAX_SIDES,
-        };
+        use crate::load::limits::{MAX_COPIES, MAX_FACE_VALUE, MAX_SIDES};
+        use crate::rules::safari_zone::load::{MAX_CAPTURE_DICE, MAX_EXPEDITION_DICE};
         if expedition.len() > MAX_EXPEDITION_DICE as usize
             || capture.len() > MAX_CAPTURE_DICE as usize
         {

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use super::LoadError;
 use crate::load::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
-use crate::model::DiceRole;
+use crate::rules::safari_zone::model::DiceRole;
 use crate::rules::safari_zone::ruleset::Ruleset;
 
 pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
@@ -121,7 +121,7 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
         if let Some(k) = item
             .effects
             .iter()
-            .position(|s| matches!(s, crate::model::Step::CaptureBonus(n) if *n > MAX_COUNT))
+            .position(|s| matches!(s, crate::rules::safari_zone::model::Step::CaptureBonus(n) if *n > MAX_COUNT))
         {
             return Err(fault(
                 &format!("items[{i}].effects[{k}]"),

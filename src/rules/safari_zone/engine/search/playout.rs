@@ -5,11 +5,11 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::load::MAX_EXPEDITION_DICE;
-use crate::model::Action;
 use crate::rules::safari_zone::engine::policy::{
     Choice, Choices, Decision, Greedy, Policy, Rerolls, View,
 };
+use crate::rules::safari_zone::load::MAX_EXPEDITION_DICE;
+use crate::rules::safari_zone::model::Action;
 
 /// Room for every die, and for every count of hazards.
 const MOST_DICE: usize = MAX_EXPEDITION_DICE as usize + 1;

@@ -1,27 +1,40 @@
-//! The Field Guide: a sheet of sections, each a set of ordered tracks of boxes.
+//! A roll-and-write sheet: sections, each a set of ordered tracks of boxes. Each box carries
+//! its terms (`T`): what fills it, what it needs and what it gives, as the game reads them.
 
-use super::{Action, BoxId, ItemId, Located, SectionId, SpeciesId, TrackId};
+use super::{BoxId, SectionId, TrackId};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::world::Origin;
 
-#[derive(Debug, Clone, Default)]
-pub struct FieldGuide {
+#[derive(Debug, Clone)]
+pub struct SheetDef<T> {
     pub title: String,
     /// Columns of the sheet's layout grid.
     pub columns: u32,
     pub sections: Vec<Section>,
     pub tracks: Vec<Track>,
-    pub boxes: Vec<BoxDef>,
+    pub boxes: Vec<BoxDef<T>>,
 }
 
-impl FieldGuide {
+impl<T> Default for SheetDef<T> {
+    fn default() -> Self {
+        SheetDef {
+            title: String::new(),
+            columns: 0,
+            sections: Vec::new(),
+            tracks: Vec::new(),
+            boxes: Vec::new(),
+        }
+    }
+}
+
+impl<T> SheetDef<T> {
     pub fn section(&self, id: SectionId) -> &Section {
         &self.sections[id.index()]
     }
     pub fn track(&self, id: TrackId) -> &Track {
         &self.tracks[id.index()]
     }
-    pub fn get(&self, id: BoxId) -> &BoxDef {
+    pub fn get(&self, id: BoxId) -> &BoxDef<T> {
         &self.boxes[id.index()]
     }
     pub fn box_ids(&self) -> impl Iterator<Item = BoxId> {
@@ -76,6 +89,25 @@ impl FieldGuide {
                     );
                 }
             }
+        }
+    }
+
+    /// The same sheet with each box's terms made by `f` from the box and its terms.
+    pub fn with_terms<U>(self, mut f: impl FnMut(&BoxDef<()>, T) -> U) -> SheetDef<U> {
+        SheetDef {
+            title: self.title,
+            columns: self.columns,
+            sections: self.sections,
+            tracks: self.tracks,
+            boxes: self
+                .boxes
+                .into_iter()
+                .map(|b| {
+                    let (plain, terms) = b.split();
+                    let terms = f(&plain, terms);
+                    plain.with(terms)
+                })
+                .collect(),
         }
     }
 
@@ -195,71 +227,8 @@ impl Style {
     ];
 }
 
-/// A condition on the left of a box. `Unknown` holds a name that did not resolve: it is
-/// reported once where it was written and otherwise treated as never met.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Requirement {
-    Item(ItemId),
-    Species(SpeciesId),
-    Area(TrackId),
-    Box(BoxId),
-    Vp(u32),
-    Unknown,
-}
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Habitat {
-    Grass,
-    Water,
-    /// The player chooses grass or water each time it counts.
-    Any,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reward {
-    Item(ItemId),
-    Habitat(Habitat),
-    /// An evolved (or gifted) species: the collection process runs for it.
-    Species(SpeciesId),
-    Unknown,
-}
-
-/// What fills a box (besides a bonus chain, which can fill any square box).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cause {
-    /// Each expedition die showing this face fills the next box of one such track.
-    Dice(Action),
-    /// One box at the start of each turn.
-    Turn,
-    /// One box per Safari Ball thrown.
-    Ball,
-    /// Collecting any of these species.
-    Collect(Vec<SpeciesId>),
-    /// Using this item (with a Trainer face).
-    Use(ItemId),
-    /// Obtaining one of these items (trigger boxes).
-    Obtain(Vec<ItemId>),
-    /// Any time, once the earlier boxes of its track are filled.
-    Free,
-    /// Only a bonus chain fills it.
-    Bonus,
-    /// Not given, or did not resolve (already reported).
-    Unknown,
-}
-
 #[derive(Debug, Clone)]
-pub struct BoxDef {
+pub struct BoxDef<T> {
     /// Stable id: given in the layout, or `<section>.<track>#<n>` (1-based).
     pub id: String,
     pub section: SectionId,
@@ -270,15 +239,56 @@ pub struct BoxDef {
     pub style: Style,
     pub vp: u32,
     pub label: Option<String>,
-    pub cause: Located<Cause>,
-    pub requires: Vec<Located<Requirement>>,
-    pub rewards: Vec<Located<Reward>>,
     pub origin: Origin,
+    /// What fills it, needs and gives, as its game reads them.
+    pub terms: T,
 }
 
-impl BoxDef {
-    /// Bonus chains can fill square boxes only.
-    pub fn bonus_can_fill(&self) -> bool {
-        self.shape == Shape::Square
+impl<T> BoxDef<T> {
+    /// The box without its terms, and its terms.
+    pub fn split(self) -> (BoxDef<()>, T) {
+        let BoxDef {
+            id,
+            section,
+            track,
+            index,
+            shape,
+            style,
+            vp,
+            label,
+            origin,
+            terms,
+        } = self;
+        let plain = BoxDef {
+            id,
+            section,
+            track,
+            index,
+            shape,
+            style,
+            vp,
+            label,
+            origin,
+            terms: (),
+        };
+        (plain, terms)
+    }
+}
+
+impl BoxDef<()> {
+    /// This box with these terms.
+    pub fn with<T>(self, terms: T) -> BoxDef<T> {
+        BoxDef {
+            id: self.id,
+            section: self.section,
+            track: self.track,
+            index: self.index,
+            shape: self.shape,
+            style: self.style,
+            vp: self.vp,
+            label: self.label,
+            origin: self.origin,
+            terms,
+        }
     }
 }

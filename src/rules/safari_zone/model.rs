@@ -1,0 +1,407 @@
+//! Safari Zone RNW's model: the game as its content says it, with every name resolved and
+//! every value located. The Field Guide is the shared sheet structure (`crate::model`) with
+//! each box's terms in Safari Zone's vocabulary ([`Terms`]): what fills it, what it needs and
+//! what it gives, resolved by `terms` against the game's items, species, tracks and boxes.
+
+pub use crate::model::{
+    BoxId, CardSize, Flow, Located, Paper, Placement, Section, SectionId, Shape, Style, Track,
+    TrackId,
+};
+use crate::world::Origin;
+
+crate::model::ids!(ItemId, SpeciesId, CardId, DiceSetId);
+
+/// The Field Guide: the sheet with Safari Zone's terms on every box.
+pub type FieldGuide = crate::model::SheetDef<Terms>;
+/// A box of the Field Guide.
+pub type BoxDef = crate::model::BoxDef<Terms>;
+
+/// A box's terms as Safari Zone RNW reads them.
+#[derive(Debug, Clone)]
+pub struct Terms {
+    pub cause: Located<Cause>,
+    pub requires: Vec<Located<Requirement>>,
+    pub rewards: Vec<Located<Reward>>,
+}
+
+impl BoxDef {
+    /// Bonus chains can fill square boxes only.
+    pub fn bonus_can_fill(&self) -> bool {
+        self.shape == Shape::Square
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub manifest: Manifest,
+    pub items: Vec<Item>,
+    pub species: Vec<Species>,
+    pub dice: Vec<DiceSet>,
+    pub deck: Deck,
+    pub guide: FieldGuide,
+}
+
+impl Game {
+    pub fn item(&self, id: ItemId) -> &Item {
+        &self.items[id.index()]
+    }
+    pub fn species(&self, id: SpeciesId) -> &Species {
+        &self.species[id.index()]
+    }
+    pub fn card(&self, id: CardId) -> &Card {
+        &self.deck.cards[id.index()]
+    }
+    pub fn dice_set(&self, id: DiceSetId) -> &DiceSet {
+        &self.dice[id.index()]
+    }
+    pub fn item_ids(&self) -> impl Iterator<Item = ItemId> {
+        (0..self.items.len() as u32).map(ItemId)
+    }
+    pub fn species_ids(&self) -> impl Iterator<Item = SpeciesId> {
+        (0..self.species.len() as u32).map(SpeciesId)
+    }
+    pub fn card_ids(&self) -> impl Iterator<Item = CardId> {
+        (0..self.deck.cards.len() as u32).map(CardId)
+    }
+
+    /// The expedition dice (the sets whose faces are actions).
+    pub fn expedition_dice(&self) -> impl Iterator<Item = &Die> {
+        self.dice
+            .iter()
+            .filter(|set| set.role == DiceRole::Expedition)
+            .flat_map(|set| set.dice.iter())
+    }
+
+    /// The capture dice (the sets whose faces are numbers).
+    pub fn capture_dice(&self) -> impl Iterator<Item = &Die> {
+        self.dice
+            .iter()
+            .filter(|set| set.role == DiceRole::Capture)
+            .flat_map(|set| set.dice.iter())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub id: String,
+    pub name: String,
+    pub rules: String,
+    /// Content versions by component (`field-guide`, `deck`, `dice`, ...).
+    pub versions: Vec<(String, String)>,
+    pub players: (u32, u32),
+    /// `None` when the manifest failed to load (already reported).
+    pub turns: Option<Located<u32>>,
+    pub safari_balls: Option<Located<u32>>,
+    pub rolls_per_turn: u32,
+    pub hazard_limit: u32,
+    pub card_size: CardSize,
+    pub paper: Paper,
+    /// The Park Rules' file (`[files] park-rules`), and where game.toml names it when it does.
+    pub park_rules: (String, Option<Origin>),
+    pub origin: Origin,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ItemKind {
+    /// Used with a Trainer face (Moon Stone, Poké Doll...).
+    Usable,
+    /// Held: it counts while the player has it (rods, keys, Bicycle).
+    Passive,
+}
+
+/// One thing an item does, as data the checker and the engine both read. An item's effect is a
+/// list of these, so a new item is a new combination, not new code. A passive item's steps
+/// hold while the player has it; a usable item's happen when a Trainer face is spent on it. A
+/// step that does not fit the item's kind never happens (SZ0314).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// Its use is for the boxes labelled with it (`use:<item>`, the Evolutions' stones): every
+    /// use fills the next open one, and this step says the item does nothing else.
+    #[serde(alias = "evolve")]
+    FillLabelled,
+    /// After a missed throw, one capture die keeps its value for the rest of the encounter.
+    LockCaptureDie,
+    /// Shuffles the discard pile into the deck.
+    ReshuffleDiscard,
+    /// Discards the drawn cards of one species and draws as many again.
+    #[serde(alias = "repel")]
+    RedrawSpecies,
+    /// One die showing a hazard may be re-rolled with each re-roll.
+    RerollHazard,
+    /// One more re-roll each turn.
+    ExtraRoll,
+    /// Counts as one more habitat of this kind toward card criteria.
+    Habitat(Habitat),
+    /// Adds this much to a capture roll: every roll while held (passive), or one roll it turns
+    /// into a catch (usable).
+    CaptureBonus(u32),
+}
+
+impl Step {
+    /// The step's name as content writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::FillLabelled => "fill-labelled",
+            Step::LockCaptureDie => "lock-capture-die",
+            Step::ReshuffleDiscard => "reshuffle-discard",
+            Step::RedrawSpecies => "redraw-species",
+            Step::RerollHazard => "reroll-hazard",
+            Step::ExtraRoll => "extra-roll",
+            Step::Habitat(_) => "habitat",
+            Step::CaptureBonus(_) => "capture-bonus",
+        }
+    }
+
+    /// Whether the step can happen for an item of this kind: re-rolls and habitats happen
+    /// while dice are rolled and cards met, when no Trainer face has been spent yet, so only
+    /// while held; the others are spent with a Trainer face, and a capture bonus is either.
+    pub fn fits(self, kind: ItemKind) -> bool {
+        match self {
+            Step::RerollHazard | Step::ExtraRoll | Step::Habitat(_) => kind == ItemKind::Passive,
+            Step::FillLabelled
+            | Step::LockCaptureDie
+            | Step::ReshuffleDiscard
+            | Step::RedrawSpecies => kind == ItemKind::Usable,
+            Step::CaptureBonus(_) => true,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub id: String,
+    pub name: String,
+    pub kind: ItemKind,
+    /// What it does, in order, each step where it is written; empty when it matters only as a
+    /// requirement or card criterion.
+    pub effects: Vec<Located<Step>>,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub struct Species {
+    pub id: String,
+    pub name: String,
+    pub dex: Option<u32>,
+    pub evolutions: Vec<Evolution>,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub struct Evolution {
+    pub into: Option<SpeciesId>,
+    /// `None`: by collecting the species again; `Some(item)`: by using the item.
+    /// The outer `None`: the item did not resolve (already reported).
+    pub by: Option<Option<ItemId>>,
+    pub origin: Origin,
+}
+
+/// The actions an expedition die face can show.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Area,
+    Trainer,
+    Item,
+    Grass,
+    Water,
+    Hazard,
+}
+
+impl Action {
+    pub const ALL: [Action; 6] = [
+        Action::Area,
+        Action::Trainer,
+        Action::Item,
+        Action::Grass,
+        Action::Water,
+        Action::Hazard,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Area => "area",
+            Action::Trainer => "trainer",
+            Action::Item => "item",
+            Action::Grass => "grass",
+            Action::Water => "water",
+            Action::Hazard => "hazard",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiceRole {
+    Expedition,
+    Capture,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Face {
+    Action(Action),
+    Number(u32),
+    /// A face that failed to load (already reported).
+    Invalid,
+}
+
+#[derive(Debug, Clone)]
+pub struct Die {
+    pub faces: Vec<Located<Face>>,
+    pub origin: Origin,
+}
+
+impl Die {
+    pub fn has(&self, action: Action) -> bool {
+        self.faces.iter().any(|f| f.value == Face::Action(action))
+    }
+
+    pub fn max_number(&self) -> u32 {
+        self.faces
+            .iter()
+            .filter_map(|f| match f.value {
+                Face::Number(n) => Some(n),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct DiceSet {
+    pub id: String,
+    pub name: String,
+    pub role: DiceRole,
+    pub count: Located<u32>,
+    pub sides: Located<u32>,
+    pub dice: Vec<Die>,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub struct Deck {
+    pub name: String,
+    pub size: Option<Located<u32>>,
+    pub cards: Vec<Card>,
+    pub origin: Origin,
+}
+
+impl Deck {
+    pub fn physical_cards(&self) -> u32 {
+        self.cards
+            .iter()
+            .fold(0u32, |total, c| total.saturating_add(c.copies.value))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub id: String,
+    pub species: Located<Option<SpeciesId>>,
+    pub capture_rate: Located<u32>,
+    pub grass: u32,
+    pub water: u32,
+    pub habitats_origin: Option<Origin>,
+    pub area: Option<Located<Option<TrackId>>>,
+    pub item: Option<Located<Option<ItemId>>>,
+    pub copies: Located<u32>,
+    pub flavor: String,
+    pub art: Option<String>,
+    pub origin: Origin,
+}
+
+/// A condition on the left of a box. `Unknown` holds a name that did not resolve: it is
+/// reported once where it was written and otherwise treated as never met.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Requirement {
+    Item(ItemId),
+    Species(SpeciesId),
+    Area(TrackId),
+    Box(BoxId),
+    Vp(u32),
+    Unknown,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Habitat {
+    Grass,
+    Water,
+    /// The player chooses grass or water each time it counts.
+    Any,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reward {
+    Item(ItemId),
+    Habitat(Habitat),
+    /// An evolved (or gifted) species: the collection process runs for it.
+    Species(SpeciesId),
+    Unknown,
+}
+
+/// What fills a box (besides a bonus chain, which can fill any square box).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// Each expedition die showing this face fills the next box of one such track.
+    Dice(Action),
+    /// One box at the start of each turn.
+    Turn,
+    /// One box per Safari Ball thrown.
+    Ball,
+    /// Collecting any of these species.
+    Collect(Vec<SpeciesId>),
+    /// Using this item (with a Trainer face).
+    Use(ItemId),
+    /// Obtaining one of these items (trigger boxes).
+    Obtain(Vec<ItemId>),
+    /// Any time, once the earlier boxes of its track are filled.
+    Free,
+    /// Only a bonus chain fills it.
+    Bonus,
+    /// Not given, or did not resolve (already reported).
+    Unknown,
+}
