@@ -89,6 +89,12 @@ fn check_by_module(
     }
 }
 
+/// The rules module the game in `folder` is checked by: the one its manifest names, Safari Zone
+/// RNW's when it names none; `None` when it names one that does not exist.
+pub fn rules_of(folder: &mut GameFolder) -> Option<&'static dyn rules::Module> {
+    rules_module(folder).ok().map(|(module, _)| module)
+}
+
 /// The rules module the manifest names, and the manifest when it could be read: Safari Zone
 /// RNW's for a manifest that names none or cannot be read (its loader reports why).
 fn rules_module(

@@ -120,7 +120,10 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
     let game = dir.join("game");
     copy_dir(&root().join("content/safari-zone"), &game);
     let out = dir.join("out");
-    let targets = watch::affected("deck.toml");
+    let targets = watch::affected(
+        Some(&safari::rules::safari_zone::module::SafariZone),
+        "deck.toml",
+    );
     let targets: Vec<Target> = targets.into_iter().collect();
     // What `watch` starts with: a build of everything, in the session.
     let mut folder = Files::new();

@@ -912,3 +912,23 @@ fn a_card_too_large_for_the_layout_is_refused_not_printed() {
         }
     }
 }
+
+/// `watch` rebuilds only what an edit affects where the rules module knows the file; a game of
+/// components whose component file happens to share a name with one of Safari Zone RNW's
+/// files is rebuilt whole, tiles and board included.
+#[test]
+fn watch_rebuilds_a_game_of_components_whole_whatever_its_files_are_named() {
+    use safari::cli::watch::affected;
+    let mut folder = GameFolder::open(&pack("diceafari")).unwrap();
+    let module = safari::rules_of(&mut folder);
+    assert_eq!(module.map(|m| m.id()), Some("diceafari"));
+    for file in ["deck.toml", "components.toml", "templates/map-front.typ"] {
+        let all: std::collections::BTreeSet<Target> = Target::ALL.into_iter().collect();
+        assert_eq!(affected(module, file), all, "{file}");
+    }
+    let mut folder = GameFolder::open(&pack("safari-zone")).unwrap();
+    let module = safari::rules_of(&mut folder);
+    let card = affected(module, "deck.toml");
+    assert!(card.contains(&Target::Deck) && !card.contains(&Target::Sheet));
+    assert!(!card.contains(&Target::Tiles));
+}

@@ -33,36 +33,15 @@ pub struct Args {
     bounds: super::typeset_worker::BoundsArgs,
 }
 
-/// What a change to a file of the game folder makes stale. Unknown files (card art, an
-/// included Typst file) may show anywhere in print, so they rebuild all of it.
-pub fn affected(relative: &str) -> BTreeSet<Target> {
-    use Target::*;
-    let all = || Target::ALL.into_iter().collect();
-    let name = relative.rsplit('/').next().unwrap_or(relative);
-    let set = |targets: &[Target]| targets.iter().copied().collect();
-    // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
-    // ruleset: whatever changes, it is made again.
-    let mut targets: BTreeSet<Target> = match (relative.starts_with("templates/"), name) {
-        (true, "field-guide.typ" | "sheet.typ" | "table-sheet.typ") => set(&[Sheet]),
-        (true, "encounter-deck.typ") => set(&[Deck]),
-        (true, "cards.typ" | "card.typ") => set(&[Deck]),
-        (true, "dice.typ") => set(&[Dice]),
-        (true, "die-faces.typ") => set(&[]),
-        (true, _) => set(&[Sheet, Deck, Dice, Tiles, Board]),
-        (false, "park-rules.typ") => set(&[Sheet]),
-        // Cards print area and item names and the capture dice's odds.
-        (false, "deck.toml") => set(&[Deck, Ruleset]),
-        (false, "dice.toml") => set(&[Dice, Deck, Sheet, Ruleset]),
-        (false, "field-guide.kdl") => set(&[Sheet, Deck, Ruleset]),
-        _ => all(),
-    };
-    if !matches!(
-        relative,
-        "templates/encounter-deck.typ" | "templates/dice.typ"
-    ) {
-        targets.insert(Tts);
+/// What a change to a file of the game folder makes stale: what the game's rules module says
+/// of its own files (`Module::stale_after_edit`). Other files (a game of components' files,
+/// card art, an included Typst file) may show anywhere, so they rebuild everything; so does
+/// any file when the manifest names no module.
+pub fn affected(module: Option<&dyn crate::rules::Module>, relative: &str) -> BTreeSet<Target> {
+    match module.and_then(|module| module.stale_after_edit(relative)) {
+        Some(stale) => stale.into_iter().collect(),
+        None => Target::ALL.into_iter().collect(),
     }
-    targets
 }
 
 pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
@@ -132,7 +111,11 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
             }
             if let Ok(relative) = event.path.strip_prefix(&root) {
                 let relative = relative.to_string_lossy().replace('\\', "/");
-                targets.extend(affected(&relative));
+                // The manifest may have just named other rules.
+                let module = crate::world::GameFolder::open(&root)
+                    .ok()
+                    .and_then(|mut folder| crate::rules_of(&mut folder));
+                targets.extend(affected(module, &relative));
             }
         }
         if !targets.is_empty() {

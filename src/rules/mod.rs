@@ -81,6 +81,12 @@ pub trait Module: Sync {
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         None
     }
+    /// What an edit of the game folder's file at `relative` (`deck.toml`,
+    /// `templates/cards.typ`) makes stale, for `watch`, when the module knows the file: its
+    /// own files and templates. `None`: anything may show the file, so everything is rebuilt.
+    fn stale_after_edit(&self, _relative: &str) -> Option<Vec<Target>> {
+        None
+    }
     /// The component layer's [`Rules`] it runs, for a game made of components.
     fn on_components(&self) -> Option<&'static dyn Rules> {
         None

@@ -93,6 +93,28 @@ impl crate::rules::Module for SafariZone {
         super::print::documents(target)
     }
 
+    fn stale_after_edit(&self, relative: &str) -> Option<Vec<Target>> {
+        use Target::*;
+        let name = relative.rsplit('/').next().unwrap_or(relative);
+        // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
+        // ruleset: whatever else changes, it is made again. Files under other names (card
+        // art, an included Typst file, a file `[files]` renames) may show anywhere.
+        let stale: &[Target] = match (relative.starts_with("templates/"), name) {
+            (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts],
+            (true, "encounter-deck.typ") => &[Deck],
+            (true, "cards.typ" | "card.typ") => &[Deck, Tts],
+            (true, "dice.typ") => &[Dice],
+            (true, "die-faces.typ") => &[Tts],
+            (false, "park-rules.typ") => &[Sheet, Tts],
+            // Cards print area and item names and the capture dice's odds.
+            (false, "deck.toml") => &[Deck, Ruleset, Tts],
+            (false, "dice.toml") => &[Dice, Deck, Sheet, Ruleset, Tts],
+            (false, "field-guide.kdl") => &[Sheet, Deck, Ruleset, Tts],
+            _ => return None,
+        };
+        Some(stale.to_vec())
+    }
+
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         Some(&super::tts::Export)
     }
