@@ -72,7 +72,10 @@ fn watch_edit(c: &mut Criterion) {
     let deck = std::fs::read_to_string(game.join("deck.toml")).unwrap();
     let flavour = "Its large ears stay raised";
     assert!(deck.contains(flavour));
-    let targets: BTreeSet<Target> = watch::affected("deck.toml");
+    let targets: BTreeSet<Target> = watch::affected(
+        Some(&safari::rules::safari_zone::module::SafariZone),
+        "deck.toml",
+    );
     let rebuild = |targets: &BTreeSet<Target>, typesetting: &mut Typesetting| {
         // The first two: when every output is current (the third checks the sheet, and
         // writes nothing after a flavour text).
