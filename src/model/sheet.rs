@@ -92,22 +92,26 @@ impl<T> SheetDef<T> {
         }
     }
 
-    /// The same sheet with each box's terms made by `f` from the box and its terms.
-    pub fn with_terms<U>(self, mut f: impl FnMut(&BoxDef<()>, T) -> U) -> SheetDef<U> {
+    /// The same sheet with each box's terms made by `f` from the box as it is.
+    pub fn with_terms<U>(self, mut f: impl FnMut(&BoxDef<T>) -> U) -> SheetDef<U> {
+        let boxes = self.boxes.into_iter().map(|b| BoxDef {
+            terms: f(&b),
+            id: b.id,
+            section: b.section,
+            track: b.track,
+            index: b.index,
+            shape: b.shape,
+            style: b.style,
+            vp: b.vp,
+            label: b.label,
+            origin: b.origin,
+        });
         SheetDef {
             title: self.title,
             columns: self.columns,
             sections: self.sections,
             tracks: self.tracks,
-            boxes: self
-                .boxes
-                .into_iter()
-                .map(|b| {
-                    let (plain, terms) = b.split();
-                    let terms = f(&plain, terms);
-                    plain.with(terms)
-                })
-                .collect(),
+            boxes: boxes.collect(),
         }
     }
 
@@ -242,53 +246,4 @@ pub struct BoxDef<T> {
     pub origin: Origin,
     /// What fills it, needs and gives, as its game reads them.
     pub terms: T,
-}
-
-impl<T> BoxDef<T> {
-    /// The box without its terms, and its terms.
-    pub fn split(self) -> (BoxDef<()>, T) {
-        let BoxDef {
-            id,
-            section,
-            track,
-            index,
-            shape,
-            style,
-            vp,
-            label,
-            origin,
-            terms,
-        } = self;
-        let plain = BoxDef {
-            id,
-            section,
-            track,
-            index,
-            shape,
-            style,
-            vp,
-            label,
-            origin,
-            terms: (),
-        };
-        (plain, terms)
-    }
-}
-
-impl BoxDef<()> {
-    /// This box with these terms.
-    pub fn with<T>(self, terms: T) -> BoxDef<T> {
-        BoxDef {
-            id: self.id,
-            section: self.section,
-            track: self.track,
-            index: self.index,
-            shape: self.shape,
-            style: self.style,
-            vp: self.vp,
-            label: self.label,
-            origin: self.origin,
-            terms,
-        }
-    }
 }

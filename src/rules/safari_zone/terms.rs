@@ -35,7 +35,7 @@ pub fn read_field_guide(
         boxes: &names.boxes,
         diagnostics,
     };
-    let guide = guide.with_terms(|b, written| resolver.box_terms(b, written));
+    let guide = guide.with_terms(|b| resolver.box_terms(b));
     (guide, names)
 }
 
@@ -58,7 +58,8 @@ pub struct Resolver<'a> {
 
 impl Resolver<'_> {
     /// A box's terms: every box says what fills it, but a free box, which is filled any time.
-    pub fn box_terms(&mut self, b: &crate::model::BoxDef<()>, written: WrittenTerms) -> Terms {
+    pub fn box_terms(&mut self, b: &crate::model::BoxDef<WrittenTerms>) -> Terms {
+        let written = &b.terms;
         let free = b.style == Style::Free;
         if free && written.fill_written == FillWritten::OnTheBox {
             self.diagnostics.push(
