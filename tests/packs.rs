@@ -819,6 +819,9 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
     let (_, data) = table("roll-and-write");
     let layout = serde_json::to_string(&data.sheets[0].layout).unwrap();
     assert!(layout.contains(r#""kind":"icon","#) && layout.contains(r#""icon":"sun""#));
+    // Inside a word too: `2x[sun]` is the word `2x`, then the icon; no bracket is printed.
+    assert_eq!(layout.matches(r#""icon":"sun""#).count(), 2, "{layout}");
+    assert!(layout.contains(r#""text":"2x""#) && !layout.contains("[sun]"));
 }
 
 #[test]

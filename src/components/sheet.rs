@@ -55,34 +55,38 @@ impl Sheet {
         &self.guide.get(b).terms
     }
 
-    /// SZ0201 for a word in brackets that names no symbol: it would print as plain text.
+    /// SZ0201 for a word in brackets that names no symbol, a whole term (`[fsh]`) or inside
+    /// one (`2x[fsh]`): it would print as plain text.
     pub fn check_icons(&self, symbols: &[Symbol], diagnostics: &mut crate::diag::Diagnostics) {
         use crate::diag::{Code, similar_name};
         let ids = || symbols.iter().map(|s| s.id.value.as_str());
         for terms in self.guide.boxes.iter().map(|b| &b.terms) {
             for term in terms.needs.iter().chain(&terms.gives) {
-                let Some(id) = term
-                    .written
-                    .strip_prefix('[')
-                    .and_then(|rest| rest.strip_suffix(']'))
-                else {
-                    continue;
-                };
-                if ids().any(|known| known == id) {
-                    continue;
+                for (offset, id) in bracketed(&term.written) {
+                    if ids().any(|known| known == id) {
+                        continue;
+                    }
+                    // The term's origin is its text's when the string has no escapes.
+                    let origin = match term.origin.range().len() == term.written.len() {
+                        true => {
+                            let start = term.origin.start + offset;
+                            Origin::new(term.origin.file, start..start + id.len() + 2)
+                        }
+                        false => term.origin,
+                    };
+                    let diagnostic = Diagnostic::error(
+                        Code::UnknownName,
+                        format!("unknown symbol `{}`", crate::diag::printable(id)),
+                    )
+                    .with_primary(origin, "no symbol has this id")
+                    .with_help(match similar_name(id, ids()) {
+                        Some(near) => format!(
+                            "a name with a similar spelling exists: `{near}` (`[id]` draws a symbol as an icon)"
+                        ),
+                        None => "`[id]` draws the symbol `id` as an icon: define it as `[[symbol]]` in a component file, or write the word without brackets".to_string(),
+                    });
+                    diagnostics.push(diagnostic);
                 }
-                let diagnostic = Diagnostic::error(
-                    Code::UnknownName,
-                    format!("unknown symbol `{}`", crate::diag::printable(id)),
-                )
-                .with_primary(term.origin, "no symbol has this id")
-                .with_help(match similar_name(id, ids()) {
-                    Some(near) => format!(
-                        "a name with a similar spelling exists: `{near}` (`[id]` draws a symbol as an icon)"
-                    ),
-                    None => "`[id]` draws the symbol `id` as an icon: define it as `[[symbol]]` in a component file, or write the word without brackets".to_string(),
-                });
-                diagnostics.push(diagnostic);
             }
         }
     }
@@ -190,4 +194,13 @@ pub fn check(table: &super::Table, paper: Paper, diagnostics: &mut crate::diag::
             diagnostics.push(overflow);
         }
     }
+}
+
+/// The words in brackets in `text` (`2x[fish]`: `fish`), each with the offset of its `[`.
+fn bracketed(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.match_indices('[').filter_map(move |(open, _)| {
+        let inner = &text[open + 1..];
+        let close = inner.find(|c| c == ']' || c == '[')?;
+        (inner[close..].starts_with(']') && close > 0).then(|| (open, &inner[..close]))
+    })
 }

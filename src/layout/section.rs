@@ -118,20 +118,6 @@ enum Atom {
     Icon(usize),
 }
 
-fn atoms(words: &[String], icons: &HashMap<String, usize>) -> Vec<Atom> {
-    let mut atoms = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if i > 0 {
-            atoms.push(Atom::Word("+".to_string()));
-        }
-        match icons.get(w.as_str()) {
-            Some(&icon) => atoms.push(Atom::Icon(icon)),
-            None => atoms.extend(w.split_whitespace().map(|s| Atom::Word(s.to_string()))),
-        }
-    }
-    atoms
-}
-
 /// A tag measured at one size: its lines of atoms and its extent.
 #[derive(Debug, Clone)]
 struct Tag {
@@ -145,6 +131,8 @@ struct TagMetrics<'a> {
     icons: &'a [Icon],
     /// Each icon's index by its word.
     icon_words: &'a HashMap<String, usize>,
+    /// The lengths of the icons' words, longest first.
+    icon_lengths: Vec<usize>,
     size: f64,
     line_h: f64,
     sign_w: f64,
@@ -155,14 +143,65 @@ struct TagMetrics<'a> {
 impl<'a> TagMetrics<'a> {
     fn new(size: f64, icons: &'a [Icon], icon_words: &'a HashMap<String, usize>) -> TagMetrics<'a> {
         let line_h = fonts::line_height(Font::Body, size);
+        let mut icon_lengths: Vec<usize> = icon_words
+            .keys()
+            .map(String::len)
+            .filter(|&len| len > 0)
+            .collect();
+        icon_lengths.sort_unstable_by(|a, b| b.cmp(a));
+        icon_lengths.dedup();
         TagMetrics {
             icons,
             icon_words,
+            icon_lengths,
             size,
             line_h,
             sign_w: line_h * 0.62,
             icon_h: line_h * 0.9,
             space: text_width(Font::Body, size, " "),
+        }
+    }
+    /// A tag's terms as atoms, `+` between two terms. A term that is an icon's word is the
+    /// icon; in any other, each word is split around the icons' words written inside it
+    /// (`2x[fish]`: the word `2x`, then the icon).
+    fn atoms(&self, terms: &[String]) -> Vec<Atom> {
+        let mut atoms = Vec::new();
+        for (i, term) in terms.iter().enumerate() {
+            if i > 0 {
+                atoms.push(Atom::Word("+".to_string()));
+            }
+            match self.icon_words.get(term.as_str()) {
+                Some(&icon) => atoms.push(Atom::Icon(icon)),
+                None => {
+                    for word in term.split_whitespace() {
+                        self.split_icons(word, &mut atoms);
+                    }
+                }
+            }
+        }
+        atoms
+    }
+    fn split_icons(&self, word: &str, atoms: &mut Vec<Atom>) {
+        let (mut text_from, mut at) = (0, 0);
+        while at < word.len() {
+            let icon = self.icon_lengths.iter().find_map(|&len| {
+                let candidate = word.get(at..at + len)?;
+                self.icon_words.get(candidate).map(|&icon| (icon, len))
+            });
+            match icon {
+                Some((icon, len)) => {
+                    if text_from < at {
+                        atoms.push(Atom::Word(word[text_from..at].to_string()));
+                    }
+                    atoms.push(Atom::Icon(icon));
+                    at += len;
+                    text_from = at;
+                }
+                None => at += word[at..].chars().next().map_or(1, char::len_utf8),
+            }
+        }
+        if text_from < word.len() {
+            atoms.push(Atom::Word(word[text_from..].to_string()));
         }
     }
     fn atom_w(&self, atom: &Atom) -> f64 {
@@ -186,11 +225,11 @@ impl<'a> TagMetrics<'a> {
     }
     /// The tag on one line.
     fn one_line(&self, side: Side, words: &[String]) -> Option<Tag> {
-        (!words.is_empty()).then(|| self.tag(side, vec![atoms(words, self.icon_words)]))
+        (!words.is_empty()).then(|| self.tag(side, vec![self.atoms(words)]))
     }
     /// The tag on two lines, split where its wider line is narrowest.
     fn two_lines(&self, side: Side, words: &[String]) -> Option<Tag> {
-        let all = atoms(words, self.icon_words);
+        let all = self.atoms(words);
         if all.len() < 2 {
             return self.one_line(side, words);
         }
