@@ -200,7 +200,7 @@ pub fn check(table: &super::Table, paper: Paper, diagnostics: &mut crate::diag::
 fn bracketed(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.match_indices('[').filter_map(move |(open, _)| {
         let inner = &text[open + 1..];
-        let close = inner.find(|c| c == ']' || c == '[')?;
+        let close = inner.find([']', '['])?;
         (inner[close..].starts_with(']') && close > 0).then(|| (open, &inner[..close]))
     })
 }
