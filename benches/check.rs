@@ -163,7 +163,13 @@ fn component_sheets(c: &mut Criterion) {
             b.iter(|| {
                 let mut folder = folder_of(files);
                 let checked = safari::check(&mut folder);
-                assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+                // The smaller sheet would fit on half of its 2 m page (SZ0315): the check
+                // lays it out there too.
+                assert!(
+                    !checked.diagnostics.has_errors(),
+                    "{:?}",
+                    checked.diagnostics
+                );
             })
         });
     }

@@ -9,7 +9,9 @@
 use super::Symbol;
 use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
-use crate::layout::{BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, lay_out, one_line};
+use crate::layout::{
+    BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, fits_as, lay_out, one_line,
+};
 use crate::load::guide::{Term, WrittenTerms};
 use crate::model::{BoxId, Located, Paper, SheetDef};
 use crate::world::Origin;
@@ -133,6 +135,25 @@ impl Sheet {
         symbols: &[Symbol],
         paper: Paper,
     ) -> Result<SheetLayout, Diagnostic> {
+        let paper = PaperSize::of(self.paper.unwrap_or(paper));
+        self.with_titles(game_name, versions, self.paper.is_some(), |titles| {
+            lay_out(&self.data(symbols), titles, paper).map_err(|overflow| {
+                let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
+                let what = format!("the sheet `{}`", self.id.value);
+                overflow.diagnostic(&what, &sections)
+            })
+        })
+    }
+
+    /// `then` with the title band's and the key's words, for the sheet on its own paper or
+    /// on the game's.
+    fn with_titles<R>(
+        &self,
+        game_name: &str,
+        versions: &str,
+        own_paper: bool,
+        then: impl FnOnce(&Titles) -> R,
+    ) -> R {
         let words = [
             &self.key.needs,
             &self.key.gives,
@@ -151,19 +172,13 @@ impl Sheet {
             trigger,
             free,
         };
-        let titles = Titles {
+        then(&Titles {
             name: game_name,
             versions,
             player,
             score,
             key: &key,
-            own_paper: self.paper.is_some(),
-        };
-        let paper = PaperSize::of(self.paper.unwrap_or(paper));
-        lay_out(&self.data(symbols), &titles, paper).map_err(|overflow| {
-            let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
-            let what = format!("the sheet `{}`", self.id.value);
-            overflow.diagnostic(&what, &sections)
+            own_paper,
         })
     }
 }
@@ -189,10 +204,69 @@ pub fn check(table: &super::Table, paper: Paper, diagnostics: &mut crate::diag::
         if diagnostics.len() > before {
             continue;
         }
-        if let Err(overflow) = sheet.lay_out(&table.manifest.name, &versions, &table.symbols, paper)
-        {
-            diagnostics.push(overflow);
+        match sheet.lay_out(&table.manifest.name, &versions, &table.symbols, paper) {
+            Err(overflow) => diagnostics.push(overflow),
+            // A sheet of its own paper is as its designer chose.
+            Ok(laid_out) if sheet.paper.is_none() => {
+                if let Some(half) = sheet.half_page(
+                    &table.manifest.name,
+                    &versions,
+                    &table.symbols,
+                    paper,
+                    &laid_out,
+                ) {
+                    diagnostics.push(half);
+                }
+            }
+            Ok(_) => {}
         }
+    }
+}
+
+impl Sheet {
+    /// SZ0315 when the sheet, laid out on the game's paper `whole` as `laid_out`, fits as
+    /// generously on half of it (the page cut across its long side: a named paper when it is
+    /// one, else whole millimetres).
+    fn half_page(
+        &self,
+        game_name: &str,
+        versions: &str,
+        symbols: &[Symbol],
+        whole: Paper,
+        laid_out: &SheetLayout,
+    ) -> Option<Diagnostic> {
+        let size = PaperSize::of(whole);
+        let (short, long) = (size.width.min(size.height), size.width.max(size.height));
+        // A named paper when the half is one (A3's is A4), else whole millimetres.
+        let named = PaperSize::STANDARD.iter().find(|named| {
+            (named.width - long / 2.0).abs() < 0.5 && (named.height - short).abs() < 0.5
+        });
+        let (paper, written) = match named {
+            Some(named) => (Paper::parse(named.name).ok()?, named.name.to_string()),
+            None => {
+                let (width, height) = ((long / 2.0).floor(), short.floor());
+                if width < Paper::CUSTOM_RANGE.0 {
+                    return None;
+                }
+                (Paper::Custom { width, height }, format!("{width}x{height}"))
+            }
+        };
+        let fits = self.with_titles(game_name, versions, true, |titles| {
+            fits_as(&self.data(symbols), titles, PaperSize::of(paper), laid_out)
+        });
+        if !fits {
+            return None;
+        }
+        Some(
+            Diagnostic::warning(
+                crate::diag::Code::SheetHalfEmpty,
+                format!("the sheet `{}` would fit on half its page", self.id.value),
+            )
+            .with_primary(self.origin, format!("laid out on {} x {} mm", short.round(), long.round()))
+            .with_help(format!(
+                "it fits as generously on half the page: give it `paper = \"{written}\"`, or add to it"
+            )),
+        )
     }
 }
 

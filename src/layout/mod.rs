@@ -21,7 +21,7 @@ mod section;
 mod sheet;
 
 pub use input::{BoxData, Icon, SectionData, SheetData, TrackData, one_line};
-pub use sheet::{KeyWords, Overflow, Titles, lay_out};
+pub use sheet::{KeyWords, Overflow, Titles, fits_as, lay_out};
 
 use serde::Serialize;
 

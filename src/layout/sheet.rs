@@ -77,6 +77,19 @@ pub fn lay_out(
     }
 }
 
+/// Whether the sheet fits on `paper` at least as generously as it was `laid_out`: at the same
+/// density, with no more tags broken over two lines. One layout, at that density.
+pub fn fits_as(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    laid_out: &SheetLayout,
+) -> bool {
+    let level = laid_out.level;
+    at_level(sheet, titles, paper, level, &LEVELS[level])
+        .is_ok_and(|layout| broken_tags(&layout) <= broken_tags(laid_out))
+}
+
 fn attempt(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Result<SheetLayout, Overflow> {
     attempt_counted(sheet, titles, paper, &std::cell::Cell::new(0))
 }
