@@ -99,6 +99,10 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
             }
         };
         let mut targets = BTreeSet::new();
+        // The manifest may have just named other rules: asked once a batch of saves.
+        let module = crate::world::GameFolder::open(&root)
+            .ok()
+            .and_then(|mut folder| crate::rules_of(&mut folder));
         for event in &events {
             // The output folder may sit inside the game folder: its writes are not edits.
             if event.path.starts_with(&out) || is_editor_litter(&event.path) {
@@ -111,10 +115,6 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
             }
             if let Ok(relative) = event.path.strip_prefix(&root) {
                 let relative = relative.to_string_lossy().replace('\\', "/");
-                // The manifest may have just named other rules.
-                let module = crate::world::GameFolder::open(&root)
-                    .ok()
-                    .and_then(|mut folder| crate::rules_of(&mut folder));
                 targets.extend(affected(module, &relative));
             }
         }

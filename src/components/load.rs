@@ -339,31 +339,7 @@ fn lower_manifest(
     diagnostics: &mut Diagnostics,
 ) -> TableManifest {
     let origin = Origin::new(file, 0..text.len().min(1));
-    if let Err(reason) = crate::load::check_id(raw.id.get_ref()) {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::BadId,
-                format!("the game id `{}` is not a valid id: it {reason}", raw.id.get_ref()),
-            )
-            .with_primary(Origin::new(file, raw.id.span()), "this id")
-            .with_help("the id names the game's output folder (out/<id>/): use lower-case words joined by dashes"),
-        );
-    }
-    if raw.name.chars().count() > limits::MAX_GAME_NAME_CHARS {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::LimitExceeded,
-                format!(
-                    "the game's name is longer than {} characters",
-                    limits::MAX_GAME_NAME_CHARS
-                ),
-            )
-            .with_primary(
-                Origin::new(file, crate::load::find_key(text, "name")),
-                "this name",
-            ),
-        );
-    }
+    crate::load::check_identity(&raw.id, &raw.name, file, text, diagnostics);
     let Players { min, max } = raw.players;
     if min > max || min == 0 || max > limits::MAX_PLAYERS {
         diagnostics.push(

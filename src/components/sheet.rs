@@ -126,18 +126,19 @@ impl Sheet {
         )
     }
 
-    /// The sheet laid out on its own paper, else on the game's (`paper`), under the game's
-    /// name and versions, or the diagnostic saying why it does not fit.
+    /// The sheet (its [`data`](Self::data)) laid out on its own paper, else on the game's
+    /// (`paper`), under the game's name and versions, or the diagnostic saying why it does
+    /// not fit.
     pub fn lay_out(
         &self,
         game_name: &str,
         versions: &str,
-        symbols: &[Symbol],
+        data: &SheetData,
         paper: Paper,
     ) -> Result<SheetLayout, Diagnostic> {
         let paper = PaperSize::of(self.paper.unwrap_or(paper));
         self.with_titles(game_name, versions, self.paper.is_some(), |titles| {
-            lay_out(&self.data(symbols), titles, paper).map_err(|overflow| {
+            lay_out(data, titles, paper).map_err(|overflow| {
                 let sections: Vec<Origin> = self.guide.sections.iter().map(|s| s.origin).collect();
                 let what = format!("the sheet `{}`", self.id.value);
                 overflow.diagnostic(&what, &sections)
@@ -204,17 +205,14 @@ pub fn check(table: &super::Table, paper: Paper, diagnostics: &mut crate::diag::
         if diagnostics.len() > before {
             continue;
         }
-        match sheet.lay_out(&table.manifest.name, &versions, &table.symbols, paper) {
+        let data = sheet.data(&table.symbols);
+        match sheet.lay_out(&table.manifest.name, &versions, &data, paper) {
             Err(overflow) => diagnostics.push(overflow),
             // A sheet of its own paper is as its designer chose.
             Ok(laid_out) if sheet.paper.is_none() => {
-                if let Some(half) = sheet.half_page(
-                    &table.manifest.name,
-                    &versions,
-                    &table.symbols,
-                    paper,
-                    &laid_out,
-                ) {
+                if let Some(half) =
+                    sheet.half_page(&table.manifest.name, &versions, &data, paper, &laid_out)
+                {
                     diagnostics.push(half);
                 }
             }
@@ -231,7 +229,7 @@ impl Sheet {
         &self,
         game_name: &str,
         versions: &str,
-        symbols: &[Symbol],
+        data: &SheetData,
         whole: Paper,
         laid_out: &SheetLayout,
     ) -> Option<Diagnostic> {
@@ -252,7 +250,7 @@ impl Sheet {
             }
         };
         let fits = self.with_titles(game_name, versions, true, |titles| {
-            fits_as(&self.data(symbols), titles, PaperSize::of(paper), laid_out)
+            fits_as(data, titles, PaperSize::of(paper), laid_out)
         });
         if !fits {
             return None;

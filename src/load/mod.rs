@@ -31,6 +31,44 @@ pub fn is_complete(diagnostics: &Diagnostics) -> bool {
     !diagnostics.lost_content_since(0)
 }
 
+/// A manifest's `id`, which names the output folder (SZ0105), and `name`, which heads the
+/// sheets and names the export files.
+pub(crate) fn check_identity(
+    id: &toml::Spanned<String>,
+    name: &str,
+    file: FileId,
+    text: &str,
+    diagnostics: &mut Diagnostics,
+) {
+    if let Err(reason) = check_id(id.get_ref()) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::BadId,
+                format!("the game id `{}` is not a valid id: it {reason}", id.get_ref()),
+            )
+            .with_primary(Origin::new(file, id.span()), "this id")
+            .with_help(
+                "the id names the game's output folder (out/<id>/): use lower-case words joined by dashes, e.g. `id = \"my-safari\"`",
+            ),
+        );
+    }
+    if name.chars().count() > limits::MAX_GAME_NAME_CHARS {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!(
+                    "the game's name is longer than {} characters",
+                    limits::MAX_GAME_NAME_CHARS
+                ),
+            )
+            .with_primary(Origin::new(file, find_key(text, "name")), "this name")
+            .with_help(
+                "the name heads the sheet and names the Tabletop Simulator files: keep it short",
+            ),
+        );
+    }
+}
+
 /// The manifest's `[print]`: the card size and the paper (A4 and poker by default).
 pub(crate) fn lower_print(
     print: &Print,

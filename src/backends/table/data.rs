@@ -358,7 +358,7 @@ pub fn table_data(
                     .lay_out(
                         &table.manifest.name,
                         &table.manifest.versions_line(),
-                        &table.symbols,
+                        &sheet.data(&table.symbols),
                         paper,
                     )
                     .ok()?;

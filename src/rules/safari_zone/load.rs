@@ -11,7 +11,7 @@ use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::limits::{self, MAX_COPIES, MAX_FACE_VALUE, MAX_SIDES};
 use crate::load::names::Names;
-use crate::load::{MANIFEST, check_id, find_key, lower_print, toml_read};
+use crate::load::{MANIFEST, check_identity, find_key, lower_print, toml_read};
 use crate::world::{FileId, GameFolder, Origin};
 
 /// Expedition dice in one set (a re-roll chooses among 2^dice subsets).
@@ -186,18 +186,7 @@ fn lower_manifest(
             origin,
         };
     };
-    if let Err(reason) = check_id(raw.id.get_ref()) {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::BadId,
-                format!("the game id `{}` is not a valid id: it {reason}", raw.id.get_ref()),
-            )
-            .with_primary(Origin::new(file, raw.id.span()), "this id")
-            .with_help(
-                "the id names the game's output folder (out/<id>/): use lower-case words joined by dashes, e.g. `id = \"my-safari\"`",
-            ),
-        );
-    }
+    check_identity(&raw.id, &raw.name, file, text, diagnostics);
     let too_many = |what: &str, limit: u32, at: std::ops::Range<usize>| {
         Diagnostic::error(Code::LimitExceeded, format!("`{what}` is at most {limit}"))
             .with_primary(Origin::new(file, at), "too many")
@@ -224,21 +213,6 @@ fn lower_manifest(
         if value > limits::MAX_COUNT {
             diagnostics.push(too_many(what, limits::MAX_COUNT, find_key(text, what)));
         }
-    }
-    if raw.name.chars().count() > limits::MAX_GAME_NAME_CHARS {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::LimitExceeded,
-                format!(
-                    "the game's name is longer than {} characters",
-                    limits::MAX_GAME_NAME_CHARS
-                ),
-            )
-            .with_primary(Origin::new(file, find_key(text, "name")), "this name")
-            .with_help(
-                "the name heads the sheet and names the Tabletop Simulator files: keep it short",
-            ),
-        );
     }
     if raw.players.min > raw.players.max || raw.players.min == 0 {
         diagnostics.push(
