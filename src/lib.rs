@@ -171,10 +171,17 @@ pub fn build_with(
     options: &backends::BuildOptions,
     typesetting: &mut Typesetting,
 ) -> Built {
-    let sheet = options
-        .targets
-        .iter()
-        .any(|t| matches!(t, backends::Target::Sheet | backends::Target::Tts));
+    // The sheet is laid out for what draws it, and for the ruleset, which says where each box
+    // prints.
+    let sheet = options.targets.iter().any(|t| {
+        matches!(
+            t,
+            backends::Target::Sheet
+                | backends::Target::Tts
+                | backends::Target::Play
+                | backends::Target::Ruleset
+        )
+    });
     let check_options = CheckOptions {
         paper: options.print.paper,
         sheet,

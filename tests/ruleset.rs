@@ -20,10 +20,11 @@ fn ruleset_bytes(dir: &Path) -> Option<Vec<u8>> {
     }
     // A game of components (a fixture with only warnings) writes the components' ruleset.
     let game = checked.game?;
+    // The build lays the sheet out, and the ruleset says where each box prints.
     let output = ruleset::output(&Context {
         game: &game,
         folder: &folder,
-        layout: None,
+        layout: checked.layout.as_ref(),
     });
     Some(output.bytes)
 }

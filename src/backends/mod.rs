@@ -40,6 +40,8 @@ pub enum Target {
     Ruleset,
     /// The Tabletop Simulator saved object and its images: tts/.
     Tts,
+    /// The playtest page, a game to play in the browser: play/index.html (Safari Zone RNW).
+    Play,
 }
 
 impl Target {
@@ -75,10 +77,11 @@ impl Target {
             Target::Board => path.starts_with("boards/") || path.starts_with("preview/boards/"),
             Target::Ruleset => path == "ruleset.json",
             Target::Tts => path.starts_with("tts/"),
+            Target::Play => path.starts_with("play/"),
         }
     }
 
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::Sheet,
         Target::Deck,
         Target::Dice,
@@ -86,6 +89,7 @@ impl Target {
         Target::Board,
         Target::Ruleset,
         Target::Tts,
+        Target::Play,
     ];
 }
 
@@ -110,7 +114,9 @@ impl BuildOptions {
                 Target::Sheet => Some(Document::Sheet),
                 Target::Deck => Some(Document::Deck),
                 Target::Dice => Some(Document::Dice),
-                Target::Ruleset | Target::Tts | Target::Tiles | Target::Board => None,
+                Target::Ruleset | Target::Tts | Target::Play | Target::Tiles | Target::Board => {
+                    None
+                }
             })
             .collect()
     }

@@ -361,5 +361,6 @@ fn target_name(target: Target) -> &'static str {
         Target::Board => "board",
         Target::Ruleset => "ruleset",
         Target::Tts => "tts",
+        Target::Play => "playtest page",
     }
 }

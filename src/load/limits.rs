@@ -7,6 +7,11 @@
 //! with SZ0005 at the place at fault. The loader, the ruleset reader and the simulator share
 //! these numbers, so a ruleset `build` writes is always one `sim` reads.
 
+pub use safari_engine::limits::{
+    MAX_BOXES, MAX_COPIES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_FACE_VALUE, MAX_PLAYERS,
+    MAX_SIDES, MAX_VP,
+};
+
 use crate::diag::{Code, Diagnostic};
 use crate::world::{FileId, Origin};
 
@@ -22,28 +27,10 @@ pub const MAX_RULESET_BYTES: u64 = 16 << 20;
 pub const MAX_TEXT_CHARS: usize = 1000;
 /// Characters in the game's name (it names the Tabletop Simulator files).
 pub const MAX_GAME_NAME_CHARS: usize = 100;
-/// Entries in one TOML file's list (cards, species, items, dice sets).
-pub const MAX_ENTRIES: usize = 1000;
 /// How deeply KDL blocks may nest (the Field Guide needs four: sheet, section, track, box).
 pub const MAX_KDL_DEPTH: usize = 16;
-/// Boxes on the Field Guide, counting each repeat.
-pub const MAX_BOXES: usize = 10_000;
-/// Copies of one card.
-pub const MAX_COPIES: u32 = 1000;
-/// Physical cards in the deck.
-pub const MAX_DECK_SIZE: u32 = 5000;
-/// Players in one game.
-pub const MAX_PLAYERS: u32 = 100;
-/// Turns, Safari Balls, rolls per turn and the hazard limit.
-pub const MAX_COUNT: u32 = 1000;
-/// Victory points one box gives.
-pub const MAX_VP: u32 = 10_000;
 /// Games one `sim` plays per policy.
 pub const MAX_GAMES: u64 = 1_000_000;
-/// Faces of one die.
-pub const MAX_SIDES: u32 = 100;
-/// The highest number on a die face.
-pub const MAX_FACE_VALUE: u32 = 100;
 
 /// A byte count for a message: "1 MiB".
 pub fn bytes(count: u64) -> String {

@@ -145,16 +145,7 @@ pub struct Section {
     pub origin: Origin,
 }
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Flow {
-    /// Boxes left to right, wrapping to the next row.
-    Row,
-    /// Boxes top to bottom.
-    Column,
-}
+pub use safari_engine::vocabulary::{Flow, Shape, Style};
 
 #[derive(Debug, Clone)]
 pub struct Track {
@@ -166,69 +157,6 @@ pub struct Track {
     pub loose: bool,
     pub boxes: Vec<BoxId>,
     pub origin: Origin,
-}
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Shape {
-    Square,
-    Circle,
-    Diamond,
-    Hexagon,
-    Star,
-    Ball,
-}
-
-impl Shape {
-    pub const NAMES: &'static [(&'static str, Shape)] = &[
-        ("square", Shape::Square),
-        ("circle", Shape::Circle),
-        ("diamond", Shape::Diamond),
-        ("hexagon", Shape::Hexagon),
-        ("star", Shape::Star),
-        ("ball", Shape::Ball),
-    ];
-}
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Style {
-    Plain,
-    /// Gold border: filling it lets the player fill another square box.
-    Bonus,
-    /// Blue border: filled as a side effect of its event.
-    Trigger,
-    /// Dotted border: fill it any time once the boxes before it are filled.
-    Free,
-}
-
-impl Style {
-    pub const NAMES: &'static [(&'static str, Style)] = &[
-        ("plain", Style::Plain),
-        ("bonus", Style::Bonus),
-        ("trigger", Style::Trigger),
-        ("free", Style::Free),
-    ];
 }
 
 #[derive(Debug, Clone)]

@@ -29,7 +29,7 @@ use crate::model::Paper;
 pub use cache::RenderCache;
 use files::TemplateFiles;
 use geometry::DeckLayout;
-pub use plan::TtsPlan;
+pub use plan::{ExportPlan, TtsSettings};
 use worker::Worker;
 
 /// Preview pages are rendered at this resolution: enough to read 7 pt text on screen.
@@ -119,9 +119,9 @@ pub enum Typesetting {
     Bounded(Worker),
 }
 
-/// An export drawn from typeset pages, run where they were typeset (in the bounded worker,
-/// for the command line: pages do not cross the pipe): a rules module's Tabletop Simulator
-/// save. A plan names it by the module's id (`TtsPlan::rules`).
+/// Exports drawn from typeset pages, run where they were typeset (in the bounded worker, for
+/// the command line: pages do not cross the pipe): a rules module's Tabletop Simulator save
+/// and playtest page. A plan names them by the module's id (`ExportPlan::rules`).
 pub trait PageExport: Sync {
     /// What a session's cache kept of a document the export draws on, and that document's
     /// template: a job of that template typeset only for the export is then skipped.
@@ -135,7 +135,7 @@ pub trait PageExport: Sync {
     /// [`PageExport::reusable`] found.
     fn export(
         &self,
-        plan: &plan::TtsPlan,
+        plan: &plan::ExportPlan,
         kept: &[(String, typst_layout::PagedDocument)],
         reused: Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
         reuse: cache::Reuse,

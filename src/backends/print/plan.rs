@@ -16,8 +16,9 @@ pub struct Plan {
     /// `sys.inputs.game` of every document.
     pub game: serde_json::Value,
     pub jobs: Vec<Job>,
-    /// The Tabletop Simulator export, made from the documents jobs keep.
-    pub tts: Option<TtsPlan>,
+    /// The exports drawn from typeset pages (the Tabletop Simulator save, the playtest page),
+    /// made from the documents jobs keep.
+    pub export: Option<ExportPlan>,
 }
 
 /// One document to typeset: its template, its inputs, and what to make of its pages.
@@ -32,7 +33,7 @@ pub struct Job {
     /// Each page a card to render at print resolution (the page after the last design is
     /// the back): the card previews, or a print-on-demand service's pictures.
     pub card_images: Option<CardImages>,
-    /// Whether the Tabletop Simulator export draws on this document.
+    /// Whether the exports draw on this document.
     pub keep: bool,
     /// A template typeset first, whose PDF this one receives as `sys.inputs.designs`: the
     /// card designs, drawn once and placed by reference however many copies are printed.
@@ -67,17 +68,27 @@ pub struct CardImages {
     pub designs: Vec<String>,
 }
 
+/// The exports a rules module draws from typeset pages, run where the pages are.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TtsPlan {
-    /// The rules module whose export this is ([`crate::rules::page_export`]).
+pub struct ExportPlan {
+    /// The rules module whose exports these are ([`crate::rules::page_export`]).
     pub rules: String,
-    /// The ruleset as written to ruleset.json; the export reads it back from this text.
+    /// The ruleset as written to ruleset.json; the exports read it back from this text.
     pub ruleset_json: String,
-    /// Image URLs are `<asset_base>/<file>`.
-    pub asset_base: String,
-    /// The Field Guide tiles may be the last export's (see `BuildOptions::last_sheet`).
+    /// The Tabletop Simulator save, whose image URLs are `<asset_base>/<file>`.
+    pub tts: Option<TtsSettings>,
+    /// The playtest page (`play/index.html`).
+    #[serde(default)]
+    pub playtest: bool,
+    /// The sheet's pictures may be the last export's (see `BuildOptions::last_sheet`).
     #[serde(default)]
     pub last_sheet: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TtsSettings {
+    /// Image URLs are `<asset_base>/<file>`.
+    pub asset_base: String,
 }
 
 impl Job {

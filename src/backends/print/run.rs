@@ -18,12 +18,13 @@ use super::{CARD_DPI, Timing};
 use crate::backends::Output;
 use crate::diag::{Code, Diagnostic};
 
-/// The name the Tabletop Simulator export goes by in progress and timings.
-pub const TTS: &str = "tts/";
+/// The name the exports drawn from pages (the Tabletop Simulator save, the playtest page) go
+/// by in progress and timings.
+pub const EXPORTS: &str = "exports";
 
 /// What typesetting reports on the way.
 pub enum Progress<'a> {
-    /// Work on a document (named by its template) or the export ([`TTS`]) began.
+    /// Work on a document (named by its template) or the exports ([`EXPORTS`]) began.
     Started(&'a str),
     Finished(&'a str),
     /// A file is made.
@@ -52,9 +53,9 @@ pub fn run(
     // build of the session kept of a document it needs, which is then not typeset at all when
     // nothing else wants it.
     let export = plan
-        .tts
+        .export
         .as_ref()
-        .and_then(|tts| crate::rules::page_export(&tts.rules));
+        .and_then(|export| crate::rules::page_export(&export.rules));
     let reused = export.and_then(|export| export.reusable(plan, reuse));
     let only_for_the_export = |job: &Job| job.pdf.is_none() && job.previews.is_none();
     let jobs: Vec<&Job> = plan
@@ -93,20 +94,20 @@ pub fn run(
         errors.extend(done.warnings);
         return Err(errors);
     }
-    if let (Some(tts), Some(export)) = (&plan.tts, export) {
-        progress(Progress::Started(TTS));
+    if let (Some(exports), Some(export)) = (&plan.export, export) {
+        progress(Progress::Started(EXPORTS));
         let clock = std::time::Instant::now();
-        let outputs = export.export(tts, &kept, reused.map(|(_, kept)| kept), reuse);
+        let outputs = export.export(exports, &kept, reused.map(|(_, kept)| kept), reuse);
         for output in outputs {
             progress(Progress::Output(output));
         }
         done.timings.push(Timing {
-            document: TTS.to_string(),
+            document: EXPORTS.to_string(),
             typeset_ms: 0.0,
             pdf_ms: 0.0,
             previews_ms: clock.elapsed().as_secs_f64() * 1e3,
         });
-        progress(Progress::Finished(TTS));
+        progress(Progress::Finished(EXPORTS));
     }
     Ok(done)
 }

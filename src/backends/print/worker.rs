@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::files::TemplateFiles;
 use super::plan::Plan;
-use super::run::{Done, TTS};
+use super::run::{Done, EXPORTS};
 use super::wire::{self, Event, Request};
 use crate::backends::Output;
 use crate::diag::{Code, Diagnostic};
@@ -341,7 +341,7 @@ fn describe(unfinished: &[String]) -> String {
     let mut names: Vec<String> = unfinished
         .iter()
         .map(|d| match d.as_str() {
-            TTS => "the Tabletop Simulator export".to_string(),
+            EXPORTS => "the Tabletop Simulator save and playtest page".to_string(),
             template => template.to_string(),
         })
         .collect();

@@ -120,7 +120,7 @@ pub fn build(
             game_id: data.id.clone(),
             game: serde_json::to_value(&data).expect("template data serialises"),
             jobs,
-            tts: None,
+            export: None,
         };
         let (made, done) = super::print::run_plan(&plan, &files, typesetting)?;
         outputs = made;

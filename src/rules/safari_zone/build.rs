@@ -4,7 +4,7 @@
 
 use super::model::Game;
 use crate::backends::print::files::TemplateFiles;
-use crate::backends::print::{PrintOptions, TtsPlan, Typesetting};
+use crate::backends::print::{ExportPlan, PrintOptions, TtsSettings, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
 use crate::diag::Diagnostic;
 use crate::world::GameFolder;
@@ -35,18 +35,27 @@ pub fn run_all(
         outputs.push(ruleset::output(context));
     }
     let documents = options.documents();
-    // The export is made from the print documents (one design, two outputs), so it is
-    // typeset with them.
-    let tts = options.targets.contains(&Target::Tts).then(|| {
-        let ruleset = ruleset::build(context.game, &ruleset::content_hash(context.folder));
-        TtsPlan {
+    // The exports are made from the print documents (one design, several outputs), so they
+    // are typeset with them.
+    let tts = options.targets.contains(&Target::Tts);
+    let playtest = options.targets.contains(&Target::Play);
+    let export = (tts || playtest).then(|| {
+        let ruleset = ruleset::build_laid_out(
+            context.game,
+            &ruleset::content_hash(context.folder),
+            context.layout,
+        );
+        ExportPlan {
             rules: super::RULES.to_string(),
             ruleset_json: serde_json::to_string(&ruleset).expect("rulesets serialise"),
-            asset_base: options.asset_base.url(&context.game.manifest.id),
+            tts: tts.then(|| TtsSettings {
+                asset_base: options.asset_base.url(&context.game.manifest.id),
+            }),
+            playtest,
             last_sheet: options.last_sheet,
         }
     });
-    if !documents.is_empty() || tts.is_some() {
+    if !documents.is_empty() || export.is_some() {
         let print_options = PrintOptions {
             documents,
             ..options.print.clone()
@@ -56,7 +65,7 @@ pub fn run_all(
             context.layout,
             templates,
             &print_options,
-            tts,
+            export,
             typesetting,
         )?;
         outputs.extend(printed.outputs);

@@ -14,10 +14,7 @@ use crate::load::names::Names;
 use crate::load::{MANIFEST, check_identity, find_key, lower_print, toml_read};
 use crate::world::{FileId, GameFolder, Origin};
 
-/// Expedition dice in one set (a re-roll chooses among 2^dice subsets).
-pub const MAX_EXPEDITION_DICE: u32 = 12;
-/// Capture dice in one set.
-pub const MAX_CAPTURE_DICE: u32 = 20;
+pub use safari_engine::limits::{MAX_CAPTURE_DICE, MAX_EXPEDITION_DICE};
 
 /// The Park Rules' file when `[files]` names none.
 pub const DEFAULT_PARK_RULES: &str = "park-rules.typ";

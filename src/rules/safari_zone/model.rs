@@ -101,85 +101,7 @@ pub struct Manifest {
     pub origin: Origin,
 }
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum ItemKind {
-    /// Used with a Trainer face (Moon Stone, Poké Doll...).
-    Usable,
-    /// Held: it counts while the player has it (rods, keys, Bicycle).
-    Passive,
-}
-
-/// One thing an item does, as data the checker and the engine both read. An item's effect is a
-/// list of these, so a new item is a new combination, not new code. A passive item's steps
-/// hold while the player has it; a usable item's happen when a Trainer face is spent on it. A
-/// step that does not fit the item's kind never happens (SZ0314).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Step {
-    /// Its use is for the boxes labelled with it (`use:<item>`, the Evolutions' stones): every
-    /// use fills the next open one, and this step says the item does nothing else.
-    #[serde(alias = "evolve")]
-    FillLabelled,
-    /// After a missed throw, one capture die keeps its value for the rest of the encounter.
-    LockCaptureDie,
-    /// Shuffles the discard pile into the deck.
-    ReshuffleDiscard,
-    /// Discards the drawn cards of one species and draws as many again.
-    #[serde(alias = "repel")]
-    RedrawSpecies,
-    /// One die showing a hazard may be re-rolled with each re-roll.
-    RerollHazard,
-    /// One more re-roll each turn.
-    ExtraRoll,
-    /// Counts as one more habitat of this kind toward card criteria.
-    Habitat(Habitat),
-    /// Adds this much to a capture roll: every roll while held (passive), or one roll it turns
-    /// into a catch (usable).
-    CaptureBonus(u32),
-}
-
-impl Step {
-    /// The step's name as content writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::FillLabelled => "fill-labelled",
-            Step::LockCaptureDie => "lock-capture-die",
-            Step::ReshuffleDiscard => "reshuffle-discard",
-            Step::RedrawSpecies => "redraw-species",
-            Step::RerollHazard => "reroll-hazard",
-            Step::ExtraRoll => "extra-roll",
-            Step::Habitat(_) => "habitat",
-            Step::CaptureBonus(_) => "capture-bonus",
-        }
-    }
-
-    /// Whether the step can happen for an item of this kind: re-rolls and habitats happen
-    /// while dice are rolled and cards met, when no Trainer face has been spent yet, so only
-    /// while held; the others are spent with a Trainer face, and a capture bonus is either.
-    pub fn fits(self, kind: ItemKind) -> bool {
-        match self {
-            Step::RerollHazard | Step::ExtraRoll | Step::Habitat(_) => kind == ItemKind::Passive,
-            Step::FillLabelled
-            | Step::LockCaptureDie
-            | Step::ReshuffleDiscard
-            | Step::RedrawSpecies => kind == ItemKind::Usable,
-            Step::CaptureBonus(_) => true,
-        }
-    }
-}
+pub use safari_engine::vocabulary::{Action, DiceRole, Habitat, ItemKind, Step};
 
 #[derive(Debug, Clone)]
 pub struct Item {
@@ -208,65 +130,6 @@ pub struct Evolution {
     /// The outer `None`: the item did not resolve (already reported).
     pub by: Option<Option<ItemId>>,
     pub origin: Origin,
-}
-
-/// The actions an expedition die face can show.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Action {
-    Area,
-    Trainer,
-    Item,
-    Grass,
-    Water,
-    Hazard,
-}
-
-impl Action {
-    pub const ALL: [Action; 6] = [
-        Action::Area,
-        Action::Trainer,
-        Action::Item,
-        Action::Grass,
-        Action::Water,
-        Action::Hazard,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Area => "area",
-            Action::Trainer => "trainer",
-            Action::Item => "item",
-            Action::Grass => "grass",
-            Action::Water => "water",
-            Action::Hazard => "hazard",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.name() == name)
-    }
-}
-
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum DiceRole {
-    Expedition,
-    Capture,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -353,25 +216,6 @@ pub enum Requirement {
     Box(BoxId),
     Vp(u32),
     Unknown,
-}
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Habitat {
-    Grass,
-    Water,
-    /// The player chooses grass or water each time it counts.
-    Any,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

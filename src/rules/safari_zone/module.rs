@@ -100,22 +100,22 @@ impl crate::rules::Module for SafariZone {
         // ruleset: whatever else changes, it is made again. Files under other names (card
         // art, an included Typst file, a file `[files]` renames) may show anywhere.
         let stale: &[Target] = match (relative.starts_with("templates/"), name) {
-            (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts],
+            (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts, Play],
             (true, "encounter-deck.typ") => &[Deck],
-            (true, "cards.typ" | "card.typ") => &[Deck, Tts],
+            (true, "cards.typ" | "card.typ") => &[Deck, Tts, Play],
             (true, "dice.typ") => &[Dice],
-            (true, "die-faces.typ") => &[Tts],
-            (false, "park-rules.typ") => &[Sheet, Tts],
+            (true, "die-faces.typ") => &[Tts, Play],
+            (false, "park-rules.typ") => &[Sheet, Tts, Play],
             // Cards print area and item names and the capture dice's odds.
-            (false, "deck.toml") => &[Deck, Ruleset, Tts],
-            (false, "dice.toml") => &[Dice, Deck, Sheet, Ruleset, Tts],
-            (false, "field-guide.kdl") => &[Sheet, Deck, Ruleset, Tts],
+            (false, "deck.toml") => &[Deck, Ruleset, Tts, Play],
+            (false, "dice.toml") => &[Dice, Deck, Sheet, Ruleset, Tts, Play],
+            (false, "field-guide.kdl") => &[Sheet, Deck, Ruleset, Tts, Play],
             _ => return None,
         };
         Some(stale.to_vec())
     }
 
     fn page_export(&self) -> Option<&'static dyn PageExport> {
-        Some(&super::tts::Export)
+        Some(&super::exports::Export)
     }
 }

@@ -10,7 +10,7 @@ use crate::backends::Output;
 use crate::backends::print::files::{GameSource, TemplateFiles};
 use crate::backends::print::geometry::{self, PaperSize};
 use crate::backends::print::plan::{
-    self, CardImages, Job, Plan, Previews, TtsPlan, pages_showing_new_designs,
+    self, CardImages, ExportPlan, Job, Plan, Previews, pages_showing_new_designs,
 };
 use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Typesetting, run_plan};
 use crate::diag::{Code, Diagnostic};
@@ -75,7 +75,8 @@ fn json(value: &impl Serialize) -> serde_json::Value {
     plan::json(value)
 }
 
-/// Typesets what `options` ask for, and the Tabletop Simulator export when `tts` is given.
+/// Typesets what `options` ask for, and the exports `export` asks for (the Tabletop Simulator
+/// save, the playtest page).
 /// `layout` is the Field Guide as `check` laid it out on the same paper; it is needed when
 /// the sheet (or the export's sheet tiles) is made.
 pub fn print(
@@ -83,10 +84,10 @@ pub fn print(
     layout: Option<&SheetLayout>,
     files: &TemplateFiles,
     options: &PrintOptions,
-    tts: Option<TtsPlan>,
+    export: Option<ExportPlan>,
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
-    let plan = plan(game, layout, files.has(PARK_RULES), options, tts);
+    let plan = plan(game, layout, files.has(PARK_RULES), options, export);
     let (outputs, done) = run_plan(&plan, files, typesetting)?;
     let mut outputs = outputs;
     if let Some(printer) = options.printer
@@ -125,7 +126,7 @@ pub fn plan(
     layout: Option<&SheetLayout>,
     has_park_rules: bool,
     options: &PrintOptions,
-    tts: Option<TtsPlan>,
+    export: Option<ExportPlan>,
 ) -> Plan {
     let paper = options.paper.unwrap_or(game.manifest.paper);
     let mut data: GameData = template_data::game_data(game, paper, layout, has_park_rules);
@@ -138,7 +139,7 @@ pub fn plan(
         })
     };
     let wants = |document| options.documents.contains(&document);
-    let keep = tts.is_some();
+    let keep = export.is_some();
     let mut jobs = Vec::new();
     if wants(Document::Sheet) || keep {
         let sheet = wants(Document::Sheet);
@@ -215,7 +216,7 @@ pub fn plan(
         game_id: data.id.clone(),
         game: json(&data),
         jobs,
-        tts,
+        export,
     }
 }
 

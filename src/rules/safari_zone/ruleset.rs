@@ -1,274 +1,19 @@
-//! The JSON ruleset: everything a playable build needs to run the game, in one file.
-//!
-//! The types here are the format (docs/ruleset.md): serde writes and reads them, schemars
-//! derives `schema/ruleset.schema.json` from them. The rules engine loads this file only,
-//! never the content, so it proves the file is sufficient. Ids are the content's stable ids.
+//! The JSON ruleset's writer: Safari Zone RNW's model as the format the engine reads
+//! (`safari_engine::ruleset`, docs/ruleset.md).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::build::Context;
-use super::model::{self, Action, DiceRole, Flow, Game, Habitat, ItemKind, Shape, Step, Style};
+use super::model::{self, Game};
 use crate::backends::Output;
-
-/// The name of the format, so a file can say what it is.
-pub const FORMAT: &str = "safari-ruleset";
-/// Bumped on any change an older reader would misread (see docs/ruleset.md).
-pub const FORMAT_VERSION: u32 = 2;
-
-/// A game's rules, as data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Ruleset {
-    /// Always "safari-ruleset".
-    pub format: String,
-    /// The format version this file follows.
-    pub format_version: u32,
-    pub game: GameInfo,
-    /// SHA-256 of the content files this ruleset was built from (sorted by name).
-    pub content_hash: String,
-    pub parameters: Parameters,
-    pub dice: Vec<DiceSet>,
-    pub deck: Deck,
-    pub species: Vec<Species>,
-    pub items: Vec<Item>,
-    pub field_guide: FieldGuide,
-    pub scoring: Scoring,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GameInfo {
-    pub id: String,
-    pub name: String,
-    /// The rules module that gives the content its meaning ("safari-zone-rnw").
-    pub rules: String,
-    /// Content versions by component.
-    pub versions: BTreeMap<String, String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Parameters {
-    pub players_min: u32,
-    pub players_max: u32,
-    /// Turns per player (the Turn Tracker's boxes).
-    pub turns: u32,
-    /// Safari Balls per player (the Safari Balls' boxes).
-    pub safari_balls: u32,
-    /// Expedition rolls per turn: the first roll and the re-rolls.
-    pub rolls_per_turn: u32,
-    /// Hazards showing at once that end the turn.
-    pub hazard_limit: u32,
-}
-
-/// An expedition die face's action, or a capture die face's number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Face {
-    Number(u32),
-    Action(Action),
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DiceSet {
-    pub id: String,
-    pub name: String,
-    pub role: DiceRole,
-    /// Each die's faces, in order (face 1 first).
-    pub dice: Vec<Vec<Face>>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Deck {
-    pub name: String,
-    /// Physical cards: the sum of every card's copies.
-    pub size: u32,
-    pub cards: Vec<Card>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Card {
-    pub id: String,
-    pub species: String,
-    /// The capture dice total that catches it.
-    pub capture_rate: u32,
-    pub criteria: Criteria,
-    pub copies: u32,
-    pub flavor: String,
-}
-
-/// What a player must meet to choose the card in an encounter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Criteria {
-    /// Grass habitats counted this turn (rolled, plus habitat bonuses).
-    pub grass: u32,
-    /// Water habitats counted this turn.
-    pub water: u32,
-    /// A track with at least one filled box.
-    pub area: Option<String>,
-    /// An item the player has.
-    pub item: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Species {
-    pub id: String,
-    pub name: String,
-    pub dex: Option<u32>,
-    pub evolutions: Vec<Evolution>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Evolution {
-    pub into: String,
-    /// The item that evolves it; none: collecting the species again.
-    pub item: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Item {
-    pub id: String,
-    pub name: String,
-    pub kind: ItemKind,
-    /// What it does, step by step (docs/ruleset.md).
-    pub effects: Vec<Step>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FieldGuide {
-    pub title: String,
-    /// Columns of the sheet's layout grid.
-    pub columns: u32,
-    pub sections: Vec<Section>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Section {
-    pub id: String,
-    pub title: String,
-    /// Grid cells (1-based) the section covers on the sheet.
-    pub column: u32,
-    pub row: u32,
-    pub width: u32,
-    pub height: u32,
-    pub tracks: Vec<Track>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Track {
-    pub id: String,
-    pub title: Option<String>,
-    /// A one-box track written directly in its section: no order with other boxes.
-    pub loose: bool,
-    /// "row" (left to right) or "column" (top to bottom) on the sheet.
-    pub flow: Flow,
-    /// The boxes in fill order: a box is filled only after every box before it.
-    pub boxes: Vec<GuideBox>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GuideBox {
-    pub id: String,
-    pub shape: Shape,
-    pub style: Style,
-    /// What fills it (besides a bonus chain, which fills square boxes whose requirements are
-    /// met and which carry no species or item label).
-    pub fill: Fill,
-    /// All must hold to fill it.
-    pub requires: Vec<Requirement>,
-    /// What filling it gives.
-    pub rewards: Vec<Reward>,
-    pub vp: u32,
-    pub label: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Fill {
-    /// Each expedition die showing this face fills the next box of one such track.
-    Dice { face: Action },
-    /// One box at the start of each turn.
-    Turn,
-    /// One box per Safari Ball thrown.
-    Ball,
-    /// Collecting any of these species.
-    Collect { species: Vec<String> },
-    /// Using this item (one Trainer face).
-    Use { item: String },
-    /// Obtaining any of these items.
-    Obtain { items: Vec<String> },
-    /// Any time once the boxes before it are filled.
-    Free,
-    /// Only a bonus chain fills it.
-    Bonus,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Requirement {
-    Item {
-        item: String,
-    },
-    Species {
-        species: String,
-    },
-    /// At least one box of this track filled.
-    Area {
-        track: String,
-    },
-    Box {
-        #[serde(rename = "box")]
-        id: String,
-    },
-    /// Victory points of filled boxes at least this.
-    Vp {
-        at_least: u32,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Reward {
-    Item {
-        item: String,
-    },
-    /// One extra habitat counted toward card criteria (any: the player's choice each time).
-    Habitat {
-        habitat: Habitat,
-    },
-    /// The collection process runs for this species.
-    Species {
-        species: String,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Scoring {
-    /// The score: the sum of the victory points of filled boxes.
-    pub score: String,
-    /// Ties are broken by the number of unique species collected; then the players share it.
-    pub tie_breaks: Vec<String>,
-}
+use crate::layout::{Rect, SheetLayout};
+pub use safari_engine::ruleset::*;
 
 /// The ruleset backend: `ruleset.json`.
 pub fn output(context: &Context) -> Output {
-    let ruleset = build(context.game, &content_hash(context.folder));
+    let ruleset = build_laid_out(context.game, &content_hash(context.folder), context.layout);
     let mut bytes = serde_json::to_vec_pretty(&ruleset).expect("rulesets serialise");
     bytes.push(b'\n');
     Output {
@@ -429,6 +174,56 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
             score: "sum of the victory points of filled boxes".to_string(),
             tie_breaks: vec!["unique species collected".to_string()],
         },
+        sheet: None,
+    }
+}
+
+/// [`build`], with where the sheet `layout` prints each section and box.
+pub fn build_laid_out(game: &Game, content_hash: &str, layout: Option<&SheetLayout>) -> Ruleset {
+    let mut ruleset = build(game, content_hash);
+    ruleset.sheet = layout.map(|layout| places(&ruleset, layout));
+    ruleset
+}
+
+/// The layout's rectangles of the ruleset's sections and boxes, in its order, in mm to a
+/// hundredth (what a screen or a pen can tell apart).
+fn places(ruleset: &Ruleset, layout: &SheetLayout) -> SheetPlaces {
+    let mm = |value: f64| (value * 100.0).round() / 100.0;
+    let place = |id: &str, rect: &Rect| Place {
+        id: id.to_string(),
+        x: mm(rect.x),
+        y: mm(rect.y),
+        width: mm(rect.w),
+        height: mm(rect.h),
+    };
+    let boxes: HashMap<&str, &Rect> = layout
+        .items()
+        .filter_map(|(_, item)| match item {
+            crate::layout::Item::Box { rect, id, .. } => Some((id.as_str(), rect)),
+            _ => None,
+        })
+        .collect();
+    let sections: HashMap<&str, &Rect> = layout
+        .sections
+        .iter()
+        .map(|s| (s.id.as_str(), &s.rect))
+        .collect();
+    let guide = &ruleset.field_guide;
+    SheetPlaces {
+        width_mm: mm(layout.width),
+        height_mm: mm(layout.height),
+        sections: guide
+            .sections
+            .iter()
+            .filter_map(|s| sections.get(s.id.as_str()).map(|rect| place(&s.id, rect)))
+            .collect(),
+        boxes: guide
+            .sections
+            .iter()
+            .flat_map(|s| &s.tracks)
+            .flat_map(|t| &t.boxes)
+            .filter_map(|b| boxes.get(b.id.as_str()).map(|rect| place(&b.id, rect)))
+            .collect(),
     }
 }
 

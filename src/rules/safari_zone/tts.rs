@@ -5,19 +5,14 @@
 //! `cards.typ` laid out on sprite sheets, die faces from `die-faces.typ` laid out on the d6
 //! texture template, the Field Guide and Park Rules as the two sides of a tile per player. It
 //! runs where the pages were typeset (the bounded worker, for the command line), through
-//! [`crate::backends::print::PageExport`].
-
-use std::any::Any;
-use std::sync::Arc;
+//! [`super::exports::Export`].
 
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use typst_layout::{Page, PagedDocument};
 
 use crate::backends::Output;
-use crate::backends::print::PageExport;
 use crate::backends::print::cache::{self, Key, Reuse};
-use crate::backends::print::plan::{Job, Plan, TtsPlan};
 use crate::backends::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, MAX_COLUMNS, MAX_ROWS, Png,
     RULES_LUA, card_scale, object, page_key, save_name, short_hash, transform,
@@ -497,62 +492,4 @@ fn card_description(
         parts.push(format!("With {name}"));
     }
     parts.join(" · ")
-}
-
-/// The export as the print backend runs it, after the documents are typeset.
-pub struct Export;
-
-/// Whether a job is the Field Guide typeset only for the export (no PDF, no previews).
-fn only_for_the_export(job: &Job) -> bool {
-    job.template == "field-guide.typ" && job.pdf.is_none() && job.previews.is_none()
-}
-
-impl PageExport for Export {
-    fn reusable(&self, plan: &Plan, reuse: Reuse) -> Option<(String, Arc<dyn Any + Send + Sync>)> {
-        let export = plan.tts.as_ref()?;
-        let cache = reuse.0?;
-        if !export.last_sheet || !plan.jobs.iter().any(only_for_the_export) {
-            return None;
-        }
-        let tiles = cache.peek::<SheetTiles>(last_sheet_key(&plan.game_id))?;
-        Some((
-            "field-guide.typ".to_string(),
-            tiles as Arc<dyn Any + Send + Sync>,
-        ))
-    }
-
-    fn export(
-        &self,
-        plan: &TtsPlan,
-        kept: &[(String, PagedDocument)],
-        reused: Option<Arc<dyn Any + Send + Sync>>,
-        reuse: Reuse,
-    ) -> Vec<Output> {
-        let document = |name: &str| {
-            kept.iter()
-                .find(|(template, _)| template == name)
-                .map(|(_, document)| document)
-                .expect("the plan keeps what the export needs")
-        };
-        // Read back from the text ruleset.json holds, in this process or the worker alike.
-        let ruleset: Ruleset =
-            serde_json::from_str(&plan.ruleset_json).expect("a ruleset reads back from its JSON");
-        let last = reused.and_then(|tiles| tiles.downcast::<SheetTiles>().ok());
-        export(
-            &ruleset,
-            &plan.ruleset_json,
-            &TtsSources {
-                cards: document("cards.typ"),
-                sheet: match last {
-                    Some(tiles) => Sheet::Last(tiles),
-                    None => Sheet::Pages(document("field-guide.typ")),
-                },
-                die_faces: document("die-faces.typ"),
-            },
-            &TtsOptions {
-                asset_base: plan.asset_base.clone(),
-            },
-            reuse,
-        )
-    }
 }

@@ -17,7 +17,7 @@ use rand_pcg::Pcg64Mcg;
 use super::game::{Game, Move, Player};
 use super::policy::{Choice, Choices, Decision, Expected, Policy, Rerolls, View};
 use super::rules::{Gain, Need, Rules};
-use crate::rules::safari_zone::model::Action;
+use crate::vocabulary::Action;
 
 /// What the path to the target is worth, on top of a box's own worth.
 const ON_PATH: f64 = 60.0;
@@ -351,8 +351,7 @@ impl Plan {
                 && rule.needs.is_empty()
                 && !matches!(
                     rule.style,
-                    crate::rules::safari_zone::model::Style::Bonus
-                        | crate::rules::safari_zone::model::Style::Free
+                    crate::vocabulary::Style::Bonus | crate::vocabulary::Style::Free
                 )
                 && (rule.vp == 0 || !reads_vp)
                 && !read[b]

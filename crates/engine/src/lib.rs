@@ -2,20 +2,32 @@
 //!
 //! It never sees the content model, only `ruleset.json` (read with [`load`]), so every game it
 //! plays proves the ruleset is sufficient. The checker and the engine are two readings of the
-//! same rules (docs/rules.md); `tests/agreement.rs` holds them to agree.
+//! same rules (docs/rules.md); the compiler's `tests/agreement.rs` holds them to agree.
+//!
+//! It is a crate of its own so that every playable build runs the same rules: the compiler's
+//! `sim` and `diff`, and the playtest page, which runs it as WebAssembly
+//! (`crates/engine-wasm`). So it reads no files, links no typesetting and starts no thread
+//! (unless the `threads` feature asks it to fit the search policy's model on every core).
 
+pub mod explain;
 pub mod game;
+pub mod ids;
+pub mod limits;
+pub mod moment;
 pub mod policy;
 pub mod rules;
+pub mod ruleset;
 pub mod search;
+pub mod step;
 pub mod target;
 mod validate;
+pub mod vocabulary;
 
 pub use game::{Event, Game, OutReason, Player, catch_chance};
 pub use policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 pub use rules::Rules;
 
-use crate::rules::safari_zone::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
+use crate::ruleset::{FORMAT, FORMAT_VERSION, Ruleset};
 
 /// Why a ruleset could not be loaded, naming the place in the JSON where one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]

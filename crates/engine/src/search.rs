@@ -116,7 +116,7 @@ impl Search {
         // certain: each choice's consequences are played once, and valued as they leave
         // the sheet.
         let rollouts = match view.stage {
-            Stage::Cascade => 1,
+            Stage::Cascade { .. } => 1,
             _ => self.budget,
         };
         let base: u64 = rng.random();
@@ -187,7 +187,7 @@ impl Policy for Search {
 }
 
 /// The `index`th seed drawn from `seed` (SplitMix64): neighbouring indices, unrelated seeds.
-fn mix(seed: u64, index: u64) -> u64 {
+pub(crate) fn mix(seed: u64, index: u64) -> u64 {
     let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::rules::safari_zone::model::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
-use crate::rules::safari_zone::ruleset::{Face, Fill, Requirement, Reward, Ruleset};
+use crate::ruleset::{Face, Fill, Requirement, Reward, Ruleset, Section, Track};
+use crate::vocabulary::{Action, DiceRole, Habitat, ItemKind, Shape, Step, Style};
 
 /// A box's or a card's requirement, as the engine checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,6 +180,8 @@ pub struct Rules {
     pub boxes: Vec<BoxRule>,
     /// Each box's id, by box.
     pub box_ids: Vec<String>,
+    /// Each box's shape, by box (a bonus fills only square boxes).
+    pub shapes: Vec<Shape>,
     /// Tracks whose boxes a face fills, by `Action as usize`.
     pub face_tracks: [Vec<usize>; 6],
     /// Boxes filled at the start of each turn, in order.
@@ -213,6 +215,52 @@ pub struct Rules {
     pub catch_table: Vec<f64>,
     /// The highest total the capture dice roll.
     pub capture_max: u32,
+    /// What people call things, for messages.
+    pub names: Names,
+}
+
+/// The names a person reads, by index: items', species', tracks' (the title, else the id) and
+/// sections' (titles).
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    pub items: Vec<String>,
+    pub species: Vec<String>,
+    pub tracks: Vec<String>,
+    pub sections: Vec<String>,
+}
+
+/// What a person calls a track: its title; an untitled one goes by its section's title, with
+/// what its first box is labelled with (a Pokédex box's species) when the section has other
+/// tracks; else by its id.
+fn track_name(ruleset: &Ruleset, section: &Section, track: &Track) -> String {
+    if let Some(title) = &track.title {
+        return title.clone();
+    }
+    let first = track.boxes.first();
+    let labelled = first
+        .and_then(|b| b.label.clone())
+        .or_else(|| match first.map(|b| &b.fill) {
+            Some(Fill::Collect { species }) => Some(
+                species
+                    .iter()
+                    .map(|id| {
+                        ruleset
+                            .species
+                            .iter()
+                            .find(|s| &s.id == id)
+                            .map_or(id.as_str(), |s| s.name.as_str())
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+            ),
+            _ => None,
+        });
+    match labelled {
+        _ if section.tracks.len() == 1 => section.title.clone(),
+        Some(label) => format!("{}: {label}", section.title),
+        None if track.loose => section.title.clone(),
+        None => track.id.clone(),
+    }
 }
 
 /// A ruleset whose ids do not hold together.
@@ -293,8 +341,8 @@ impl Rules {
                 }
             }
         }
-        use crate::load::limits::{MAX_COPIES, MAX_FACE_VALUE, MAX_SIDES};
-        use crate::rules::safari_zone::load::{MAX_CAPTURE_DICE, MAX_EXPEDITION_DICE};
+        use crate::limits::{MAX_CAPTURE_DICE, MAX_EXPEDITION_DICE};
+        use crate::limits::{MAX_COPIES, MAX_FACE_VALUE, MAX_SIDES};
         if expedition.len() > MAX_EXPEDITION_DICE as usize
             || capture.len() > MAX_CAPTURE_DICE as usize
         {
@@ -372,6 +420,7 @@ impl Rules {
             tracks: Vec::new(),
             boxes: Vec::new(),
             box_ids: Vec::new(),
+            shapes: Vec::new(),
             face_tracks: Default::default(),
             turn_boxes: Vec::new(),
             ball_boxes: Vec::new(),
@@ -390,6 +439,17 @@ impl Rules {
             first_boxes: Vec::new(),
             catch_table: Vec::new(),
             capture_max: 0,
+            names: Names {
+                items: ruleset.items.iter().map(|i| i.name.clone()).collect(),
+                species: ruleset.species.iter().map(|s| s.name.clone()).collect(),
+                tracks: guide
+                    .sections
+                    .iter()
+                    .flat_map(|s| s.tracks.iter().map(move |t| (s, t)))
+                    .map(|(s, t)| track_name(ruleset, s, t))
+                    .collect(),
+                sections: guide.sections.iter().map(|s| s.title.clone()).collect(),
+            },
         };
         for (s, section) in guide.sections.iter().enumerate() {
             for track in &section.tracks {
@@ -499,6 +559,7 @@ impl Rules {
                     }
                     rules.boxes.push(rule);
                     rules.box_ids.push(b.id.clone());
+                    rules.shapes.push(b.shape);
                     boxes.push(index);
                 }
                 if boxes.iter().any(|b| rules.boxes[*b].bonus_can_fill) {

@@ -14,7 +14,8 @@
 //! balls the way `expected` does, and its positions are the ones a search needs valued: each
 //! round brings the model closer to the worth of a position to the search that uses it. The
 //! games are played from a fixed seed, so every thread and every run gets the same model; it
-//! is fitted once per ruleset in a process, the games spread over the machine's cores.
+//! is fitted once per ruleset in a process, the games spread over the machine's cores with the
+//! `threads` feature.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -24,8 +25,8 @@ use rand_pcg::Pcg64Mcg;
 
 use super::Search;
 use super::playout::Playout;
-use crate::rules::safari_zone::engine::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
-use crate::rules::safari_zone::engine::{Game, Player, Rules};
+use crate::policy::{Choice, Choices, Decision, Policy, Rerolls, View};
+use crate::{Game, Player, Rules};
 
 /// At most this many features: a hostile ruleset's thousands of boxes keep only the first.
 const MOST_FEATURES: usize = 256;
@@ -293,16 +294,47 @@ struct Positions {
 
 impl Positions {
     /// The positions of one-player games `games` played by `policy`, set up for each game by
-    /// `for_game`; the games shared out among threads, their positions put back in order.
+    /// `for_game`; with the `threads` feature the games shared out among threads, their
+    /// positions put back in order, so the model is the same either way.
     fn play<P: Policy + Clone>(
         rules: &Rules,
         games: Range<u64>,
         policy: &P,
         for_game: fn(&mut P, u64),
     ) -> Positions {
+        #[cfg(feature = "threads")]
+        let parts = Positions::play_on_threads(rules, games, policy, for_game);
+        #[cfg(not(feature = "threads"))]
+        let parts = [Positions::play_on_one_thread(
+            rules,
+            games,
+            &mut policy.clone(),
+            for_game,
+        )];
+        let mut positions = Positions::default();
+        for part in parts {
+            let offset = positions.ones.len() as u32;
+            positions.ones.extend(part.ones);
+            positions.all.extend(part.all.into_iter().map(|p| Position {
+                features: p.features.start + offset..p.features.end + offset,
+                ..p
+            }));
+        }
+        positions
+    }
+
+    /// The games shared out among the machine's cores (at most 8), each part's positions in
+    /// game order.
+    #[cfg(feature = "threads")]
+    fn play_on_threads<P: Policy + Clone>(
+        rules: &Rules,
+        games: Range<u64>,
+        policy: &P,
+        for_game: fn(&mut P, u64),
+    ) -> Vec<Positions> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64;
         let per_thread = (games.end - games.start).div_ceil(threads);
-        let parts: Vec<Positions> = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {
                     let start = (games.start + t * per_thread).min(games.end);
@@ -317,17 +349,7 @@ impl Positions {
                 .into_iter()
                 .map(|h| h.join().expect("a model's games do not panic"))
                 .collect()
-        });
-        let mut positions = Positions::default();
-        for part in parts {
-            let offset = positions.ones.len() as u32;
-            positions.ones.extend(part.ones);
-            positions.all.extend(part.all.into_iter().map(|p| Position {
-                features: p.features.start + offset..p.features.end + offset,
-                ..p
-            }));
-        }
-        positions
+        })
     }
 
     fn play_on_one_thread<P: Policy>(

@@ -14,7 +14,7 @@ use super::game::Player;
 use super::rules::{Gain, Rules};
 pub use super::search::Search;
 use super::target::{Aim, Target};
-use crate::rules::safari_zone::model::Action;
+use crate::vocabulary::Action;
 
 /// What the player is deciding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,8 +227,9 @@ pub enum Stage {
         trainers: u32,
         lock: Option<(usize, u32)>,
     },
-    /// Inside the consequences of a fill (`Bonus`): the rest of the turn is not told.
-    Cascade,
+    /// Inside the consequences of a fill (`Bonus`): the rest of the turn is not told; `from`
+    /// is the section of the bonus box whose chain this is.
+    Cascade { from: u32 },
 }
 
 /// The Encounter Deck as the players see it: which cards it holds, never in what order.
@@ -261,6 +262,8 @@ impl<'a> Deck<'a> {
 /// What a policy sees of the moment it decides in.
 pub struct View<'a> {
     pub rules: &'a Rules,
+    /// The deciding player's seat (0 for the first player), and their sheet and supplies.
+    pub seat: usize,
     pub player: &'a Player,
     /// What is left of the turn.
     pub stage: Stage,
@@ -287,6 +290,14 @@ pub trait Policy: Send {
     /// rolled, so what a policy works out at a turn's first re-roll decision holds for the
     /// turn's later ones.
     fn begin_turn(&mut self) {}
+    /// Whether the game should stop before the decision the player at `seat` is about to
+    /// make, and keep the moment for someone outside the game to decide in
+    /// ([`Game::paused`](super::Game::paused)): how the step API hands a decision to a person.
+    /// Never, for a policy that decides.
+    #[inline(always)]
+    fn pause(&mut self, _seat: usize) -> bool {
+        false
+    }
     fn choose(
         &mut self,
         view: &View,
@@ -374,7 +385,7 @@ impl Greedy {
     fn fixed_worth(rules: &Rules, b: usize) -> f64 {
         let rule = &rules.boxes[b];
         let mut value = rule.vp as f64;
-        if rule.style == crate::rules::safari_zone::model::Style::Bonus {
+        if rule.style == crate::vocabulary::Style::Bonus {
             value += 3.0;
         }
         // Progress toward the rest of its track.

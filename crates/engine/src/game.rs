@@ -10,12 +10,13 @@ use smallvec::SmallVec;
 
 use super::policy::{Choice, Choices, Decision, Deck, Policy, Rerolls, Stage, View};
 use super::rules::{Gain, Need, Rules};
-use crate::rules::safari_zone::model::{Action, Habitat, Style};
+use crate::moment::Moment;
+use crate::vocabulary::{Action, Habitat, Style};
 
 /// The expedition faces showing.
-type Faces = ArrayVec<Action, { crate::rules::safari_zone::load::MAX_EXPEDITION_DICE as usize }>;
+type Faces = ArrayVec<Action, { crate::limits::MAX_EXPEDITION_DICE as usize }>;
 /// Cards drawn this turn: one per Grass or Water face.
-type Drawn = ArrayVec<usize, { crate::rules::safari_zone::load::MAX_EXPEDITION_DICE as usize }>;
+type Drawn = ArrayVec<usize, { crate::limits::MAX_EXPEDITION_DICE as usize }>;
 
 /// The rules' lists of boxes filled by one cause, each scanned for its first open box.
 #[derive(Debug, Clone, Copy)]
@@ -400,6 +401,8 @@ pub struct Game<'r> {
     choices: Vec<Choice>,
     /// The consequences of a fill still to play out (see [`Game::cascade`]).
     steps: Vec<Step>,
+    /// The decision a policy paused the game at ([`Policy::pause`]), and the game as it stood.
+    pub paused: Option<Box<Moment>>,
 }
 
 /// One consequence waiting in a cascade of fills.
@@ -425,13 +428,14 @@ type Context<'a> = (&'a [Action], u32, &'a [usize], Option<usize>, f64, Stage);
 #[inline]
 fn view<'a>(
     rules: &'a Rules,
-    player: &'a Player,
+    (seat, player): (usize, &'a Player),
     deck: &'a [usize],
     discard: &'a [usize],
     context: Context<'a>,
 ) -> View<'a> {
     View {
         rules,
+        seat,
         player,
         stage: context.5,
         deck: Deck::new(deck),
@@ -537,6 +541,7 @@ impl<'r> Game<'r> {
             rounds: 0,
             choices: Vec::new(),
             steps: Vec::new(),
+            paused: None,
         };
         game.restart(players, seed);
         game
@@ -569,6 +574,30 @@ impl<'r> Game<'r> {
             log.clear();
         }
         self.rounds = 0;
+        self.paused = None;
+    }
+
+    /// The expedition dice as player `p`'s turn last rolled them, from the log (none without
+    /// one, or before the turn's first roll).
+    fn showing(&self, p: usize) -> Option<Vec<Action>> {
+        let log = self.log.as_ref()?;
+        let turn = log
+            .iter()
+            .rposition(|e| matches!(e, Event::Turn { player, .. } if *player == p))?;
+        log[turn..].iter().rev().find_map(|e| match e {
+            Event::Roll { player, faces } if *player == p => Some(faces.clone()),
+            _ => None,
+        })
+    }
+
+    /// Cards left in the deck.
+    pub fn deck_len(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// The discard pile, face up, the last discarded last.
+    pub fn discard(&self) -> &[usize] {
+        &self.discard
     }
 
     fn event(&mut self, event: impl FnOnce() -> Event) {
@@ -578,7 +607,9 @@ impl<'r> Game<'r> {
     }
 
     /// Plays until every player is out; returns the winners (ties share). Never inlined: it
-    /// runs once a game, and profiles and benchmarks find the engine under its name.
+    /// runs once a game, and profiles and benchmarks find the engine under its name. A policy
+    /// that pauses the game ([`Policy::pause`]) stops it at the end of that turn, with the
+    /// moment it paused at in [`Game::paused`] and no winners.
     #[inline(never)]
     pub fn play<P: Policy>(&mut self, policies: &mut [P]) -> Vec<usize> {
         // Every turn fills a Turn Tracker box, so a game ends within `turns` rounds; the
@@ -590,6 +621,9 @@ impl<'r> Game<'r> {
         while self.players.iter().any(|p| p.out.is_none()) && self.rounds < limit {
             for p in 0..self.players.len() {
                 self.turn(p, &mut policies[p % policies.len()]);
+                if self.paused.is_some() {
+                    return Vec::new();
+                }
             }
             self.rounds += 1;
         }
@@ -605,6 +639,40 @@ impl<'r> Game<'r> {
             winners: winners.clone(),
         });
         winners
+    }
+
+    /// Keeps the game as it stands at a decision, the first time a policy pauses it: the
+    /// rest of the turn is then played only to get out of it, and thrown away.
+    #[cold]
+    fn pause(&mut self, p: usize, decision: Decision, choices: Choices, context: Context) {
+        if self.paused.is_some() {
+            return;
+        }
+        let (faces, rolls_left, drawn, target, catch_chance, stage) = context;
+        self.paused = Some(Box::new(Moment {
+            seat: p,
+            decision,
+            choices: match choices {
+                Choices::Listed(list) => list.to_vec(),
+                Choices::Reroll(_) => Vec::new(),
+            },
+            rerolls: match choices {
+                Choices::Reroll(rerolls) => Some(rerolls),
+                Choices::Listed(_) => None,
+            },
+            stage,
+            faces: faces.to_vec(),
+            dice: self.showing(p).unwrap_or_else(|| faces.to_vec()),
+            rolls_left,
+            drawn: drawn.to_vec(),
+            target,
+            catch_chance,
+            players: self.players.clone(),
+            deck: self.deck.len(),
+            discard: self.discard.clone(),
+            rounds: self.rounds,
+            events: self.log.as_ref().map_or(0, Vec::len),
+        }));
     }
 
     fn winners(&self) -> Vec<usize> {
@@ -654,9 +722,12 @@ impl<'r> Game<'r> {
         if choices.len() == 1 {
             return choices.get(0);
         }
+        if policy.pause(p) {
+            self.pause(p, decision, choices, context);
+        }
         let view = view(
             self.rules,
-            &self.players[p],
+            (p, &self.players[p]),
             &self.deck,
             &self.discard,
             context,
@@ -832,7 +903,16 @@ impl<'r> Game<'r> {
             policy,
             Decision::Bonus,
             choices,
-            (&[], 0, &[], None, 0.0, Stage::Cascade),
+            (
+                &[],
+                0,
+                &[],
+                None,
+                0.0,
+                Stage::Cascade {
+                    from: from_section as u32,
+                },
+            ),
         ) {
             self.steps.push(Step::Fill(b));
         }
@@ -914,11 +994,11 @@ impl<'r> Game<'r> {
         policy: &mut P,
     ) -> bool {
         match (view.stage, choice) {
-            (Stage::Cascade, Choice::Box(b)) => {
+            (Stage::Cascade { .. }, Choice::Box(b)) => {
                 self.fill(p, b as usize, policy);
                 return false;
             }
-            (Stage::Cascade, _) => return false,
+            (Stage::Cascade { .. }, _) => return false,
             (Stage::Rolling, _) => {
                 let mut faces: Faces = view.faces.iter().copied().collect();
                 let mut rolls_left = view.rolls_left;
@@ -1009,6 +1089,7 @@ impl<'r> Game<'r> {
         self.log = None;
         self.rounds = 0;
         self.steps.clear();
+        self.paused = None;
     }
 
     /// Rolls and re-rolls from `faces` showing with `rolls_left`; `None` when hazards end the
@@ -1052,7 +1133,16 @@ impl<'r> Game<'r> {
                 Choice::Stop
             } else {
                 let context = (&faces[..], rolls_left, &[][..], None, 0.0, Stage::Rolling);
-                let view = view(rules, &self.players[p], &self.deck, &self.discard, context);
+                if policy.pause(p) {
+                    self.pause(p, Decision::Reroll, Choices::Reroll(rerolls), context);
+                }
+                let view = view(
+                    rules,
+                    (p, &self.players[p]),
+                    &self.deck,
+                    &self.discard,
+                    context,
+                );
                 policy.choose_reroll(&view, rerolls, &mut self.rng)
             };
             // A set of dice the roll does not allow stops rolling.

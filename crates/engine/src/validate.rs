@@ -9,16 +9,16 @@
 use std::collections::HashSet;
 
 use super::LoadError;
-use crate::load::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
-use crate::rules::safari_zone::model::DiceRole;
-use crate::rules::safari_zone::ruleset::Ruleset;
+use crate::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
+use crate::ruleset::Ruleset;
+use crate::vocabulary::DiceRole;
 
 pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
     let fault = |path: &str, message: String| LoadError {
         path: path.to_string(),
         message,
     };
-    crate::load::check_id(&ruleset.game.id).map_err(|reason| {
+    crate::ids::check_id(&ruleset.game.id).map_err(|reason| {
         fault(
             "game.id",
             format!("`{}` is not a valid id: it {reason}", ruleset.game.id),
@@ -121,7 +121,7 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
         if let Some(k) = item
             .effects
             .iter()
-            .position(|s| matches!(s, crate::rules::safari_zone::model::Step::CaptureBonus(n) if *n > MAX_COUNT))
+            .position(|s| matches!(s, crate::vocabulary::Step::CaptureBonus(n) if *n > MAX_COUNT))
         {
             return Err(fault(
                 &format!("items[{i}].effects[{k}]"),

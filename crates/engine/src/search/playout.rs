@@ -5,11 +5,9 @@
 
 use rand_pcg::Pcg64Mcg;
 
-use crate::rules::safari_zone::engine::policy::{
-    Choice, Choices, Decision, Greedy, Policy, Rerolls, View,
-};
-use crate::rules::safari_zone::load::MAX_EXPEDITION_DICE;
-use crate::rules::safari_zone::model::Action;
+use crate::limits::MAX_EXPEDITION_DICE;
+use crate::policy::{Choice, Choices, Decision, Greedy, Policy, Rerolls, View};
+use crate::vocabulary::Action;
 
 /// Room for every die, and for every count of hazards.
 const MOST_DICE: usize = MAX_EXPEDITION_DICE as usize + 1;
@@ -165,7 +163,7 @@ impl Policy for Playout {
         "expected"
     }
 
-    fn prepare(&mut self, rules: &crate::rules::safari_zone::engine::Rules) {
+    fn prepare(&mut self, rules: &crate::Rules) {
         self.greedy.prepare(rules);
     }
 

@@ -1,0 +1,93 @@
+//! Safari Zone RNW's playtest page: one HTML file a designer can email or put on any static
+//! host, that plays the game with the rules enforced, opened from disk with no server and no
+//! network.
+//!
+//! The page holds three things, and no rule: the rules engine as WebAssembly (built from
+//! `crates/engine-wasm` by this crate's build script), the ruleset as `ruleset.json` has it
+//! (read by the engine when the page runs, so another ruleset of the same format can be
+//! opened in its place), and the pictures the print files are made of (the sheet's two sides,
+//! each card design and die face, as SVG from the same typesetting). The engine and the
+//! pictures are gzipped and base64-encoded, and unpacked by the browser's own
+//! `DecompressionStream`. The script and its stylesheet are `page/`; this crate only puts the
+//! file together, as bytes: a pure backend, which the compiler's build writes.
+
+use std::io::Write;
+
+use base64::Engine;
+use maud::{DOCTYPE, PreEscaped, html};
+use serde::Serialize;
+
+/// The rules engine, as WebAssembly.
+pub const ENGINE_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/safari_engine.wasm"));
+
+const SCRIPT: &str = include_str!("../page/play.js");
+const STYLE: &str = include_str!("../page/play.css");
+
+/// What the page loads nothing beyond: every script, style and picture is in the file, and
+/// the WebAssembly is compiled from bytes the page holds.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline' \
+     'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; connect-src data:; \
+     form-action 'none'; base-uri 'none'";
+
+/// The pictures the page draws the game with, each an SVG document, as the print files have
+/// them.
+#[derive(Debug, Default, Serialize)]
+pub struct Pictures {
+    /// The sheet's front (the Field Guide) and back (the Park Rules).
+    pub sheet: Vec<String>,
+    /// The sheet's size in mm.
+    pub sheet_mm: (f64, f64),
+    /// Each card design by the card's id, and the back.
+    pub cards: Vec<(String, String)>,
+    pub card_back: Option<String>,
+    /// The dice faces' pictures, each once.
+    pub faces: Vec<String>,
+    /// Each die's faces, by dice set, die and face in the ruleset's order, as places in
+    /// `faces`.
+    pub dice: Vec<Vec<Vec<usize>>>,
+}
+
+/// The page, for the game named `title`, playing `ruleset_json` (the text of ruleset.json)
+/// and drawing it with `pictures`.
+pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures) -> Vec<u8> {
+    let pictures = serde_json::to_vec(pictures).expect("pictures serialise");
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta http-equiv="Content-Security-Policy" content=(CONTENT_SECURITY_POLICY);
+                title { (title) " · playtest" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                div #app data-state="loading" {
+                    p.loading { "Loading " (title) "…" }
+                }
+                noscript { p { "This page plays the game in your browser: it needs JavaScript." } }
+                script #ruleset type="application/json" { (PreEscaped(script_safe(ruleset_json))) }
+                script #engine type="application/gzip+base64" { (packed(ENGINE_WASM)) }
+                script #pictures type="application/gzip+base64" { (packed(&pictures)) }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    markup.into_string().into_bytes()
+}
+
+/// JSON text safe inside a `<script>` element: no `<` to end it early (`\u003c` reads as the
+/// same character in JSON).
+fn script_safe(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+/// Bytes gzipped (with no timestamp: the same bytes give the same page) and base64-encoded.
+fn packed(bytes: &[u8]) -> String {
+    let mut gzip = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::best());
+    gzip.write_all(bytes).expect("writing to memory");
+    let gzipped = gzip.finish().expect("writing to memory");
+    base64::engine::general_purpose::STANDARD.encode(gzipped)
+}

@@ -1,0 +1,252 @@
+// Drives the playtest page for tests/playtest.rs, and its engine without a browser.
+//
+//   node playtest.mjs engine PAGE RULESET REQUESTS OUT
+//       The engine the page holds, run by Node: opens RULESET, answers each request line of
+//       REQUESTS (JSON) with a line of OUT.
+//   node playtest.mjs play PAGE SCENARIO DIR [ARG]
+//       The page in Debian's Chromium, played by Playwright as a person would: SCENARIO is
+//       `clicks`, `bots`, `broken` (ARG: a folder of broken rulesets), `replay` (ARG: a game
+//       log); DIR receives the screenshots, downloads and `result.json`.
+//
+// Every console message and uncaught error of the page is a failure of the scenario.
+
+import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+const [, , command, ...args] = process.argv;
+
+function engineBytes(page) {
+  const html = readFileSync(page, "utf8");
+  const match = html.match(/<script id="engine"[^>]*>([^<]*)<\/script>/);
+  if (!match) throw new Error("the page holds no engine");
+  return gunzipSync(Buffer.from(match[1].trim(), "base64"));
+}
+
+async function engine(page, ruleset, requests, out) {
+  const { instance } = await WebAssembly.instantiate(engineBytes(page), {});
+  const exports = instance.exports;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const call = (text) => {
+    const bytes = encoder.encode(text);
+    const at = exports.safari_alloc(bytes.length);
+    new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
+    const length = exports.safari_call();
+    const from = exports.safari_answer_ptr();
+    return decoder.decode(new Uint8Array(exports.memory.buffer, from, length));
+  };
+  const opened = JSON.parse(call(JSON.stringify({ op: "open", ruleset: readFileSync(ruleset, "utf8") })));
+  if (opened.error) throw new Error(`the ruleset did not open: ${opened.error.message}`);
+  const lines = readFileSync(requests, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const answers = lines.map((line) => call(line));
+  writeFileSync(out, answers.join("\n") + "\n");
+}
+
+async function browser() {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"],
+  });
+}
+
+async function open(context, pageFile, problems) {
+  const page = await context.newPage();
+  page.on("console", (message) => problems.push(`console ${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => {
+    if (!request.url().startsWith("blob:") && !request.url().startsWith("data:")) problems.push(`request: ${request.url()}`);
+  });
+  await page.goto(`file://${pageFile}`);
+  await page.waitForSelector('#app[data-state="playing"], #app[data-state="over"], #app[data-state="error"]', { timeout: 20000 });
+  return page;
+}
+
+// A new game from the dialog: seats ("" for a person, else a bot's policy) and a seed.
+async function newGame(page, seats, seed) {
+  await page.click('[data-action="new"]');
+  await page.selectOption('dialog select[name="players"]', String(seats.length));
+  for (let seat = 0; seat < seats.length; seat++) {
+    await page.selectOption(`dialog select[name="seat-${seat}"]`, seats[seat]);
+  }
+  await page.fill('dialog input[name="seed"]', String(seed));
+  await page.click('dialog [data-action="start"]');
+  await page.waitForSelector("dialog", { state: "detached" });
+}
+
+// What each seat's sheet shows: the boxes marked, and the VP.
+async function sheets(page) {
+  const seats = await page.locator(".seat").count();
+  const result = [];
+  for (let seat = 0; seat < seats; seat++) {
+    await page.click(`.seat[data-seat="${seat}"]`);
+    const filled = await page.locator('.mark[data-filled="true"]').evaluateAll((marks) => marks.map((m) => m.dataset.box));
+    const vp = Number(await page.getAttribute(`.seat[data-seat="${seat}"] [data-vp]`, "data-vp"));
+    result.push({ filled: filled.sort(), vp });
+  }
+  // Back to the sheet of the seat to decide, as the page shows it.
+  const toMove = page.locator(".seat.to-move");
+  if (await toMove.count()) await toMove.click();
+  return result;
+}
+
+async function scores(page) {
+  return page.locator("[data-score]").evaluateAll((cells) => cells.map((c) => Number(c.dataset.score)));
+}
+
+async function download(page, file) {
+  const [saved] = await Promise.all([page.waitForEvent("download"), page.click('[data-action="save"]')]);
+  await saved.saveAs(file);
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+// One decision taken by clicks, the way a person would: returns false when nothing is asked.
+async function decide(page, step) {
+  const panel = page.locator("[data-deciding]");
+  if ((await panel.count()) === 0) return false;
+  const kind = await panel.getAttribute("data-deciding");
+  switch (kind) {
+    case "reroll": {
+      const dice = page.locator('.die:not([data-fixed="true"])');
+      const faces = await dice.evaluateAll((all) => all.map((d) => d.dataset.face));
+      let picked = 0;
+      for (let i = 0; i < faces.length; i++) {
+        if (faces[i] === "trainer" || (faces[i] === "item" && step % 3 === 0)) {
+          await dice.nth(i).click();
+          picked++;
+        }
+      }
+      await page.click(picked ? '[data-act="reroll"]' : '[data-act="stop"]');
+      break;
+    }
+    case "track":
+    case "bonus": {
+      // The sheet's lit boxes, a different one now and then.
+      const offered = page.locator('.mark[data-offered="true"]');
+      if ((await offered.count()) === 0) await page.click("text=/^Show .*'s sheet$/");
+      const count = await offered.count();
+      await offered.nth(step % count).click();
+      break;
+    }
+    case "use": {
+      const use = page.locator('[data-act="use"]');
+      await ((await use.count()) ? use.first().click() : page.click('[data-act="stop"]'));
+      break;
+    }
+    case "card": {
+      const allowed = page.locator('[data-act="card"].primary');
+      await ((await allowed.count()) ? allowed.first().click() : page.click('[data-act="stop"]'));
+      break;
+    }
+    case "throw": {
+      const text = await page.locator('[data-act="throw"]').innerText();
+      const chance = Number((text.match(/(\d+)%/) || [0, 0])[1]);
+      await page.click(chance >= 25 ? '[data-act="throw"]' : '[data-act="stop"]');
+      break;
+    }
+    default:
+      throw new Error(`an unknown decision: ${kind}`);
+  }
+  return true;
+}
+
+const scenarios = {
+  // Two people at one screen, every decision a click; the game kept across a reload.
+  async clicks(context, pageFile, dir, problems) {
+    const page = await open(context, pageFile, problems);
+    await newGame(page, ["", ""], 20241126);
+    let steps = 0;
+    let reloaded = null;
+    while ((await page.getAttribute("#app", "data-state")) === "playing" && steps < 5000) {
+      if (steps === 1) await page.screenshot({ path: join(dir, "clicks-start.png") });
+      if (steps === 40 && !reloaded) {
+        const before = await sheets(page);
+        await page.reload();
+        await page.waitForSelector('#app[data-state="playing"]');
+        reloaded = { before, after: await sheets(page), message: await page.locator("#message").innerText() };
+        await page.screenshot({ path: join(dir, "clicks-reloaded.png") });
+      }
+      if (!(await decide(page, steps))) break;
+      steps++;
+      if (steps === 60) await page.screenshot({ path: join(dir, "clicks-middle.png") });
+    }
+    await page.screenshot({ path: join(dir, "clicks-over.png") });
+    const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded };
+    await download(page, join(dir, "clicks-log.json"));
+    // Undo from the end takes back the last person's choice.
+    await page.click('[data-action="undo"]');
+    result.afterUndo = await page.getAttribute("#app", "data-state");
+    return result;
+  },
+
+  // Three bots play a whole game at the fastest pace.
+  async bots(context, pageFile, dir, problems) {
+    const page = await open(context, pageFile, problems);
+    await page.selectOption('select[aria-label="Bot pace"]', "instant");
+    await newGame(page, ["expected", "greedy", "random"], 777);
+    await page.waitForSelector('#app[data-state="over"]', { timeout: 120000 });
+    await page.screenshot({ path: join(dir, "bots-over.png") });
+    const result = { scores: await scores(page), sheets: await sheets(page) };
+    await download(page, join(dir, "bots-log.json"));
+    return result;
+  },
+
+  // Rulesets that are not this page's format, or are nonsense: each refused with a message,
+  // and the game in progress goes on.
+  async broken(context, pageFile, dir, problems, folder) {
+    const page = await open(context, pageFile, problems);
+    const refusals = [];
+    for (const name of readdirSync(folder).sort()) {
+      await page.setInputFiles('[data-action="open-ruleset"] input', join(folder, name));
+      await page.waitForSelector("#message.error");
+      refusals.push({ file: name, message: await page.locator("#message").innerText(), state: await page.getAttribute("#app", "data-state") });
+      await page.screenshot({ path: join(dir, `broken-${name}.png`) });
+    }
+    // Still playable: one decision.
+    const played = await decide(page, 0);
+    return { refusals, played };
+  },
+
+  // A game log loaded and stepped through, forward and back.
+  async replay(context, pageFile, dir, problems, log) {
+    const page = await open(context, pageFile, problems);
+    await page.setInputFiles('[data-action="load-log"] input', log);
+    await page.waitForSelector('#app[data-state="replay"]');
+    const at = async () => Number(await page.getAttribute("[data-at]", "data-at"));
+    const seen = [await at()];
+    for (let i = 0; i < 5; i++) {
+      await page.click('[data-action="replay-forward"]');
+      seen.push(await at());
+    }
+    await page.click('[data-action="replay-back"]');
+    seen.push(await at());
+    await page.screenshot({ path: join(dir, "replay-step.png") });
+    await page.click('[data-action="replay-end"]');
+    seen.push(await at());
+    const end = { scores: await scores(page), sheets: await sheets(page) };
+    await page.screenshot({ path: join(dir, "replay-end.png") });
+    return { seen, end };
+  },
+};
+
+async function play(pageFile, scenario, dir, extra) {
+  mkdirSync(dir, { recursive: true });
+  const problems = [];
+  const chromium = await browser();
+  const context = await chromium.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  let result;
+  try {
+    result = await scenarios[scenario](context, pageFile, dir, problems, extra);
+  } finally {
+    await chromium.close();
+  }
+  writeFileSync(join(dir, "result.json"), JSON.stringify({ result, problems }, null, 1));
+}
+
+if (command === "engine") await engine(...args);
+else if (command === "play") await play(...args);
+else {
+  console.error("usage: node playtest.mjs engine PAGE RULESET REQUESTS OUT | play PAGE SCENARIO DIR [ARG]");
+  process.exit(2);
+}

@@ -1,0 +1,455 @@
+//! The playtest page (`out/<game>/play/index.html`): one file, the engine in it plays the
+//! native engine's games, and a person's clicks in a real browser play the native engine's
+//! game too.
+//!
+//! The browser tests run `tests/browser/playtest.mjs` with Node and playwright-core (installed
+//! by `.ci/run` with `npm ci`), driving Debian's Chromium. Where Node, playwright-core or
+//! Chromium is missing they are skipped with a printed reason, unless `SAFARI_REQUIRE_BROWSER`
+//! is set (CI sets it), when they fail. Screenshots are left in the target folder to look at.
+
+#[allow(dead_code)]
+mod browser;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use safari::backends::{BuildOptions, Target};
+use safari::rules::safari_zone::engine::{
+    self,
+    step::{Log, Match, Now, Seat},
+};
+use safari::world::GameFolder;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The default game's ruleset.json and playtest page, built once.
+struct Built {
+    dir: PathBuf,
+    ruleset: String,
+}
+
+impl Built {
+    fn page(&self) -> PathBuf {
+        self.dir.join("play/index.html")
+    }
+
+    fn ruleset_file(&self) -> PathBuf {
+        self.dir.join("ruleset.json")
+    }
+
+    fn rules(&self) -> engine::Rules {
+        engine::load(self.ruleset.as_bytes()).unwrap()
+    }
+}
+
+fn built() -> &'static Built {
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-build");
+        let _ = std::fs::remove_dir_all(&dir);
+        let outputs = build_page();
+        for output in &outputs {
+            let path = dir.join(&output.path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &output.bytes).unwrap();
+        }
+        let ruleset = std::fs::read_to_string(dir.join("ruleset.json")).unwrap();
+        Built { dir, ruleset }
+    })
+}
+
+fn build_page() -> Vec<safari::backends::Output> {
+    let mut folder = GameFolder::open(&Path::new(ROOT).join("content/safari-zone")).unwrap();
+    let options = BuildOptions {
+        targets: vec![Target::Ruleset, Target::Play],
+        ..BuildOptions::default()
+    };
+    let built = safari::build(&mut folder, &options);
+    built.outputs.expect("the default game builds")
+}
+
+/// Node with playwright-core, or `None` (with the reason printed) when the test should be
+/// skipped. Panics when they are missing and required.
+fn node() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let node = std::env::split_paths(&path)
+        .map(|dir| dir.join("node"))
+        .find(|candidate| candidate.is_file());
+    let playwright = Path::new(ROOT).join("tests/browser/node_modules/playwright-core");
+    match node {
+        Some(node) if playwright.is_dir() => Some(node),
+        _ if std::env::var_os("SAFARI_REQUIRE_BROWSER").is_some() => {
+            panic!(
+                "SAFARI_REQUIRE_BROWSER is set but Node or playwright-core is missing (cd tests/browser && npm ci)"
+            )
+        }
+        _ => {
+            eprintln!("SKIPPED: no Node with playwright-core (cd tests/browser && npm ci)");
+            None
+        }
+    }
+}
+
+fn script() -> PathBuf {
+    Path::new(ROOT).join("tests/browser/playtest.mjs")
+}
+
+/// Runs a scenario of `playtest.mjs` in Chromium: its result, after checking that the page
+/// logged nothing and loaded nothing from outside.
+fn play(scenario: &str, extra: Option<&Path>) -> Option<serde_json::Value> {
+    let node = node()?;
+    let chromium = browser::chromium()?;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("playtest-{scenario}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut command = Command::new(node);
+    command
+        .arg(script())
+        .args(["play"])
+        .arg(built().page())
+        .arg(scenario)
+        .arg(&dir)
+        .env("CHROMIUM", chromium);
+    if let Some(extra) = extra {
+        command.arg(extra);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "the {scenario} scenario failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["problems"],
+        serde_json::json!([]),
+        "the page complained in {scenario}"
+    );
+    println!("screenshots of {scenario}: {}", dir.display());
+    Some(report["result"].clone())
+}
+
+/// Each seat's filled boxes and VP at the end of a native match.
+fn native_sheets(game: &Match) -> Vec<(BTreeSet<String>, u32)> {
+    let Now::Over { players, .. } = game.now() else {
+        panic!("the native game is not over")
+    };
+    let rules = game.rules();
+    players
+        .iter()
+        .map(|player| {
+            let filled = (0..rules.boxes.len())
+                .filter(|b| player.filled[*b])
+                .map(|b| rules.box_ids[b].clone())
+                .collect();
+            (filled, player.vp)
+        })
+        .collect()
+}
+
+fn page_sheets(result: &serde_json::Value) -> Vec<(BTreeSet<String>, u32)> {
+    result["sheets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|sheet| {
+            let filled = sheet["filled"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_str().unwrap().to_string())
+                .collect();
+            (filled, sheet["vp"].as_u64().unwrap() as u32)
+        })
+        .collect()
+}
+
+fn scores(result: &serde_json::Value) -> Vec<u32> {
+    result["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap() as u32)
+        .collect()
+}
+
+#[test]
+fn the_page_is_one_small_file_holding_the_engine_the_ruleset_and_the_pictures() {
+    let html = std::fs::read_to_string(built().page()).unwrap();
+    // The size targets (docs/performance.md): the page under 3 MB, the engine under 1 MB.
+    assert!(html.len() < 3 << 20, "the page is {} bytes", html.len());
+    let wasm = safari_playtest::ENGINE_WASM;
+    assert!(wasm.len() < 1 << 20, "the engine is {} bytes", wasm.len());
+    assert!(wasm.starts_with(b"\0asm"), "the engine is not WebAssembly");
+    // Self-contained: a policy forbids loading anything, and nothing is linked.
+    assert!(html.contains("Content-Security-Policy"));
+    for outside in ["src=\"http", "href=\"http", "@import", "<link"] {
+        assert!(
+            !html.contains(outside),
+            "the page loads from outside: {outside}"
+        );
+    }
+    // The ruleset is the one build wrote, and it says where every box prints.
+    let embedded = html
+        .split_once("<script id=\"ruleset\" type=\"application/json\">")
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(json, _)| json)
+        .unwrap();
+    let embedded: serde_json::Value = serde_json::from_str(embedded).unwrap();
+    let written: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    assert_eq!(embedded, written);
+    let places = written["sheet"]["boxes"].as_array().unwrap();
+    let boxes: usize = written["field_guide"]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tracks"].as_array().unwrap())
+        .map(|t| t["boxes"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(places.len(), boxes, "a box with no place on the sheet");
+    // The same content gives the same page.
+    let again = build_page()
+        .into_iter()
+        .find(|o| o.path == "play/index.html")
+        .unwrap();
+    assert!(
+        again.bytes == html.as_bytes(),
+        "the page differs between two builds"
+    );
+}
+
+#[test]
+fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
+    let Some(node) = node() else { return };
+    let built = built();
+    let policies = ["random", "greedy", "expected"];
+    let mut requests = Vec::new();
+    for game in 0..1000u64 {
+        let players = 1 + (game % 4) as usize;
+        let seats: Vec<&str> = (0..players)
+            .map(|seat| policies[(game as usize + seat) % policies.len()])
+            .collect();
+        requests.push(serde_json::json!({ "op": "selfplay", "seats": seats, "seed": game * 7919 }));
+    }
+    // A few games of the search policy, whose model the engine fits on one thread in a page.
+    for seed in 0..3u64 {
+        requests.push(serde_json::json!({ "op": "selfplay", "seats": ["search:8"], "seed": seed }));
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-engine");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines: Vec<String> = requests.iter().map(|r| r.to_string()).collect();
+    std::fs::write(dir.join("requests.jsonl"), lines.join("\n")).unwrap();
+    let status = Command::new(node)
+        .arg(script())
+        .arg("engine")
+        .arg(built.page())
+        .arg(built.ruleset_file())
+        .arg(dir.join("requests.jsonl"))
+        .arg(dir.join("answers.jsonl"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let answers = std::fs::read_to_string(dir.join("answers.jsonl")).unwrap();
+    let wasm: Vec<&str> = answers.lines().collect();
+    assert_eq!(wasm.len(), lines.len());
+    let mut native = safari_engine_wasm::Session::default();
+    let opened = native.handle(
+        serde_json::json!({ "op": "open", "ruleset": built.ruleset })
+            .to_string()
+            .as_bytes(),
+    );
+    assert!(opened.contains("\"ok\""), "{opened}");
+    let mut differ = Vec::new();
+    for (game, (request, wasm)) in lines.iter().zip(&wasm).enumerate() {
+        let here = native.handle(request.as_bytes());
+        if here != *wasm {
+            let events = |text: &str| -> Vec<serde_json::Value> {
+                let value: serde_json::Value = serde_json::from_str(text).unwrap();
+                value["ok"]["events"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let (a, b) = (events(&here), events(wasm));
+            let first = a
+                .iter()
+                .zip(&b)
+                .position(|(x, y)| x != y)
+                .unwrap_or(a.len().min(b.len()));
+            differ.push(format!(
+                "game {game} ({request}): first differs at event {first}: native {:?}, wasm {:?}",
+                a.get(first),
+                b.get(first)
+            ));
+        }
+        let value: serde_json::Value = serde_json::from_str(&here).unwrap();
+        assert!(
+            value["ok"]["events"]
+                .as_array()
+                .is_some_and(|e| !e.is_empty()),
+            "game {game}: {here}"
+        );
+    }
+    assert!(
+        differ.is_empty(),
+        "{} games differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn a_game_played_by_clicks_in_the_browser_is_the_native_engines_game() {
+    let Some(result) = play("clicks", None) else {
+        return;
+    };
+    assert_eq!(result["state"], "over", "the game did not end: {result}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-clicks");
+    let (log, game) = Log::read(&std::fs::read(dir.join("clicks-log.json")).unwrap()).unwrap();
+    assert_eq!(log.seats.len(), 2);
+    assert!(log.actions.iter().all(|a| !a.bot), "people's choices only");
+    assert!(log.actions.len() > 100, "{} choices", log.actions.len());
+    // The page's final sheets and scores are the native engine's for the same choices.
+    let native = native_sheets(&game);
+    assert_eq!(page_sheets(&result), native);
+    let Now::Over {
+        scores: native_scores,
+        ..
+    } = game.now()
+    else {
+        unreachable!()
+    };
+    assert_eq!(&scores(&result), native_scores);
+    // A reload in the middle of the game changed nothing.
+    let reloaded = &result["reloaded"];
+    assert_eq!(reloaded["before"], reloaded["after"]);
+    assert!(
+        reloaded["message"]
+            .as_str()
+            .unwrap()
+            .contains("back where you left it")
+    );
+    // Undo at the end reopens the last decision.
+    assert_eq!(result["afterUndo"], "playing");
+}
+
+#[test]
+fn bots_play_a_whole_game_in_the_browser_as_the_native_engine_does() {
+    let Some(result) = play("bots", None) else {
+        return;
+    };
+    let seats: Vec<Seat> = ["expected", "greedy", "random"]
+        .iter()
+        .map(|bot| Seat {
+            bot: Some(bot.to_string()),
+        })
+        .collect();
+    let mut game = Match::new(built().rules(), seats, 777).unwrap();
+    while game.play_bot().is_some() {}
+    assert_eq!(page_sheets(&result), native_sheets(&game));
+    let Now::Over { scores, .. } = game.now() else {
+        unreachable!()
+    };
+    assert_eq!(&self::scores(&result), scores);
+}
+
+#[test]
+fn a_broken_ruleset_is_refused_with_a_message_and_the_game_goes_on() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-broken-rulesets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let good: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value = good.clone();
+        edit(&mut value);
+        value.to_string()
+    };
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "1-not-json.json",
+            "{\"format\": \"safari-ruleset\",".to_string(),
+            "not JSON",
+        ),
+        (
+            "2-other-format.json",
+            r#"{"format":"safari-components","format_version":1}"#.to_string(),
+            "not a safari ruleset",
+        ),
+        (
+            "3-older-version.json",
+            edited(&|v| v["format_version"] = 2.into()),
+            "version",
+        ),
+        (
+            "4-missing-deck.json",
+            edited(&|v| {
+                v.as_object_mut().unwrap().remove("deck");
+            }),
+            "deck",
+        ),
+        (
+            "5-unknown-item.json",
+            edited(&|v| v["deck"]["cards"][0]["criteria"]["item"] = "a-golden-key".into()),
+            "a-golden-key",
+        ),
+        (
+            "6-no-players.json",
+            edited(&|v| v["parameters"]["players_max"] = 0.into()),
+            "players",
+        ),
+        ("7-empty.json", String::new(), "not JSON"),
+    ];
+    for (name, text, _) in &cases {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let Some(result) = play("broken", Some(&dir)) else {
+        return;
+    };
+    let refusals = result["refusals"].as_array().unwrap();
+    assert_eq!(refusals.len(), cases.len());
+    for ((name, _, says), refusal) in cases.iter().zip(refusals) {
+        let message = refusal["message"].as_str().unwrap();
+        assert!(
+            message.contains(name) && message.contains(says),
+            "{name}: {message}"
+        );
+        assert_eq!(refusal["state"], "playing", "{name} broke the game");
+    }
+    assert_eq!(result["played"], true);
+}
+
+#[test]
+fn a_game_log_replays_step_by_step_in_the_browser() {
+    let seats = vec![
+        Seat { bot: None },
+        Seat {
+            bot: Some("expected".to_string()),
+        },
+    ];
+    // A game with a person's choices (the first offered each time) and a bot's.
+    let mut game = Match::new(built().rules(), seats, 31337).unwrap();
+    loop {
+        if game.play_bot().is_some() {
+            continue;
+        }
+        let Some(moment) = game.moment() else { break };
+        let choice = moment
+            .choices
+            .last()
+            .copied()
+            .unwrap_or(engine::policy::Choice::Stop);
+        game.apply(choice).unwrap();
+    }
+    let log = Log::of(&game, serde_json::from_str(&built().ruleset).unwrap());
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-replay.json");
+    std::fs::write(&file, serde_json::to_vec(&log).unwrap()).unwrap();
+    let Some(result) = play("replay", Some(&file)) else {
+        return;
+    };
+    let n = game.taken().len() as u64;
+    assert_eq!(result["seen"], serde_json::json!([0, 1, 2, 3, 4, 5, 4, n]));
+    assert_eq!(page_sheets(&result["end"]), native_sheets(&game));
+}

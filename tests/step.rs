@@ -1,0 +1,237 @@
+//! The step API (`safari_engine::step`): a game played one decision at a time is the engine's
+//! game, a log replays it, undo takes back a person's choice, and a refused choice says why.
+
+use std::path::Path;
+
+use safari::rules::safari_zone::engine::{
+    self, Game,
+    game::Event,
+    policy::{self, Choice, Decision},
+    step::{Log, Match, Now, Seat},
+};
+use safari::rules::safari_zone::ruleset;
+use safari::world::GameFolder;
+
+fn ruleset_json() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    let mut folder = GameFolder::open(&dir).unwrap();
+    let game = safari::check(&mut folder).game.unwrap();
+    serde_json::to_string(&ruleset::build(&game, &ruleset::content_hash(&folder))).unwrap()
+}
+
+fn rules() -> engine::Rules {
+    engine::load(ruleset_json().as_bytes()).unwrap()
+}
+
+fn bots(policy: &str, players: usize) -> Vec<Seat> {
+    vec![
+        Seat {
+            bot: Some(policy.to_string())
+        };
+        players
+    ]
+}
+
+fn events_json(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect()
+}
+
+/// A match of bots, stepped one decision at a time to its end.
+fn stepped(rules: &engine::Rules, policy: &str, players: usize, seed: u64) -> Match {
+    let mut game = Match::new(rules.clone(), bots(policy, players), seed).unwrap();
+    while game.play_bot().is_some() {}
+    assert!(
+        matches!(game.now(), Now::Over { .. }),
+        "the bots stopped short"
+    );
+    game
+}
+
+#[test]
+fn bots_stepping_play_the_engines_own_game() {
+    // Greedy and expected draw no random numbers of their own, so stepping them through the
+    // API plays exactly the game `Game::play` plays with them: the same events, one by one.
+    let rules = rules();
+    let mut differ = Vec::new();
+    for policy in ["greedy", "expected"] {
+        for (players, seed) in [(1, 1), (2, 7), (4, 42), (3, 1000)] {
+            let game = stepped(&rules, policy, players, seed);
+            let mut direct = Game::new(&rules, players, seed);
+            direct.log = Some(Vec::new());
+            let mut policies: Vec<policy::Builtin> = (0..players)
+                .map(|_| policy::by_name(policy).unwrap())
+                .collect();
+            direct.play(&mut policies);
+            if events_json(game.events()) != events_json(direct.log.as_ref().unwrap()) {
+                differ.push((policy, players, seed));
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "stepped games differ from the engine's: {differ:?}"
+    );
+}
+
+#[test]
+fn a_log_replays_to_the_same_game_at_every_step() {
+    let rules = rules();
+    let seats = vec![
+        Seat { bot: None },
+        Seat {
+            bot: Some("random".to_string()),
+        },
+    ];
+    // A person who always takes the first choice offered, against a random bot.
+    let mut game = Match::new(rules.clone(), seats.clone(), 99).unwrap();
+    let mut states = Vec::new();
+    loop {
+        states.push(events_json(game.events()));
+        if game.play_bot().is_some() {
+            continue;
+        }
+        let Some(moment) = game.moment() else { break };
+        let choice = match moment.rerolls {
+            Some(_) => Choice::Stop,
+            None => moment.choices[0],
+        };
+        game.apply(choice).unwrap();
+    }
+    let log = Log::of(&game, serde_json::from_str(&ruleset_json()).unwrap());
+    let bytes = serde_json::to_vec(&log).unwrap();
+    let (_, replayed) = Log::read(&bytes).unwrap();
+    assert_eq!(events_json(replayed.events()), events_json(game.events()));
+    // Stepped back to each choice, the replay shows the game as it was then.
+    let mut back = replayed;
+    for count in (0..game.taken().len()).rev() {
+        back.back_to(count);
+        assert_eq!(
+            events_json(back.events()),
+            states[count],
+            "after {count} choices"
+        );
+    }
+}
+
+#[test]
+fn undo_takes_back_the_persons_choice_and_the_bots_after_it() {
+    let rules = rules();
+    let seats = vec![
+        Seat { bot: None },
+        Seat {
+            bot: Some("expected".to_string()),
+        },
+    ];
+    let mut game = Match::new(rules, seats, 5).unwrap();
+    // Play the person's first turn with the first choice each time, and the bot's.
+    let mut person_choices = 0;
+    while person_choices < 4 {
+        if game.play_bot().is_some() {
+            continue;
+        }
+        let moment = game.moment().unwrap();
+        let choice = moment.choices.first().copied().unwrap_or(Choice::Stop);
+        game.apply(choice).unwrap();
+        person_choices += 1;
+    }
+    while game.play_bot().is_some() {}
+    let before_last = {
+        let keep = game.taken().iter().rposition(|t| !t.by_bot).unwrap();
+        let mut earlier = Match::replay(
+            game.rules().clone(),
+            game.seats().to_vec(),
+            game.seed(),
+            &game.taken()[..keep],
+        )
+        .unwrap();
+        while earlier.bot_to_move() && earlier.taken().len() < keep {
+            earlier.play_bot();
+        }
+        events_json(earlier.events())
+    };
+    let undone = game.undo();
+    assert!(undone >= 1);
+    assert!(game.taken().iter().all(|t| t.seat == 0 || t.by_bot));
+    assert_eq!(events_json(game.events()), before_last);
+    assert_eq!(game.moment().unwrap().seat, 0, "the person decides again");
+}
+
+#[test]
+fn a_refused_choice_says_why_in_the_rules_words() {
+    let rules = rules();
+    let mut game = Match::new(rules.clone(), vec![Seat { bot: None }], 3).unwrap();
+    let mut reasons = Vec::new();
+    // Walk the game choosing round the choices; at each decision try something it does not
+    // offer.
+    for step in 0..2000 {
+        let Some(moment) = game.moment() else { break };
+        let wrong = match moment.decision {
+            Decision::Reroll => {
+                let hazard = moment
+                    .faces
+                    .iter()
+                    .position(|f| *f == engine::vocabulary::Action::Hazard);
+                hazard.map(|die| Choice::Reroll(1 << die))
+            }
+            Decision::Track => (0..rules.tracks.len() as u32)
+                .map(Choice::Track)
+                .find(|c| !moment.allows(*c)),
+            Decision::Card => (0..moment.drawn.len() as u32)
+                .map(Choice::Card)
+                .find(|c| !moment.allows(*c)),
+            _ => Some(Choice::Box(0)),
+        };
+        if let Some(wrong) = wrong {
+            let reason = game.apply(wrong).unwrap_err();
+            assert!(!reason.is_empty());
+            reasons.push(reason);
+        }
+        let moment = game.moment().unwrap();
+        let choice = match moment.choices.len() {
+            0 => Choice::Stop,
+            n => moment.choices[step % n],
+        };
+        game.apply(choice).unwrap();
+    }
+    let said = reasons.join("\n");
+    println!("{said}");
+    for expected in ["a die showing a Hazard cannot be re-rolled", "not now:"] {
+        assert!(
+            said.contains(expected),
+            "no refusal says {expected:?}:\n{said}"
+        );
+    }
+    assert!(
+        said.contains("can be encountered only with") || said.contains("is filled by"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_log_of_other_rules_or_a_broken_log_is_refused_with_a_reason() {
+    let rules = rules();
+    let game = stepped(&rules, "greedy", 1, 8);
+    let mut log = serde_json::to_value(Log::of(
+        &game,
+        serde_json::from_str(&ruleset_json()).unwrap(),
+    ))
+    .unwrap();
+    // A choice changed: the game no longer offers it there.
+    let actions = log["actions"].as_array_mut().unwrap();
+    let last = actions.len() - 1;
+    actions[last]["act"] = serde_json::json!({ "track": "no-such-track" });
+    let error = Log::read(&serde_json::to_vec(&log).unwrap()).err().unwrap();
+    assert!(error.0.contains("no-such-track"), "{error}");
+    // Not a log at all.
+    for (bytes, says) in [
+        (&b"{}"[..], "not a game log"),
+        (b"nonsense", "not JSON"),
+        (br#"{"format":"safari-log","format_version":99}"#, "version"),
+    ] {
+        let error = Log::read(bytes).err().unwrap();
+        assert!(error.0.contains(says), "{error}");
+    }
+}
