@@ -422,6 +422,42 @@ fn a_broken_ruleset_is_refused_with_a_message_and_the_game_goes_on() {
 }
 
 #[test]
+fn another_version_of_the_game_opens_from_its_ruleset_and_plays() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-other-rulesets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut other: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    other["content_hash"] = format!("sha256:{}", "0".repeat(64)).into();
+    other["game"]["name"] = "Safari Zone RNW (next)".into();
+    let boxes = other["sheet"]["boxes"].as_array().unwrap().len();
+    std::fs::write(dir.join("1-next.json"), other.to_string()).unwrap();
+    // One made without laying the sheet out (as `sim` makes them): no places at all.
+    other.as_object_mut().unwrap().remove("sheet");
+    std::fs::write(dir.join("2-unplaced.json"), other.to_string()).unwrap();
+    let Some(result) = play("other", Some(&dir)) else {
+        return;
+    };
+    let opened = result["opened"].as_array().unwrap();
+    assert_eq!(opened.len(), 2);
+    for seen in opened {
+        assert!(seen["title"].as_str().unwrap().contains("(next)"), "{seen}");
+        assert!(
+            seen["message"]
+                .as_str()
+                .unwrap()
+                .contains("drawn from the ruleset"),
+            "{seen}"
+        );
+        assert_eq!(seen["marks"], boxes, "every box can be marked: {seen}");
+        assert_eq!(seen["played"], true);
+        assert_eq!(seen["state"], "playing");
+    }
+    // Its sheet is drawn from the places in its ruleset; without them, track by track.
+    assert_eq!(opened[0]["schematic"], 1);
+    assert_eq!(opened[1]["schematic"], 0);
+}
+
+#[test]
 fn a_game_log_replays_step_by_step_in_the_browser() {
     let seats = vec![
         Seat { bot: None },

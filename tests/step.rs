@@ -235,3 +235,31 @@ fn a_log_of_other_rules_or_a_broken_log_is_refused_with_a_reason() {
         assert!(error.0.contains(says), "{error}");
     }
 }
+
+#[test]
+fn a_log_with_choices_past_the_end_is_refused() {
+    let rules = rules();
+    let game = stepped(&rules, "greedy", 1, 8);
+    let mut log =
+        serde_json::to_value(Log::of(&game, serde_json::from_str(&ruleset_json()).unwrap()))
+            .unwrap();
+    let last = log["actions"].as_array().unwrap().last().unwrap().clone();
+    log["actions"].as_array_mut().unwrap().push(last);
+    let error = Log::read(&serde_json::to_vec(&log).unwrap()).err().unwrap();
+    assert!(error.0.contains("after the end of the game"), "{error}");
+}
+
+#[test]
+fn a_person_cannot_take_a_bots_decision_and_bots_alone_have_nothing_to_undo() {
+    let rules = rules();
+    let mut game = Match::new(rules, bots("expected", 2), 4).unwrap();
+    let moment = game.moment().unwrap();
+    let choice = moment.choices.first().copied().unwrap_or(Choice::Stop);
+    let refused = game.apply(choice).unwrap_err();
+    assert!(refused.contains("played by a bot"), "{refused}");
+    game.play_bot().unwrap();
+    game.play_bot().unwrap();
+    assert!(!game.undoable());
+    assert_eq!(game.undo(), 0);
+    assert_eq!(game.taken().len(), 2);
+}

@@ -5,8 +5,8 @@
 //       REQUESTS (JSON) with a line of OUT.
 //   node playtest.mjs play PAGE SCENARIO DIR [ARG]
 //       The page in Debian's Chromium, played by Playwright as a person would: SCENARIO is
-//       `clicks`, `bots`, `broken` (ARG: a folder of broken rulesets), `replay` (ARG: a game
-//       log); DIR receives the screenshots, downloads and `result.json`.
+//       `clicks`, `bots`, `broken` (ARG: a folder of broken rulesets), `other` (ARG: a folder
+//       of other versions' rulesets), `replay` (ARG: a game log); DIR receives the screenshots, downloads and `result.json`.
 //
 // Every console message and uncaught error of the page is a failure of the scenario.
 
@@ -206,6 +206,29 @@ const scenarios = {
     // Still playable: one decision.
     const played = await decide(page, 0);
     return { refusals, played };
+  },
+
+  // Other versions of the game, opened from their ruleset.json: drawn from the ruleset, and
+  // played.
+  async other(context, pageFile, dir, problems, folder) {
+    const page = await open(context, pageFile, problems);
+    const opened = [];
+    for (const name of readdirSync(folder).sort()) {
+      await page.setInputFiles('[data-action="open-ruleset"] input', join(folder, name));
+      await page.waitForFunction((file) => document.querySelector("#message")?.textContent.includes(`Opened ${file}`), name);
+      await page.screenshot({ path: join(dir, `other-${name}.png`) });
+      const seen = {
+        file: name,
+        message: await page.locator("#message").innerText(),
+        schematic: await page.locator("svg.schematic").count(),
+        marks: await page.locator(".mark").count(),
+        title: await page.locator("header h1").innerText(),
+        played: await decide(page, 0),
+        state: await page.getAttribute("#app", "data-state"),
+      };
+      opened.push(seen);
+    }
+    return { opened };
   },
 
   // A game log loaded and stepped through, forward and back.

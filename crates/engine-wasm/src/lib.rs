@@ -75,6 +75,31 @@ enum Request {
 pub struct Session {
     ruleset: Option<(Value, Rules)>,
     game: Option<Match>,
+    /// What the request being answered said the page holds of the game.
+    known: Known,
+}
+
+/// How many of the game's events and choices the page holds already (a request's `known`): a
+/// state answer leaves them out. A game's events and choices so far are always the first ones
+/// of its later events and choices (the same seed and choices play the same way), also after
+/// an undo, so the page keeps the first ones and appends what comes.
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Known {
+    #[serde(default)]
+    events: usize,
+    #[serde(default)]
+    actions: usize,
+}
+
+/// A request, and its `known`.
+fn read(bytes: &[u8]) -> Result<(Request, Known), serde_json::Error> {
+    let mut value: Value = serde_json::from_slice(bytes)?;
+    let known = match value.as_object_mut().and_then(|o| o.remove("known")) {
+        Some(known) => serde_json::from_value(known)?,
+        None => Known::default(),
+    };
+    Ok((serde_json::from_value(value)?, known))
 }
 
 type Answer = Result<Value, Value>;
@@ -94,8 +119,11 @@ impl Session {
                 MAX_REQUEST_BYTES >> 20
             )))
         } else {
-            match serde_json::from_slice::<Request>(request) {
-                Ok(request) => self.answer(request),
+            match read(request) {
+                Ok((request, known)) => {
+                    self.known = known;
+                    self.answer(request)
+                }
                 Err(e) => Err(error(format!(
                     "the page sent a request this engine does not read: {e}"
                 ))),
@@ -111,10 +139,15 @@ impl Session {
     fn answer(&mut self, request: Request) -> Answer {
         match request {
             Request::Open { ruleset } => {
-                let rules = safari_engine::load(ruleset.as_bytes())
-                    .map_err(|e| json!({ "message": e.message, "path": e.path }))?;
-                let value: Value =
-                    serde_json::from_str(&ruleset).map_err(|e| error(e.to_string()))?;
+                let value: Option<Value> = serde_json::from_str(&ruleset).ok();
+                // The same ruleset again keeps its compiled rules, and with them what a
+                // policy worked out for them (the search policy's model takes seconds).
+                let rules = match &self.ruleset {
+                    Some((open, rules)) if value.as_ref() == Some(open) => rules.clone(),
+                    _ => safari_engine::load(ruleset.as_bytes())
+                        .map_err(|e| json!({ "message": e.message, "path": e.path }))?,
+                };
+                let value = value.ok_or_else(|| error("the ruleset is not JSON"))?;
                 // What people call tracks and boxes, worked out once here, as the engine's
                 // messages call them.
                 let tracks: serde_json::Map<String, Value> = rules
@@ -269,10 +302,10 @@ impl Session {
             .ok_or_else(|| error("no game has started"))
     }
 
-    /// Everything the page draws.
+    /// Everything the page draws, less the events and choices it said it holds.
     fn state(&self) -> Answer {
         let game = self.game()?;
-        Ok(state(game))
+        Ok(state(game, self.known))
     }
 }
 
@@ -402,9 +435,10 @@ fn deciding(game: &Match, moment: &Moment) -> Value {
     })
 }
 
-/// The state the page draws: every sheet, the deck, the decision waiting or the end, the
-/// events and the choices so far.
-pub fn state(game: &Match) -> Value {
+/// The state the page draws: every sheet, the deck, the decision waiting or the end, and the
+/// events and the choices so far past those the page holds (`events_from`, `actions_from`:
+/// where the ones sent begin).
+fn state(game: &Match, known: Known) -> Value {
     let rules = game.rules();
     let (players, deck, discard, deciding, over) = match game.now() {
         Now::Deciding(moment) => (
@@ -428,8 +462,9 @@ pub fn state(game: &Match) -> Value {
             Some(json!({ "scores": scores, "winners": winners })),
         ),
     };
-    let actions: Vec<Logged> = game
-        .taken()
+    let events_from = known.events.min(game.events().len());
+    let actions_from = known.actions.min(game.taken().len());
+    let actions: Vec<Logged> = game.taken()[actions_from..]
         .iter()
         .map(|t| Logged {
             seat: t.seat,
@@ -440,14 +475,16 @@ pub fn state(game: &Match) -> Value {
     json!({
         "seats": game.seats(),
         "seed": game.seed(),
+        "actions_from": actions_from,
         "actions": actions,
-        "undoable": !game.taken().is_empty(),
+        "undoable": game.undoable(),
         "players": players.iter().map(|p| player_view(rules, p)).collect::<Vec<_>>(),
         "deck": deck,
         "discard": discard.iter().map(|c| rules.cards[*c].id.as_str()).collect::<Vec<_>>(),
         "deciding": deciding,
         "over": over,
-        "events": game.events(),
+        "events_from": events_from,
+        "events": &game.events()[events_from..],
     })
 }
 

@@ -158,11 +158,12 @@ fn reroll_refusal(rules: &Rules, moment: &Moment, mask: u32) -> String {
         .filter(|i| mask & (1 << i) != 0 && moment.faces[*i] == Action::Hazard)
         .collect();
     match rerolls.hazard {
-        Some(_) if hazards.len() > 1 => format!(
-            "only one die showing a Hazard may be re-rolled with each re-roll (you chose {})",
-            hazards.len()
+        // The engine's ruling: the re-roll a hazard item allows is the first die showing one.
+        Some(allowed) => format!(
+            "of the dice showing a Hazard, only the first (die {}) may be re-rolled with each \
+             re-roll",
+            allowed.trailing_zeros() + 1
         ),
-        Some(_) => "only one die showing a Hazard may be re-rolled with each re-roll".to_string(),
         None if !hazards.is_empty() => {
             let bicycle = rules
                 .item_steps
@@ -189,6 +190,9 @@ fn use_refusal(rules: &Rules, moment: &Moment, i: usize) -> String {
     }
     if !rules.usable_items.contains(&i) {
         return format!("the {name} is never used: it counts while you hold it");
+    }
+    if rules.item_steps.reshuffle_discard.contains(&i) && moment.discard.is_empty() {
+        return format!("the discard pile is empty: the {name} would shuffle nothing back");
     }
     format!("using the {name} now would change nothing: no box it fills is open")
 }

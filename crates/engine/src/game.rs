@@ -342,6 +342,10 @@ pub enum Event {
         player: usize,
         faces: Vec<Action>,
     },
+    /// The roll showed the hazard limit of Hazards: the turn ends.
+    Bust {
+        player: usize,
+    },
     Fill {
         player: usize,
         r#box: String,
@@ -1118,6 +1122,7 @@ impl<'r> Game<'r> {
                 .fold(0, |mask, bit| mask | bit);
             if hazards.count_ones() >= rules.hazard_limit {
                 self.players[p].busted = true;
+                self.event(|| Event::Bust { player: p });
                 return None;
             }
             if rolls_left == 0 {
@@ -1344,7 +1349,15 @@ impl<'r> Game<'r> {
                     .partition(|c| rules.cards[*c].species == species);
                 self.discard.extend(&gone);
                 drawn = kept;
+                let first_new = drawn.len();
                 drawn.extend((0..gone.len()).filter_map(|_| self.draw()));
+                self.event(|| Event::Draw {
+                    player: p,
+                    cards: drawn[first_new..]
+                        .iter()
+                        .map(|c| rules.cards[*c].id.clone())
+                        .collect(),
+                });
             }
         }
         let mut choices = self.take_choices();

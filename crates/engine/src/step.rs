@@ -181,6 +181,12 @@ impl Match {
         let Some(moment) = self.moment() else {
             return Err("the game is over".to_string());
         };
+        if let Some(bot) = &self.seats[moment.seat].bot {
+            return Err(format!(
+                "seat {} is played by a bot ({bot}), which decides here",
+                moment.seat + 1
+            ));
+        }
         if !moment.allows(choice) {
             return Err(crate::explain::refusal(&self.rules, moment, choice));
         }
@@ -201,16 +207,21 @@ impl Match {
         Some(choice)
     }
 
-    /// Takes back the last choice a person took, and every bot's choice after it; with no
-    /// person's choice to take back, the last bot's. Returns how many choices were undone.
+    /// Takes back the last choice a person took, and every bot's choice after it. Returns how
+    /// many choices were undone: none when no person has chosen yet (a bot would only choose
+    /// again what it chose).
     pub fn undo(&mut self) -> usize {
-        let keep = match self.taken.iter().rposition(|t| !t.by_bot) {
-            Some(last_person) => last_person,
-            None => self.taken.len().saturating_sub(1),
+        let Some(keep) = self.taken.iter().rposition(|t| !t.by_bot) else {
+            return 0;
         };
         let undone = self.taken.len() - keep;
         self.back_to(keep);
         undone
+    }
+
+    /// Whether a person has a choice to take back.
+    pub fn undoable(&self) -> bool {
+        self.taken.iter().any(|t| !t.by_bot)
     }
 
     /// Keeps the first `count` choices and plays to the decision after them: a log's
@@ -240,7 +251,8 @@ impl Match {
             diverged: None,
         };
         game.play(std::slice::from_mut(&mut script));
-        if let Some(at) = script.diverged {
+        let (diverged, answered, replayed) = (script.diverged, script.answered, script.next);
+        if let Some(at) = diverged {
             let Taken { seat, choice, .. } = self.taken[at];
             self.taken.truncate(at);
             let _ = self.play(false);
@@ -248,10 +260,18 @@ impl Match {
                 "choice {} ({choice:?} by seat {}) is not one the game offered there: the log \
                  was played with other rules, seats or seed",
                 at + 1,
-                seat + 1
+                seat.saturating_add(1)
             )));
         }
-        let answered = script.answered;
+        if game.paused.is_none() && replayed < self.taken.len() {
+            self.taken.truncate(replayed);
+            let _ = self.play(false);
+            return Err(MatchError(format!(
+                "choice {} comes after the end of the game: the log was played with other \
+                 rules, seats or seed",
+                replayed + 1
+            )));
+        }
         if let Some(taken) = answered {
             self.taken.push(taken);
         }
@@ -307,25 +327,23 @@ impl Script<'_> {
         }
     }
 
-    /// The bot that answers the first decision past the script, if this is it.
-    fn answering_bot(&mut self, seat: usize) -> Option<(&mut Builtin, Pcg64Mcg)> {
+    /// The bot that answers the first decision past the script, if this is it, prepared for
+    /// the rules (a replay that asks no bot prepares none: the search policy's model is fitted
+    /// only when it is to move).
+    fn answering_bot(&mut self, view: &View) -> Option<(&mut Builtin, Pcg64Mcg)> {
         if !self.bot_answers || self.answered.is_some() || self.next < self.taken.len() {
             return None;
         }
         let rng = Pcg64Mcg::seed_from_u64(mix(self.seed, self.taken.len() as u64));
-        self.bots[seat].as_mut().map(|bot| (bot, rng))
+        let bot = self.bots[view.seat].as_mut()?;
+        bot.prepare(view.rules);
+        Some((bot, rng))
     }
 }
 
 impl Policy for Script<'_> {
     fn name(&self) -> &'static str {
         "script"
-    }
-
-    fn prepare(&mut self, rules: &Rules) {
-        for bot in self.bots.iter_mut().flatten() {
-            bot.prepare(rules);
-        }
     }
 
     fn begin_turn(&mut self) {
@@ -352,7 +370,7 @@ impl Policy for Script<'_> {
                 0
             });
         }
-        if let Some((bot, mut rng)) = self.answering_bot(view.seat) {
+        if let Some((bot, mut rng)) = self.answering_bot(view) {
             let index = bot.choose(view, decision, choices, &mut rng);
             let choice = choices.answer(index);
             self.answered = Some(Taken {
@@ -376,7 +394,7 @@ impl Policy for Script<'_> {
             }
             return choice;
         }
-        if let Some((bot, mut rng)) = self.answering_bot(view.seat) {
+        if let Some((bot, mut rng)) = self.answering_bot(view) {
             let mut choice = bot.choose_reroll(view, rerolls, &mut rng);
             if !rerolls.allows(choice) {
                 // The engine stops rolling on a choice it does not allow: so does the log.

@@ -46,6 +46,7 @@
     botTimer: null,
     pace: "normal",
     paused: false,
+    studied: new Set(),
     eventsShown: 0,
     filledBefore: new Map(),
   };
@@ -69,8 +70,14 @@
   const decoder = new TextDecoder();
 
   // One request to the engine: its `ok` answer, or an Error carrying the engine's message.
+  // The most a request may carry (a ruleset or a log): the engine's own bound.
+  const MOST_BYTES = 16 * 1024 * 1024;
+
   function call(request) {
     const bytes = encoder.encode(JSON.stringify(request));
+    if (bytes.length > MOST_BYTES) {
+      throw new Error(`the file is ${Math.round(bytes.length / 1048576)} MB; this page reads files of at most 16 MB`);
+    }
     let answer;
     try {
       const at = S.engine.safari_alloc(bytes.length);
@@ -90,6 +97,13 @@
       throw error;
     }
     return answer.ok;
+  }
+
+  // A request about the game in progress: the engine leaves out the events and choices the
+  // page holds already, and `show` puts the answer's after them.
+  function callGame(request) {
+    const known = S.state ? { events: S.state.events.length, actions: S.state.actions.length } : undefined;
+    return call({ ...request, known });
   }
 
   // ---- The ruleset, and names for people ----------------------------------------------------
@@ -232,7 +246,13 @@
     try {
       localStorage.setItem(storageKey(), JSON.stringify(kept));
     } catch (_) {
-      // Private windows and full storage: the game goes on, unsaved.
+      // Private windows and full storage: the game goes on, unsaved, and no older game is
+      // left to come back on a reload as if it were this one.
+      try {
+        localStorage.removeItem(storageKey());
+      } catch (_) {
+        // Storage refused altogether.
+      }
     }
   }
 
@@ -243,17 +263,23 @@
     } catch (_) {
       kept = null;
     }
-    if (!kept || !Array.isArray(kept.seats)) return false;
+    if (!kept || !Array.isArray(kept.seats)) return null;
     try {
       if (kept.ruleset) openRuleset(kept.ruleset);
       show(call({ op: "resume", seats: kept.seats, seed: kept.seed, actions: kept.actions || [] }));
       say("Your game in progress is back where you left it.");
-      return true;
+      return null;
     } catch (error) {
       openRuleset(S.embeddedText);
-      say(`The saved game could not be picked up again (${error.message}); here is a new one.`, "error");
-      return false;
+      return `The saved game could not be picked up again (${error.message}); here is a new one.`;
     }
+  }
+
+  // The seats a new game of the open ruleset starts with: a person, and bots for the seats
+  // the game needs besides.
+  function firstSeats() {
+    const fewest = Math.max(1, S.ruleset.parameters.players_min);
+    return Array.from({ length: fewest }, (_, seat) => ({ bot: seat === 0 ? null : "expected" }));
   }
 
   function randomSeed() {
@@ -271,7 +297,7 @@
     return opened;
   }
 
-  function newGame(seats, seed) {
+  function newGame(seats, seed, then = () => {}) {
     stopBots();
     S.replay = null;
     S.pinnedSeat = null;
@@ -279,6 +305,7 @@
     S.filledBefore = new Map();
     show(call({ op: "start", seats, seed }));
     save();
+    then();
   }
 
   // ---- Acting -------------------------------------------------------------------------------
@@ -289,7 +316,7 @@
       return;
     }
     try {
-      const state = call({ op: "act", act: action });
+      const state = callGame({ op: "act", act: action });
       S.selected.clear();
       say("");
       show(state);
@@ -352,13 +379,26 @@
     stopBots();
     const deciding = S.state?.deciding;
     if (!deciding || !deciding.bot || S.paused || S.replay) return;
-    S.botTimer = setTimeout(() => {
+    const move = () => {
       S.botTimer = null;
+      document.body.style.cursor = "";
       try {
-        show(call({ op: "bot" }));
+        show(callGame({ op: "bot" }));
         save();
       } catch (error) {
         report(error);
+      }
+    };
+    S.botTimer = setTimeout(() => {
+      // The search bot fits a model of the ruleset before its first move (some seconds, once
+      // per ruleset): the page says so before the wait rather than freeze in silence.
+      if (deciding.bot.startsWith("search") && !S.studied.has(S.rulesetText)) {
+        S.studied.add(S.rulesetText);
+        say("The search bot is studying this ruleset before its first move: a few seconds…");
+        document.body.style.cursor = "wait";
+        S.botTimer = setTimeout(move, 40);
+      } else {
+        move();
       }
     }, PACES[S.pace]);
   }
@@ -405,13 +445,22 @@
 
   // ---- Drawing ------------------------------------------------------------------------------
 
-  function show(state) {
+  function show(answer) {
+    const previous = S.state;
+    const kept = (list, from, fresh) => (from > 0 && previous ? previous[list].slice(0, from).concat(fresh) : fresh);
+    const state = {
+      ...answer,
+      events: kept("events", answer.events_from, answer.events),
+      actions: kept("actions", answer.actions_from, answer.actions),
+    };
     S.state = state;
     const deciding = state.deciding;
     // A sheet picked to look at stays in view until another seat is to decide.
     if (deciding && deciding.seat !== S.decidingSeat) S.pinnedSeat = null;
     S.decidingSeat = deciding ? deciding.seat : null;
     if (deciding && S.pinnedSeat === null) S.viewSeat = deciding.seat;
+    // At the end, the winner's sheet.
+    if (state.over && S.pinnedSeat === null && state.over.winners.length) S.viewSeat = state.over.winners[0];
     if (S.viewSeat >= state.players.length) S.viewSeat = 0;
     S.selected = new Set([...S.selected].filter((die) => deciding?.rerollable?.includes(die)));
     render();
@@ -458,7 +507,7 @@
           onclick: () => {
             try {
               stopBots();
-              show(call({ op: "undo" }));
+              show(callGame({ op: "undo" }));
               save();
               say("Undone.");
             } catch (error) {
@@ -476,23 +525,17 @@
   }
 
   function openOther(text, name) {
-    const previous = S.rulesetText;
     try {
       openRuleset(text);
     } catch (error) {
-      const where = error.path ? ` (at ${error.path})` : "";
+      // The engine refused it before changing anything: the game in progress goes on.
+      const where = error.path && error.path !== "." ? ` (at ${error.path})` : "";
       say(`${name} is not a ruleset this page can play: ${error.message}${where}.`, "error");
-      try {
-        openRuleset(previous);
-      } catch (_) {
-        // The previous ruleset opened before; it opens again.
-      }
       return;
     }
-    newGame([{ bot: null }], randomSeed());
-    say(picturesFit()
+    newGame(firstSeats(), randomSeed(), () => say(picturesFit()
       ? `Opened ${name}.`
-      : `Opened ${name}: its sheet and cards are drawn from the ruleset (the pictures in this page are of another version).`);
+      : `Opened ${name}: its sheet and cards are drawn from the ruleset (the pictures in this page are of another version).`));
   }
 
   function downloadLog() {
@@ -576,7 +619,10 @@
         style,
         onclick: () => clickBox(id),
       });
-    if (!places) return boxList(mark);
+    // Places that do not cover every box, or a page of no size, are no drawing to trust.
+    const placed = new Set((places?.boxes || []).map((p) => p.id));
+    const whole = places && places.width_mm > 0 && places.height_mm > 0 && [...S.names.boxes.keys()].every((id) => placed.has(id));
+    if (!whole) return boxList(mark);
     const percent = (value, whole) => `${(100 * value / whole).toFixed(3)}%`;
     const marks = el("div", { class: "marks" },
       places.boxes.map((place) =>
@@ -605,7 +651,12 @@
       const round = box && box.shape !== "square" ? Math.min(place.width, place.height) / 2 : 0.6;
       svg.append(svgEl("rect", { class: `box ${box?.style || ""}`, x: place.x, y: place.y, width: place.width, height: place.height, rx: round }));
       if (box?.vp) svg.append(svgEl("text", { class: "vp", x: place.x + place.width - 1.5, y: place.y + 2 }, box.vp));
-      if (box?.label) svg.append(svgEl("text", { class: "label", x: place.x + place.width + 1, y: place.y + place.height / 2 + 0.8 }, box.label));
+      const label = box?.label || (info?.track.loose && box.fill.kind === "collect" ? box.fill.species.map(speciesName).join(" / ") : "");
+      if (label) svg.append(svgEl("text", { class: "label", x: place.x + place.width + 1, y: place.y + place.height / 2 + 0.8 }, label));
+      // A titled track's name over its first box.
+      if (info && info.position === 0 && info.track.title && info.track.boxes.length > 1) {
+        svg.append(svgEl("text", { class: "label", x: place.x, y: place.y - 1.2 }, info.track.title));
+      }
     }
     return svg;
   }
@@ -716,7 +767,7 @@
         }, picture ? el("img", { src: picture, alt: FACE_NAMES[face] }) : el("span", { class: "face-name" }, FACE_NAMES[face]));
       }));
     const note = deciding.kind === "reroll"
-      ? el("div", { class: "dice-note" }, `${deciding.rolls_left} re-roll${deciding.rolls_left === 1 ? "" : "s"} left. ${S.ruleset.parameters.hazard_limit} Hazards end the turn; a die showing a Hazard stays${deciding.hazard_rerolls ? " (but one may be re-rolled with each re-roll)" : ""}.`)
+      ? el("div", { class: "dice-note" }, `${deciding.rolls_left} re-roll${deciding.rolls_left === 1 ? "" : "s"} left. ${S.ruleset.parameters.hazard_limit} Hazards end the turn; a die showing a Hazard stays${deciding.hazard_rerolls ? " (but the first of them may be re-rolled with each re-roll)" : ""}.`)
       : null;
     return el("div", {}, row, note);
   }
@@ -837,6 +888,7 @@
     switch (event.event) {
       case "turn": return `${who} · turn ${event.turn}`;
       case "roll": return `rolled ${event.faces.map((f) => FACE_NAMES[f]).join(", ")}`;
+      case "bust": return `${S.ruleset.parameters.hazard_limit} Hazards: the turn ends`;
       case "fill": return `filled ${boxName(event.box)}${event.vp ? ` (+${event.vp} VP)` : ""}`;
       case "draw": return `drew ${event.cards.map(cardSpecies).join(", ")}`;
       case "encounter": return `encountered ${cardSpecies(event.card)}`;
@@ -889,8 +941,7 @@
       dialog.close();
       dialog.remove();
       try {
-        newGame(chosen, value);
-        say(`New game, seed ${value}.`);
+        newGame(chosen, value, () => say(`New game, seed ${value}.`));
       } catch (error) {
         report(error);
       }
@@ -930,8 +981,15 @@
       fatal(`This page's ruleset cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}`);
       return;
     }
-    if (!restore()) {
-      newGame([{ bot: null }], randomSeed());
+    const trouble = restore();
+    if (!S.state) {
+      try {
+        newGame(firstSeats(), randomSeed());
+      } catch (error) {
+        fatal(`This page's game could not start: ${error.message}`);
+        return;
+      }
+      if (trouble) say(trouble, "error");
     }
   }
 

@@ -86,7 +86,7 @@ fn script_safe(json: &str) -> String {
 fn packed(bytes: &[u8]) -> String {
     let mut gzip = flate2::GzBuilder::new()
         .mtime(0)
-        .write(Vec::new(), flate2::Compression::best());
+        .write(Vec::new(), flate2::Compression::default());
     gzip.write_all(bytes).expect("writing to memory");
     let gzipped = gzip.finish().expect("writing to memory");
     base64::engine::general_purpose::STANDARD.encode(gzipped)

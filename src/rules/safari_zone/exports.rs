@@ -73,45 +73,53 @@ impl PageExport for Export {
         let ruleset: Ruleset =
             serde_json::from_str(&plan.ruleset_json).expect("a ruleset reads back from its JSON");
         let last = reused.and_then(|last| last.downcast::<LastSheet>().ok());
-        let mut outputs = Vec::new();
-        if let Some(settings) = &plan.tts {
-            let sheet = match last.as_ref().and_then(|last| last.tiles.clone()) {
-                Some(tiles) => Sheet::Last(tiles),
-                None => Sheet::Pages(document("field-guide.typ")),
-            };
-            outputs.extend(tts::export(
-                &ruleset,
-                &plan.ruleset_json,
-                &TtsSources {
-                    cards: document("cards.typ"),
-                    sheet,
-                    die_faces: document("die-faces.typ"),
-                },
-                &TtsOptions {
-                    asset_base: settings.asset_base.clone(),
-                },
-                reuse,
-            ));
-        }
-        if plan.playtest {
-            let sheet = match last.as_ref().and_then(|last| last.pictures.clone()) {
-                Some(pictures) => pictures,
-                None => {
-                    let pictures = Arc::new(SheetPictures::of(document("field-guide.typ")));
-                    if let Some(cache) = reuse.0 {
-                        cache.put(last_pictures_key(&ruleset.game.id), Arc::clone(&pictures));
-                    }
-                    pictures
+        // The two exports draw on the same pages and nothing of each other's: side by side.
+        let (tts, playtest) = rayon::join(
+            || {
+                let settings = plan.tts.as_ref()?;
+                let sheet = match last.as_ref().and_then(|last| last.tiles.clone()) {
+                    Some(tiles) => Sheet::Last(tiles),
+                    None => Sheet::Pages(document("field-guide.typ")),
+                };
+                Some(tts::export(
+                    &ruleset,
+                    &plan.ruleset_json,
+                    &TtsSources {
+                        cards: document("cards.typ"),
+                        sheet,
+                        die_faces: document("die-faces.typ"),
+                    },
+                    &TtsOptions {
+                        asset_base: settings.asset_base.clone(),
+                    },
+                    reuse,
+                ))
+            },
+            || {
+                if !plan.playtest {
+                    return None;
                 }
-            };
-            outputs.push(playtest::page(
-                &ruleset,
-                &plan.ruleset_json,
-                &sheet,
-                document("cards.typ"),
-                document("die-faces.typ"),
-            ));
-        }
+                let sheet = match last.as_ref().and_then(|last| last.pictures.clone()) {
+                    Some(pictures) => pictures,
+                    None => {
+                        let pictures = Arc::new(SheetPictures::of(document("field-guide.typ")));
+                        if let Some(cache) = reuse.0 {
+                            cache.put(last_pictures_key(&ruleset.game.id), Arc::clone(&pictures));
+                        }
+                        pictures
+                    }
+                };
+                Some(playtest::page(
+                    &ruleset,
+                    &plan.ruleset_json,
+                    &sheet,
+                    document("cards.typ"),
+                    document("die-faces.typ"),
+                ))
+            },
+        );
+        let mut outputs = tts.unwrap_or_default();
+        outputs.extend(playtest);
         outputs
     }
 }

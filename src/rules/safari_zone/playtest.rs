@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
 use typst_layout::{Page, PagedDocument};
 
 use crate::backends::Output;
@@ -36,14 +37,17 @@ impl SheetPictures {
     /// The sheet's first two pages (the Field Guide and the Park Rules).
     pub fn of(document: &PagedDocument) -> SheetPictures {
         let pages = document.pages();
-        let svg = |index: usize| pages.get(index).map(svg).unwrap_or_default();
+        let (front, back) = rayon::join(
+            || pages.first().map(svg).unwrap_or_default(),
+            || pages.get(1).map(svg).unwrap_or_default(),
+        );
         let size_mm = pages.first().map_or((0.0, 0.0), |page| {
             let size = page.frame.size();
             (size.x.to_mm(), size.y.to_mm())
         });
         SheetPictures {
-            front: svg(0),
-            back: svg(1),
+            front,
+            back,
             size_mm,
         }
     }
@@ -68,7 +72,8 @@ pub fn page(
     let (designs, back) = card_pages.split_at(card_pages.len().saturating_sub(1));
     let mut faces: Vec<String> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut face_pages = die_faces.pages().iter();
+    let drawn: Vec<String> = die_faces.pages().par_iter().map(svg).collect();
+    let mut face_pages = drawn.into_iter();
     let dice = ruleset
         .dice
         .iter()
@@ -78,8 +83,7 @@ pub fn page(
                 .map(|die| {
                     die.iter()
                         .filter_map(|_| face_pages.next())
-                        .map(|page| {
-                            let svg = svg(page);
+                        .map(|svg| {
                             *seen.entry(svg.clone()).or_insert_with(|| {
                                 faces.push(svg);
                                 faces.len() - 1
@@ -96,7 +100,7 @@ pub fn page(
         cards: ruleset
             .deck
             .cards
-            .iter()
+            .par_iter()
             .zip(designs)
             .map(|(card, page)| (card.id.clone(), svg(page)))
             .collect(),
