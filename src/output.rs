@@ -268,14 +268,50 @@ pub fn io_fault(action: &str, path: &Path, err: &std::io::Error) -> Diagnostic {
 /// Writes a file by writing a temporary file beside it and renaming it over the target, so a
 /// reader never sees half a file and a failed write leaves the previous one.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&temporary, bytes).map_err(|err| io_fault("write", path, &err))?;
+    use std::io::Write;
+    let (temporary, mut file) = create_temporary(path)?;
+    let written = file.write_all(bytes).and_then(|()| file.flush());
+    drop(file);
+    if let Err(err) = written {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(io_fault("write", path, &err));
+    }
     std::fs::rename(&temporary, path).map_err(|err| {
         let _ = std::fs::remove_file(&temporary);
         io_fault("write", path, &err)
     })
 }
+
+/// A new, empty file beside `path` to write before the rename: always created, never opened.
+/// A name already taken (a file, or a symbolic link planted there to be written through) is
+/// passed over for the next, so the bytes never go where a link points.
+fn create_temporary(path: &Path) -> Result<(PathBuf, std::fs::File), Diagnostic> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for _ in 0..TEMPORARY_NAMES {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let temporary = path.with_file_name(format!(".{name}.tmp-{}-{n}", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+        {
+            Ok(file) => return Ok((temporary, file)),
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(err) => return Err(io_fault("write", path, &err)),
+        }
+    }
+    Err(io_fault(
+        "write",
+        path,
+        &std::io::Error::other(format!(
+            "the {TEMPORARY_NAMES} temporary names tried beside it were all taken"
+        )),
+    ))
+}
+
+/// How many names [`create_temporary`] tries before it gives up.
+const TEMPORARY_NAMES: usize = 64;

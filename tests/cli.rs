@@ -467,3 +467,25 @@ fn install_copies_the_export_into_tabletop_simulator_without_touching_other_file
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn inside_a_game_folder_a_command_uses_that_game_and_says_so() {
+    let dir = temp_dir("inside");
+    let game = dir.join("my-game");
+    copy_dir(Path::new(&fixture("sz0201-unknown-name")), &game);
+    let below = game.join("notes");
+    std::fs::create_dir_all(&below).unwrap();
+    for at in [&game, &below] {
+        let out = safari_in(at, &["check"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("SZ0201"), "{stderr}");
+        assert!(stderr.contains("using the game in"), "{stderr}");
+        let out = safari_in(at, &["build"]);
+        assert_eq!(out.status.code(), Some(1), "build used another game");
+    }
+    // Outside any game, in a checkout: the default game, named.
+    let out = safari(&["check"]);
+    assert!(text(&out.stderr).contains("using the default game in content/safari-zone"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

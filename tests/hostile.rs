@@ -524,3 +524,42 @@ fn boxes_competing_for_a_bounded_event_are_reported_in_linear_space() {
         .max();
     assert!(most_labels <= Some(5), "labels per report: {most_labels:?}");
 }
+
+/// `fix`, `sim`, `init` and `watch` write a temporary file beside each file they replace. A
+/// symbolic link planted under a temporary's name must never be written through: the bytes
+/// would land wherever it points, outside the game or output folder.
+#[test]
+fn a_temporary_file_is_never_written_through_a_planted_link() {
+    let dir = scratch("temporary-links");
+    let outside = dir.join("outside.txt");
+    std::fs::write(&outside, "precious").unwrap();
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).unwrap();
+    let target = game.join("field-guide.kdl");
+    std::fs::write(&target, "old").unwrap();
+    let pid = std::process::id();
+    let plant = |name: String| std::os::unix::fs::symlink(&outside, game.join(name)).unwrap();
+    // Every name a writer in this process could pick, the earlier scheme's among them.
+    plant(format!(".field-guide.kdl.tmp-{pid}"));
+    for n in 0..1000 {
+        plant(format!(".field-guide.kdl.tmp-{pid}-{n}"));
+    }
+    let refused = safari::output::write_atomically(&target, b"new");
+    assert!(refused.is_err(), "it wrote with every name taken");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+    // With names free past the links, it writes there, and only there.
+    for n in 80..1000 {
+        std::fs::remove_file(game.join(format!(".field-guide.kdl.tmp-{pid}-{n}"))).unwrap();
+    }
+    safari::output::write_atomically(&target, b"new").unwrap();
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    assert!(
+        !std::fs::symlink_metadata(&target)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the target became a link"
+    );
+}

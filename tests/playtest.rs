@@ -489,3 +489,139 @@ fn a_game_log_replays_step_by_step_in_the_browser() {
     assert_eq!(result["seen"], serde_json::json!([0, 1, 2, 3, 4, 5, 4, n]));
     assert_eq!(page_sheets(&result["end"]), native_sheets(&game));
 }
+
+#[test]
+fn the_page_plays_in_firefox() {
+    let Some(node) = node() else { return };
+    let firefox = ["/usr/bin/firefox", "/usr/bin/firefox-esr"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|path| path.is_file());
+    let Some(firefox) = firefox else {
+        assert!(
+            std::env::var_os("SAFARI_REQUIRE_BROWSER").is_none(),
+            "SAFARI_REQUIRE_BROWSER is set but Firefox is missing (apt-get install firefox-esr)"
+        );
+        eprintln!("SKIPPED: no Firefox (apt-get install firefox-esr)");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-firefox");
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(node)
+        .arg(Path::new(ROOT).join("tests/browser/firefox.mjs"))
+        .arg(built().page())
+        .arg(&dir)
+        .env("FIREFOX", firefox)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "Firefox failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["problems"],
+        serde_json::json!([]),
+        "the page complained in Firefox"
+    );
+    let result = &report["result"];
+    assert!(result["kinds"].as_array().unwrap().len() >= 10, "{result}");
+    assert!(!result["before"].as_array().unwrap().is_empty(), "{result}");
+    assert_eq!(result["before"], result["after"], "a reload lost the game");
+    println!("screenshots of Firefox: {}", dir.display());
+}
+
+/// The page's engine dies with a panic (WebAssembly aborts), so no request, however hostile,
+/// may make it panic: thousands of requests of every op with wrong, huge and odd values, and
+/// of choices a game does not offer, each answered with `ok` or an `error`.
+#[test]
+fn no_request_makes_the_engine_panic() {
+    let mut session = safari_engine_wasm::Session::default();
+    let mut ask = |request: serde_json::Value| -> serde_json::Value {
+        let bytes = request.to_string();
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            session.handle(bytes.as_bytes())
+        }))
+        .unwrap_or_else(|_| panic!("the engine panicked on {bytes}"));
+        let value: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert!(
+            value.get("ok").is_some() != value.get("error").is_some(),
+            "{answer}"
+        );
+        value
+    };
+    // Before any ruleset or game.
+    for op in [
+        "start", "act", "bot", "undo", "state", "save", "box", "die", "back_to",
+    ] {
+        ask(serde_json::json!({ "op": op }));
+    }
+    ask(serde_json::json!({ "op": "open", "ruleset": built().ruleset }));
+    let odd = [
+        serde_json::json!(null),
+        serde_json::json!(-1),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(1e300),
+        serde_json::json!("x"),
+        serde_json::json!([]),
+        serde_json::json!({}),
+        serde_json::json!(4294967296u64),
+        serde_json::json!(31),
+        serde_json::json!(12),
+    ];
+    let acts = |i: usize| -> serde_json::Value {
+        let value = odd[i % odd.len()].clone();
+        match i % 9 {
+            0 => serde_json::json!("stop"),
+            1 => serde_json::json!("throw"),
+            2 => serde_json::json!({ "reroll": [value] }),
+            3 => serde_json::json!({ "reroll": [0, 1, 2, 3, 4, 5, 6, 31, 63] }),
+            4 => serde_json::json!({ "track": value }),
+            5 => serde_json::json!({ "box": "areas.area-3#1" }),
+            6 => serde_json::json!({ "use": "poke-flute" }),
+            7 => serde_json::json!({ "card": value }),
+            _ => value,
+        }
+    };
+    // A simple generator, the same every run.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as usize
+    };
+    for round in 0..3000 {
+        let r = next();
+        let value = odd[r % odd.len()].clone();
+        let request = match r % 13 {
+            0 => {
+                serde_json::json!({ "op": "start", "seats": [{ "bot": null }, { "bot": "random" }], "seed": round })
+            }
+            1 => serde_json::json!({ "op": "start", "seats": value, "seed": value }),
+            2..=4 => serde_json::json!({ "op": "act", "act": acts(next()) }),
+            5 => serde_json::json!({ "op": "bot" }),
+            6 => serde_json::json!({ "op": "undo" }),
+            7 => serde_json::json!({ "op": "back_to", "count": value }),
+            8 => serde_json::json!({ "op": "box", "box": value }),
+            9 => serde_json::json!({ "op": "die", "die": value }),
+            10 => {
+                serde_json::json!({ "op": "resume", "seats": [{ "bot": "target:no-box" }], "seed": 1, "actions": [{ "seat": value, "act": acts(next()) }] })
+            }
+            11 => {
+                serde_json::json!({ "op": "log", "log": "{\"format\":\"safari-log\",\"format_version\":1}" })
+            }
+            _ => serde_json::json!({ "op": "state", "known": { "events": value, "actions": 3 } }),
+        };
+        ask(request);
+        // And a legal choice now and then, so that games go on into every stage.
+        let state = ask(serde_json::json!({ "op": "state" }));
+        let acts = state["ok"]["deciding"]["acts"].as_array();
+        if let Some(act) = acts.and_then(|a| a.get(next() % a.len().max(1))) {
+            ask(serde_json::json!({ "op": "act", "act": act }));
+        }
+    }
+}

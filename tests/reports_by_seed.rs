@@ -126,6 +126,7 @@ fn diff_report_by_seed_is_unchanged() {
     let _ = std::fs::remove_dir_all(&dir);
     let report = serde_json::to_string_pretty(&value)
         .unwrap()
-        .replace(&dir.display().to_string(), "[scratch]");
+        .replace(&dir.display().to_string(), "[scratch]")
+        .replace(env!("CARGO_MANIFEST_DIR"), "[checkout]");
     insta::assert_snapshot!("diff-fewer-rolls", report);
 }

@@ -240,9 +240,11 @@ fn a_log_of_other_rules_or_a_broken_log_is_refused_with_a_reason() {
 fn a_log_with_choices_past_the_end_is_refused() {
     let rules = rules();
     let game = stepped(&rules, "greedy", 1, 8);
-    let mut log =
-        serde_json::to_value(Log::of(&game, serde_json::from_str(&ruleset_json()).unwrap()))
-            .unwrap();
+    let mut log = serde_json::to_value(Log::of(
+        &game,
+        serde_json::from_str(&ruleset_json()).unwrap(),
+    ))
+    .unwrap();
     let last = log["actions"].as_array().unwrap().last().unwrap().clone();
     log["actions"].as_array_mut().unwrap().push(last);
     let error = Log::read(&serde_json::to_vec(&log).unwrap()).err().unwrap();

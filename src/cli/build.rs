@@ -90,7 +90,7 @@ fn parse_offset(text: &str) -> Result<(f64, f64), String> {
 
 pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) -> u8 {
     let started = std::time::Instant::now();
-    let mut folder = match open_game(args.game.as_deref()) {
+    let mut folder = match open_game(args.game.as_deref(), ui) {
         Ok(folder) => folder,
         Err(code) => return code,
     };

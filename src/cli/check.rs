@@ -33,7 +33,7 @@ pub enum Format {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
-    match checked_on(args.game.as_deref(), args.paper) {
+    match checked_on(args.game.as_deref(), args.paper, ui) {
         Ok((folder, checked)) => {
             report(&folder, &checked.diagnostics, args.format, ui);
             if checked.diagnostics.has_errors() {
@@ -46,15 +46,34 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
 }
 
-/// Opens a game folder (the default game without one: `content/safari-zone` in a checkout,
-/// else the built-in copy); prints and returns the exit code when it cannot be opened.
-pub fn open_game(dir: Option<&std::path::Path>) -> Result<GameFolder, u8> {
+/// Opens a game folder; without one, the game the command is run in: the current folder or
+/// the nearest above it that holds a `game.toml` (as cargo finds its manifest), else the
+/// default game of a checkout (`content/safari-zone`), else the built-in copy, saying which.
+/// Prints and returns the exit code when it cannot be opened.
+pub fn open_game(dir: Option<&std::path::Path>, ui: Ui) -> Result<GameFolder, u8> {
     let opened = match dir {
         Some(dir) => GameFolder::open(dir),
-        None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
-            GameFolder::open(std::path::Path::new(super::DEFAULT_GAME))
-        }
-        None => Ok(crate::embedded::default_game()),
+        None => match enclosing_game() {
+            Some(found) => {
+                ui.info(format!(
+                    "using the game in {} (the nearest folder with a {})",
+                    found.display(),
+                    crate::load::MANIFEST
+                ));
+                GameFolder::open(&found)
+            }
+            None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
+                ui.info(format!("using the default game in {}", super::DEFAULT_GAME));
+                GameFolder::open(std::path::Path::new(super::DEFAULT_GAME))
+            }
+            None => {
+                ui.info(format!(
+                    "using Safari Zone RNW as built into safari (no {} here or above)",
+                    crate::load::MANIFEST
+                ));
+                Ok(crate::embedded::default_game())
+            }
+        },
     };
     opened.map_err(|diagnostic| {
         let empty = GameFolder::in_memory();
@@ -66,17 +85,29 @@ pub fn open_game(dir: Option<&std::path::Path>) -> Result<GameFolder, u8> {
     })
 }
 
+/// The current folder, or the nearest folder above it, that holds a game's manifest.
+fn enclosing_game() -> Option<std::path::PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    here.ancestors()
+        .find(|dir| dir.join(crate::load::MANIFEST).is_file())
+        .map(|dir| match dir.strip_prefix(&here) {
+            Ok(relative) if relative.as_os_str().is_empty() => std::path::PathBuf::from("."),
+            _ => dir.to_path_buf(),
+        })
+}
+
 /// Opens and checks a game folder; prints and returns the exit code when it cannot be read.
-pub fn checked(dir: Option<&std::path::Path>) -> Result<(GameFolder, crate::Checked), u8> {
-    checked_on(dir, None)
+pub fn checked(dir: Option<&std::path::Path>, ui: Ui) -> Result<(GameFolder, crate::Checked), u8> {
+    checked_on(dir, None, ui)
 }
 
 /// The same, laying the Field Guide out on `paper` (the manifest's when `None`).
 pub fn checked_on(
     dir: Option<&std::path::Path>,
     paper: Option<crate::model::Paper>,
+    ui: Ui,
 ) -> Result<(GameFolder, crate::Checked), u8> {
-    let mut folder = open_game(dir)?;
+    let mut folder = open_game(dir, ui)?;
     let checked = crate::check_with(&mut folder, &crate::CheckOptions { paper, sheet: true });
     // No game at all (no manifest, or one that cannot be read) is a usage fault, printed here
     // for people; a manifest naming unknown rules is content, reported as `--format` asks.

@@ -55,8 +55,8 @@ struct Loaded {
     unreachable: std::collections::BTreeSet<String>,
 }
 
-fn load(dir: &std::path::Path) -> Result<Loaded, u8> {
-    let (folder, checked) = super::check::checked(Some(dir))?;
+fn load(dir: &std::path::Path, ui: Ui) -> Result<Loaded, u8> {
+    let (folder, checked) = super::check::checked(Some(dir), ui)?;
     let Some(game) = checked.game else {
         return Err(super::sim::no_engine(&checked));
     };
@@ -92,7 +92,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         );
         return exit::FAILURE;
     }
-    let (old, new) = match (load(&args.old), load(&args.new)) {
+    let (old, new) = match (load(&args.old, ui), load(&args.new, ui)) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(code), _) | (_, Err(code)) => return code,
     };

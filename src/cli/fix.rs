@@ -23,7 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
-    let (folder, checked) = match super::check::checked(args.game.as_deref()) {
+    let (folder, checked) = match super::check::checked(args.game.as_deref(), ui) {
         Ok(checked) => checked,
         Err(code) => return code,
     };

@@ -234,7 +234,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
             exit::FAILURE
         })?
     } else {
-        let (folder, checked) = super::check::checked(input)?;
+        let (folder, checked) = super::check::checked(input, ui)?;
         if checked.diagnostics.has_errors() {
             super::check::report(
                 &folder,

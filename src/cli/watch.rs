@@ -45,7 +45,7 @@ pub fn affected(module: Option<&dyn crate::rules::Module>, relative: &str) -> BT
 }
 
 pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
-    let folder = match open_game(args.game.as_deref()) {
+    let folder = match open_game(args.game.as_deref(), ui) {
         Ok(folder) => folder,
         Err(code) => return code,
     };

@@ -231,7 +231,8 @@
 
   const seatName = (seat) => {
     const bot = S.state?.seats[seat]?.bot;
-    return bot ? `Bot ${seat + 1} (${bot})` : `Player ${seat + 1}`;
+    if (!bot) return `Player ${seat + 1}`;
+    return `Bot ${seat + 1} (${bot.startsWith("target:") ? `target: ${boxName(bot.slice(7))}` : bot})`;
   };
   const storageKey = () => `safari-playtest/${S.embedded.game.id}/${S.embedded.content_hash}`;
 
@@ -913,6 +914,10 @@
   function openNewGame() {
     const [fewest, most] = [S.ruleset.parameters.players_min, S.ruleset.parameters.players_max];
     const bots = ["random", "greedy", "expected", "search"];
+    // The `target` policy plays toward a box of the designer's choice ("how soon can Area 3
+    // open?"), offered box by box on a sheet of a size a list can hold.
+    const boxes = [...S.names.boxes.keys()];
+    const targets = boxes.length <= 400 ? boxes : [];
     const dialog = el("dialog", { "aria-label": "New game" });
     const players = el("select", { name: "players" },
       Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i).map((n) =>
@@ -925,7 +930,9 @@
         el("div", { class: "row" }, el("label", {}, `Seat ${seat + 1}`),
           el("select", { name: `seat-${seat}` },
             el("option", { value: "", selected: (previous[seat] ?? (seat === 0 ? "" : "expected")) === "" }, "A person"),
-            bots.map((bot) => el("option", { value: bot, selected: (previous[seat] ?? (seat === 0 ? "" : "expected")) === bot }, `Bot: ${bot}`))))));
+            bots.map((bot) => el("option", { value: bot, selected: (previous[seat] ?? (seat === 0 ? "" : "expected")) === bot }, `Bot: ${bot}`)),
+            targets.length ? el("optgroup", { label: "Bot playing to fill one box as early as it can" },
+              targets.map((id) => el("option", { value: `target:${id}`, selected: previous[seat] === `target:${id}` }, `Bot: target ${boxName(id)}`))) : null))));
     };
     players.addEventListener("change", drawSeats);
     drawSeats();
