@@ -2,12 +2,17 @@
 //!
 //! Text uses DejaVu Sans Mono from typst-assets, registered with plotters for layout and
 //! loaded into resvg's font database, so charts look the same on every machine and never
-//! depend on system fonts.
+//! depend on system fonts. Every text from content (a game's name, a run's label) is drawn
+//! as [`printable`] shows it: a control character would make the SVG unreadable XML, and a
+//! bidirectional override would reorder what the chart says.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use plotters::prelude::*;
 use resvg::usvg::{self, fontdb};
+
+use crate::diag::printable;
 
 const FAMILY: &str = "DejaVu Sans Mono";
 const SIZE: (u32, u32) = (900, 500);
@@ -58,6 +63,7 @@ const MAX_BINS: u32 = 60;
 /// [`MAX_BINS`] of them.
 pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> String {
     fonts();
+    let (title, x_label) = (&*printable(title), &*printable(x_label));
     let max = series
         .iter()
         .flat_map(|s| s.values)
@@ -109,7 +115,7 @@ pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> Str
                 Rectangle::new([(x0, 0.0), (x0 + width * 0.9, *y)], color.mix(0.8).filled())
             });
             let _ = chart.draw_series(bars).map(|legend| {
-                legend.label(s.name).legend(move |(x, y)| {
+                legend.label(printable(s.name)).legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
                 })
             });
@@ -128,6 +134,7 @@ pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> Str
 /// Lines of values over turns (1-based), one colour per series.
 pub fn lines(title: &str, y_label: &str, series: &[(&str, &[f64])]) -> String {
     fonts();
+    let (title, y_label) = (&*printable(title), &*printable(y_label));
     let turns = series
         .iter()
         .map(|(_, v)| v.len())
@@ -166,7 +173,7 @@ pub fn lines(title: &str, y_label: &str, series: &[(&str, &[f64])]) -> String {
             let _ = chart
                 .draw_series(LineSeries::new(points, color.stroke_width(3)))
                 .map(|legend| {
-                    legend.label(*name).legend(move |(x, y)| {
+                    legend.label(printable(name)).legend(move |(x, y)| {
                         PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(3))
                     })
                 });
@@ -220,6 +227,7 @@ pub fn intervals(
     percent: bool,
 ) -> String {
     fonts();
+    let (title, x_label) = (&*printable(title), &*printable(x_label));
     let top = rows
         .iter()
         .map(|r| r.high.max(r.value))
@@ -231,7 +239,7 @@ pub fn intervals(
     let height = (120 + 44 * n as u32).min(SIZE.1 * 2);
     let label_width = rows
         .iter()
-        .map(|r| r.name.chars().count())
+        .map(|r| printable(r.name).chars().count())
         .max()
         .unwrap_or(4) as u32;
     let mut svg = String::new();
@@ -245,7 +253,7 @@ pub fn intervals(
             .y_label_area_size((label_width * 9 + 16).clamp(64, 360))
             .build_cartesian_2d(0f64..top, 0f64..n as f64)
             .expect("a valid chart");
-        let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+        let names: Vec<Cow<str>> = rows.iter().map(|r| printable(r.name)).collect();
         let _ = chart
             .configure_mesh()
             .disable_y_mesh()
@@ -263,7 +271,10 @@ pub fn intervals(
                 let slot = y - y.floor();
                 let row = n as f64 - 1.0 - y.floor();
                 if (slot - 0.5).abs() < 1e-6 && row >= 0.0 {
-                    names.get(row as usize).unwrap_or(&"").to_string()
+                    names
+                        .get(row as usize)
+                        .map(|name| name.to_string())
+                        .unwrap_or_default()
                 } else {
                     String::new()
                 }

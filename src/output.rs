@@ -11,6 +11,15 @@
 //! the targets left out by `--only`), and swapped in with two renames only once every file is
 //! written. A fault before the swap leaves the old folder untouched; the swap itself puts the
 //! old folder back if the second rename fails.
+//!
+//! Every writer of a game's folder (a build, `watch`, `sim`, `diff`) holds the game's lock
+//! (`<root>/.<game>.lock`) while it writes, so that two commands at once never stage from, or
+//! write into, a folder the other is swapping; and a writer holding it clears what a killed
+//! one left beside the folder (its staging and retired folders), since no other writer can be
+//! at work. A writer that finds no folder there, or finds a symbolic link where a folder or
+//! file of its own should be, refuses rather than write through it; it reads an existing file
+//! (to leave one that is already right untouched) only when it is a regular file of the new
+//! bytes' length.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -55,11 +64,12 @@ impl OutputRoot {
             confined_relative(&output.path)?;
         }
         create_dir_all(&self.root)?;
+        let _lock = self.lock(id)?;
         let staging = self
             .root
             .join(format!(".{id}.staging-{}", std::process::id()));
         let result =
-            stage(&staging, &folder, outputs, built).and_then(|()| swap(&staging, &folder));
+            stage(&staging, Some(&folder), outputs, built).and_then(|()| swap(&staging, &folder));
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&staging);
         }
@@ -81,9 +91,20 @@ impl OutputRoot {
         };
         for file in files {
             confined_relative(&file.path)?;
+        }
+        create_dir_all(&self.root)?;
+        let _lock = self.lock(id)?;
+        for file in files {
             let path = base.join(&file.path);
-            refuse_symlink(&path)?;
-            if std::fs::read(&path).is_ok_and(|bytes| bytes == file.bytes) {
+            // Every folder from the game's down to the file's, and the file, is the
+            // writer's own: none may be a link to elsewhere.
+            let relative = path.strip_prefix(&self.root).unwrap_or(&path);
+            let mut at = self.root.clone();
+            for component in relative.components() {
+                at.push(component);
+                refuse_symlink(&at)?;
+            }
+            if unchanged(&path, &file.bytes) {
                 continue;
             }
             if let Some(parent) = path.parent() {
@@ -92,6 +113,33 @@ impl OutputRoot {
             write_atomically(&path, &file.bytes)?;
         }
         Ok(base)
+    }
+
+    /// Holds the game's lock until the guard is dropped, first clearing what a killed writer
+    /// left beside the game's folder (no writer can be at work while this one holds it).
+    fn lock(&self, id: &str) -> Result<std::fs::File, Diagnostic> {
+        create_dir_all(&self.root)?;
+        let path = self.root.join(format!(".{id}.lock"));
+        refuse_symlink(&path)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|err| io_fault("lock", &path, &err))?;
+        file.lock().map_err(|err| io_fault("lock", &path, &err))?;
+        let left = [format!(".{id}.staging-"), format!(".{id}.old-")];
+        if let Ok(entries) = std::fs::read_dir(&self.root) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+                if is_dir && left.iter().any(|prefix| name.starts_with(prefix.as_str())) {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        Ok(file)
     }
 
     /// Removes files `built` makes that the latest `update` of those targets did not make (a
@@ -103,6 +151,8 @@ impl OutputRoot {
         built: &[Target],
     ) -> Result<(), Diagnostic> {
         let folder = self.game_folder(id)?;
+        let _lock = self.lock(id)?;
+        refuse_symlink(&folder)?;
         let made: std::collections::HashSet<&str> =
             outputs.iter().map(|o| o.path.as_str()).collect();
         for relative in files_under(&folder)? {
@@ -115,16 +165,36 @@ impl OutputRoot {
     }
 }
 
+/// Replaces `folder` (a folder of its own, outside any output root: the images installed into
+/// Tabletop Simulator's) with exactly `files`, whole or not at all, as a build replaces a
+/// game's folder: staged beside it and swapped in, so nothing an older install wrote is left.
+pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic> {
+    for file in files {
+        confined_relative(&file.path)?;
+    }
+    refuse_symlink(folder)?;
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = folder.with_file_name(format!(".{name}.staging-{}", std::process::id()));
+    let result = stage(&staging, None, files, &[]).and_then(|()| swap(&staging, folder));
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    result
+}
+
 /// Whether `relative` (a path inside a game's output folder) is made by one of `targets`.
 fn owned_by(relative: &str, targets: &[Target]) -> bool {
     targets.iter().any(|target| target.owns(relative))
 }
 
-/// Writes the new folder: this build's outputs, then the old folder's files that no target of
-/// this build makes (hard links where the file system allows, copies elsewhere).
+/// Writes the new folder: this build's outputs, then the `old` folder's files that no target
+/// of this build makes (hard links where the file system allows, copies elsewhere).
 fn stage(
     staging: &Path,
-    old: &Path,
+    old: Option<&Path>,
     outputs: &[Output],
     built: &[Target],
 ) -> Result<(), Diagnostic> {
@@ -140,6 +210,9 @@ fn stage(
         std::fs::write(&path, &output.bytes).map_err(|err| io_fault("write", &path, &err))?;
     }
     let made: std::collections::HashSet<&str> = outputs.iter().map(|o| o.path.as_str()).collect();
+    let Some(old) = old else {
+        return Ok(());
+    };
     let kept = match std::fs::symlink_metadata(old) {
         Ok(metadata) if metadata.is_dir() => files_under(old)?,
         Ok(_) => {
@@ -238,6 +311,17 @@ fn confined_relative(relative: &str) -> Result<(), Diagnostic> {
             Code::OutputUnwritable,
             format!("refused to write `{relative}`: outputs stay inside the game's output folder"),
         ))
+    }
+}
+
+/// Whether `path` already holds exactly `bytes`: read only when it is a regular file of their
+/// length (never a FIFO, a device, or a file of another size, however large).
+fn unchanged(path: &Path, bytes: &[u8]) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_file() && metadata.len() == bytes.len() as u64 => {
+            std::fs::read(path).is_ok_and(|old| old == bytes)
+        }
+        _ => false,
     }
 }
 

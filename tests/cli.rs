@@ -358,7 +358,7 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
     let game = dir.join("game");
     copy_dir(&print_fixture("mini-odd-deck"), &game);
     let out_dir = dir.join("out");
-    let child = Command::new(env!("CARGO_BIN_EXE_safari"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_safari"))
         .args([
             "watch",
             &game.to_string_lossy(),
@@ -366,9 +366,15 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
             &out_dir.to_string_lossy(),
         ])
         .env("NO_COLOR", "1")
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("watch starts");
+    let mut stderr = child.stderr.take().unwrap();
+    let said = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
     // Stop the watcher even when an assertion fails.
     struct Stop(std::process::Child);
     impl Drop for Stop {
@@ -416,6 +422,14 @@ fn watch_rebuilds_what_a_save_affects_and_keeps_good_outputs_on_errors() {
     assert_eq!(std::fs::read(&deck).unwrap(), good_deck);
 
     drop(child);
+    // What it says it rebuilt is what the game has: no tiles or board in Safari Zone RNW.
+    let said = said.join().unwrap();
+    let rebuilt: Vec<&str> = said.lines().filter(|l| l.starts_with("rebuilt ")).collect();
+    assert!(!rebuilt.is_empty(), "{said}");
+    for line in rebuilt {
+        assert!(line.contains("deck"), "{line}");
+        assert!(!line.contains("tiles") && !line.contains("board"), "{line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -488,4 +502,141 @@ fn inside_a_game_folder_a_command_uses_that_game_and_says_so() {
     let out = safari(&["check"]);
     assert!(text(&out.stderr).contains("using the default game in content/safari-zone"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fault in a manifest is a fault in the content, whatever the game's rules: `check` and
+/// `build` exit 1, and `--format json` puts it on standard output as JSON, pointing into
+/// game.toml.
+#[test]
+fn a_manifest_fault_is_content_for_every_game() {
+    let dir = temp_dir("manifest-fault");
+    for game in [
+        "safari-zone",
+        "tricky-safari",
+        "diceafari",
+        "gamewright-safari",
+    ] {
+        let folder = dir.join(game);
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("content")
+                .join(game),
+            &folder,
+        );
+        let manifest = folder.join("game.toml");
+        let original = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(&manifest, format!("bogus_key = 3\n{original}")).unwrap();
+        let folder = folder.to_str().unwrap();
+        let checked = safari_in(&dir, &["check", folder, "--format", "json"]);
+        assert_eq!(
+            checked.status.code(),
+            Some(1),
+            "{game}: {}",
+            text(&checked.stderr)
+        );
+        let value: serde_json::Value = serde_json::from_slice(&checked.stdout)
+            .unwrap_or_else(|_| panic!("{game}: stdout is not JSON: {}", text(&checked.stdout)));
+        let found = value.as_array().unwrap().iter().any(|d| {
+            d["message"].as_str().unwrap_or("").contains("bogus_key")
+                && d.to_string().contains("game.toml")
+        });
+        assert!(found, "{game}: {value}");
+        let built = safari_in(&dir, &["build", folder, "--out", "out"]);
+        assert_eq!(
+            built.status.code(),
+            Some(1),
+            "{game}: {}",
+            text(&built.stderr)
+        );
+        assert!(text(&built.stderr).contains("bogus_key"), "{game}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--install` copies into Tabletop Simulator's folder only once `out/` holds the same export,
+/// and replaces the images an earlier install left there.
+#[test]
+fn install_follows_a_replaced_out_and_leaves_no_old_images() {
+    let dir = temp_dir("install-after");
+    let tts = dir.join("Tabletop Simulator");
+    let saved = tts.join("Saves/Saved Objects");
+    let images = saved.join("SafariZoneRNW images");
+    std::fs::create_dir_all(&images).unwrap();
+    std::fs::write(images.join("from-an-older-install.png"), "old").unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // A file where the game's output folder goes: the swap into out/ fails.
+    std::fs::write(out.join("safari-zone"), "not a folder").unwrap();
+    let install = || {
+        safari(&[
+            "build",
+            "--only",
+            "tts",
+            "--out",
+            &out.to_string_lossy(),
+            "--install",
+            "--tts-dir",
+            &tts.to_string_lossy(),
+        ])
+    };
+    let failed = install();
+    assert_ne!(failed.status.code(), Some(0), "{}", text(&failed.stderr));
+    assert!(
+        !saved.join("SafariZoneRNW.json").exists(),
+        "nothing is installed when out/ was not replaced"
+    );
+    assert!(images.join("from-an-older-install.png").exists());
+    std::fs::remove_file(out.join("safari-zone")).unwrap();
+    let done = install();
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done.stderr));
+    assert!(saved.join("SafariZoneRNW.json").is_file());
+    let left: Vec<_> = std::fs::read_dir(&images)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!left.is_empty());
+    assert!(
+        !left.iter().any(|name| name == "from-an-older-install.png"),
+        "{left:?}"
+    );
+    let beside: Vec<_> = std::fs::read_dir(&saved)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(beside.is_empty(), "staging left: {beside:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every policy the engine has is offered where a policy is chosen.
+#[test]
+fn sim_and_diff_help_name_every_policy() {
+    for command in ["sim", "diff"] {
+        let help = text(&safari(&[command, "--help"]).stdout);
+        for name in safari::rules::safari_zone::engine::policy::NAMES {
+            assert!(
+                help.contains(name),
+                "`{command} --help` omits {name}:\n{help}"
+            );
+        }
+    }
+}
+
+/// `--color rgb` and `--color cmyk` choose the print files' colours: only `build` and `watch`
+/// say so; elsewhere they are not offered.
+#[test]
+fn print_colours_are_offered_only_where_they_mean_something() {
+    for command in ["check", "sim", "explain", "diff"] {
+        let help = text(&safari(&[command, "--help"]).stdout);
+        assert!(
+            !help.contains("cmyk") && !help.contains("rgb"),
+            "{command}:\n{help}"
+        );
+    }
+    for command in ["build", "watch"] {
+        let help = text(&safari(&[command, "--help"]).stdout);
+        assert!(help.contains("--color cmyk"), "{command}:\n{help}");
+    }
+    let refused = safari(&["check", "--color", "cmyk"]);
+    assert_eq!(refused.status.code(), Some(2));
 }

@@ -180,11 +180,11 @@ fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
     let after = files(&target);
     assert!(!after.iter().any(|f| f.contains("stale-")), "{after:?}");
     assert!(after.contains(&"sim/report.json".to_string()), "{after:?}");
-    // Nothing of the swap is left beside the output folder.
+    // Nothing of the swap is left beside the output folder, only the game's lock.
     assert_eq!(
         files(&dir.join("out"))
             .iter()
-            .filter(|f| f.starts_with('.'))
+            .filter(|f| f.starts_with('.') && *f != ".tiny.lock")
             .count(),
         0
     );
@@ -208,7 +208,11 @@ fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
         std::fs::read_to_string(dir.join("out/tiny")).unwrap(),
         "precious"
     );
-    assert_eq!(files(&dir.join("out")), vec!["tiny".to_string()]);
+    // Nothing but the game's lock beside it.
+    assert_eq!(
+        files(&dir.join("out")),
+        vec![".tiny.lock".to_string(), "tiny".to_string()]
+    );
 }
 
 #[cfg(unix)]
@@ -221,14 +225,23 @@ fn files_linked_from_outside_the_game_are_refused_as_such() {
             std::fs::create_dir_all(g.join("templates")).unwrap();
             std::os::unix::fs::symlink(dir.join("secret.typ"), g.join(link)).unwrap();
         });
-        let out = safari_in(&dir, &["build", game.to_str().unwrap(), "--only", "deck"]);
-        assert_eq!(out.status.code(), Some(1), "{link}: {}", text(&out.stderr));
-        assert!(
-            text(&out.stderr).contains("SZ0004"),
-            "{link}: {}",
-            text(&out.stderr)
-        );
-        std::fs::remove_dir_all(&game).unwrap();
+        // `check` refuses what `build` refuses.
+        let game = game.to_str().unwrap();
+        for args in [vec!["check", game], vec!["build", game, "--only", "deck"]] {
+            let out = safari_in(&dir, &args);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(
+                text(&out.stderr).contains("SZ0004"),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+        }
+        std::fs::remove_dir_all(game).unwrap();
     }
 }
 
@@ -427,7 +440,7 @@ fn the_ruleset_loader_refuses_what_no_build_writes() {
         serde_json::from_slice(&std::fs::read(dir.join("out/tiny/ruleset.json")).unwrap()).unwrap();
     assert!(safari::rules::safari_zone::engine::load(&serde_json::to_vec(&good).unwrap()).is_ok());
     type Edit = fn(&mut serde_json::Value);
-    let cases: [(&str, Edit, &str); 6] = [
+    let cases: [(&str, Edit, &str); 8] = [
         (
             "a duplicate box id",
             |r| {
@@ -461,6 +474,16 @@ fn the_ruleset_loader_refuses_what_no_build_writes() {
             "a huge player count",
             |r| r["parameters"]["players_max"] = 4_000_000_000u32.into(),
             "players",
+        ),
+        (
+            "a name of ten million characters",
+            |r| r["game"]["name"] = "x".repeat(10_000_000).into(),
+            "game.name",
+        ),
+        (
+            "a flavour text past the limit",
+            |r| r["deck"]["cards"][0]["flavor"] = "y".repeat(1001).into(),
+            "deck.cards[0].flavor",
         ),
     ];
     for (what, edit, said) in cases {
@@ -562,4 +585,224 @@ fn a_temporary_file_is_never_written_through_a_planted_link() {
             .is_symlink(),
         "the target became a link"
     );
+}
+
+/// `sim`, `diff` and `watch` write into a game's output folder as a build does: never through
+/// a symbolic link planted for the game's folder or for their own, and never by reading a file
+/// there first when it is a pipe (which would hang them) or of another size (a huge sparse
+/// file would cost its size in memory).
+#[test]
+fn writers_never_follow_a_planted_link_nor_read_a_pipe_or_a_huge_file() {
+    let dir = scratch("planted-out");
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("field-guide.pdf"), "precious").unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    let game = game.to_str().unwrap();
+    let sim = |dir: &Path| {
+        safari_in(
+            dir,
+            &["sim", game, "--games", "20", "--out", "out", "--quiet"],
+        )
+    };
+    let untouched = |victim: &Path| {
+        assert_eq!(files(victim), vec!["field-guide.pdf".to_string()]);
+        assert_eq!(
+            std::fs::read_to_string(victim.join("field-guide.pdf")).unwrap(),
+            "precious"
+        );
+    };
+    // The game's folder is a link to elsewhere.
+    std::os::unix::fs::symlink(&victim, out.join("safari-zone")).unwrap();
+    let refused = sim(&dir);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("symbolic link"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let diffed = safari_in(&dir, &["diff", game, game, "--games", "0", "--out", "out"]);
+    assert_ne!(diffed.status.code(), Some(0), "{}", text(&diffed.stderr));
+    untouched(&victim);
+    // Its `sim/` is.
+    std::fs::remove_file(out.join("safari-zone")).unwrap();
+    std::fs::create_dir_all(out.join("safari-zone")).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("safari-zone/sim")).unwrap();
+    let refused = sim(&dir);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    untouched(&victim);
+    // A pipe and a 5 GB sparse file where the report goes: replaced, never read.
+    std::fs::remove_file(out.join("safari-zone/sim")).unwrap();
+    std::fs::create_dir_all(out.join("safari-zone/sim")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(out.join("safari-zone/sim/report.json"))
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo works");
+    let huge = std::fs::File::create(out.join("safari-zone/sim/report.html")).unwrap();
+    huge.set_len(5 << 30).unwrap();
+    drop(huge);
+    let done = sim(&dir);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done.stderr));
+    for file in ["report.json", "report.html"] {
+        let metadata = std::fs::metadata(out.join("safari-zone/sim").join(file)).unwrap();
+        assert!(
+            metadata.is_file() && metadata.len() < 1 << 24,
+            "{file}: {metadata:?}"
+        );
+    }
+}
+
+/// Builds at once into one output folder: each holds the game's lock while it writes, so none
+/// deletes what another made, and the first to hold it clears what a killed build left.
+#[test]
+fn concurrent_builds_keep_every_output_and_clear_what_a_killed_one_left() {
+    let dir = scratch("concurrent");
+    let game = tiny_game(&dir, |_| {});
+    let game = game.to_str().unwrap().to_string();
+    let first = safari_in(&dir, &["build", &game, "--only", "ruleset,tts"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let target = dir.join("out/tiny");
+    std::fs::create_dir_all(target.join("sim")).unwrap();
+    std::fs::write(target.join("sim/report.json"), "{}").unwrap();
+    let before = files(&target);
+    // What a build killed in the middle of its swap leaves.
+    for left in [".tiny.staging-999999", ".tiny.old-999998"] {
+        std::fs::create_dir_all(dir.join("out").join(left).join("tts")).unwrap();
+        std::fs::write(dir.join("out").join(left).join("ruleset.json"), "{}").unwrap();
+    }
+    let builds: Vec<_> = (0..8)
+        .map(|_| {
+            let (dir, game) = (dir.clone(), game.clone());
+            std::thread::spawn(move || safari_in(&dir, &["build", &game, "--only", "ruleset,tts"]))
+        })
+        .collect();
+    for build in builds {
+        let out = build.join().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    assert_eq!(files(&target), before, "outputs lost or gained");
+    let left: Vec<String> = std::fs::read_dir(dir.join("out"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.') && name != ".tiny.lock")
+        .collect();
+    assert!(left.is_empty(), "left beside the output folder: {left:?}");
+}
+
+/// A game's name is content: whatever it holds, `sim` reports on the game, and no control or
+/// direction-changing character reaches the report or its charts raw.
+#[test]
+fn a_games_name_reaches_the_report_and_its_charts_as_visible_escapes() {
+    let dir = scratch("sim-name");
+    let game = tiny_game(&dir, |_| {});
+    let built = safari_in(
+        &dir,
+        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+    );
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let ruleset = dir.join("out/tiny/ruleset.json");
+    let mut value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&ruleset).unwrap()).unwrap();
+    value["game"]["name"] = "Tiny\u{7} \u{202e}reversed\u{1b}[2J".into();
+    std::fs::write(&ruleset, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = safari_in(
+        &dir,
+        &["sim", "out/tiny/ruleset.json", "--games", "20", "--quiet"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = dir.join("out/tiny/sim");
+    let written = files(&report);
+    assert!(written.iter().any(|f| f.ends_with(".png")), "{written:?}");
+    for file in written {
+        let bytes = std::fs::read(report.join(&file)).unwrap();
+        let Ok(content) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if file.ends_with(".json") || file.ends_with(".jsonl") {
+            continue;
+        }
+        for raw in ['\u{7}', '\u{1b}', '\u{202e}'] {
+            assert!(!content.contains(raw), "{file} holds {raw:?} raw");
+        }
+    }
+}
+
+/// `explain` repeats a code it does not know; an escape sequence in it is shown, not obeyed.
+#[test]
+fn explain_shows_a_control_character_in_its_argument_as_an_escape() {
+    let dir = scratch("explain-escape");
+    let out = safari_in(&dir, &["explain", "SZ\u{1b}]0;owned\u{7}"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}]0;owned\\u{7}"), "{err}");
+}
+
+/// A picture the content names (a card's art, a symbol's art) must be one the templates can
+/// draw: `check` says so at the name, as `build` would refuse it.
+#[test]
+fn check_refuses_art_that_build_cannot_draw() {
+    let dir = scratch("art");
+    let cards = |art: &str| {
+        let art = art.to_string();
+        tiny_game(&dir, move |g| {
+            let deck = std::fs::read_to_string(g.join("deck.toml")).unwrap();
+            let at = deck.find("[[card]]").expect("a card");
+            let end = deck[at..].find("\n\n").map_or(deck.len(), |e| at + e);
+            let mut edited = deck.clone();
+            edited.insert_str(end, &format!("\nart = \"{art}\""));
+            std::fs::write(g.join("deck.toml"), edited).unwrap();
+            std::fs::write(g.join("not-a-picture.png"), "hello").unwrap();
+            std::fs::write(g.join("broken.svg"), "<svg").unwrap();
+        })
+    };
+    for (art, says) in [
+        ("missing.png", "does not exist"),
+        ("not-a-picture.png", "cannot be drawn"),
+        ("broken.svg", "cannot be drawn"),
+    ] {
+        let game = cards(art);
+        let out = safari_in(&dir, &["check", game.to_str().unwrap()]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{art}: {err}");
+        assert!(
+            err.contains(says) && err.contains("deck.toml"),
+            "{art}: {err}"
+        );
+        std::fs::remove_dir_all(&game).unwrap();
+    }
+    // A symbol's art in a game of components.
+    let game = dir.join("tricky");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content/tricky-safari"),
+        &game,
+    );
+    replace_in(
+        &game.join("components.toml"),
+        "label = \"Open ground\"",
+        "label = \"Open ground\"\nart = \"open.png\"",
+    );
+    std::fs::write(game.join("open.png"), "hello").unwrap();
+    let out = safari_in(&dir, &["check", game.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("open.png") && err.contains("cannot be drawn"),
+        "{err}"
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
 }

@@ -628,6 +628,15 @@ fn run(variant: &Variant) -> Result<Outcome, String> {
             variant.name
         ));
     }
+    // A shortfall is a positive width: "-131.5 mm too narrow" would tell the designer nothing.
+    for (_, message) in &check_errors {
+        if let Some((before, _)) = message.split_once(" mm too narrow") {
+            let number = before.rsplit(' ').next().unwrap_or_default();
+            if !number.parse::<f64>().is_ok_and(|mm| mm > 0.0) {
+                return Err(format!("{}: {message}", variant.name));
+            }
+        }
+    }
     let mut folder = folder_for(variant);
     let built = safari::build(&mut folder, &sheet_only());
     let build_errors = errors(

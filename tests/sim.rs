@@ -283,6 +283,21 @@ fn sim_refuses_a_target_that_is_not_a_box_and_names_the_closest() {
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(stderr.contains("has no box `areas.area-3#7x`"), "{stderr}");
     assert!(stderr.contains("did you mean"), "{stderr}");
+    // A track's name gives its boxes; a box id without its section gives the box.
+    for (written, named) in [
+        ("area-3", "`areas.area-3#1` to `areas.area-3#"),
+        ("area-3#1", "did you mean `areas.area-3#1`?"),
+    ] {
+        let result = Command::new(env!("CARGO_BIN_EXE_safari"))
+            .args(["sim", "--target", written, "--games", "10"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert_eq!(result.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains(named), "{written}: {stderr}");
+        assert!(!stderr.contains("bag."), "{written}: {stderr}");
+    }
     let seats = Command::new(env!("CARGO_BIN_EXE_safari"))
         .args(["sim", "--seats", "greedy,expected", "--players", "3"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -144,25 +144,22 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         .identity()
         .map(|(id, name)| (id.to_string(), name.to_string()))
     else {
-        // Not a game at all (no readable manifest): a usage fault, as for `check`.
-        return exit::FAILURE;
+        // Not a game at all (no readable manifest) is a usage fault, as for `check`; a
+        // manifest with faults in it is content.
+        if super::check::no_game(&built.checked) {
+            return exit::FAILURE;
+        }
+        eprintln!("build stopped: fix the errors above; nothing was written");
+        return exit::ERRORS;
     };
     let Some(outputs) = built.outputs else {
         eprintln!("build stopped: fix the errors above; nothing was written");
         return exit::ERRORS;
     };
     let root = crate::output::OutputRoot::new(&args.out);
-    if args.install {
-        let name = crate::backends::tts::save_name(&name);
-        if !outputs.iter().any(|o| o.path.starts_with("tts/")) {
-            eprintln!("error: --install needs the Tabletop Simulator export (`--only tts`)");
-            return exit::FAILURE;
-        }
-        let base = options.asset_base.url(&id);
-        if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
-            eprintln!("error: {}", crate::diag::printable(&message));
-            return exit::FAILURE;
-        }
+    if args.install && !outputs.iter().any(|o| o.path.starts_with("tts/")) {
+        super::error("--install needs the Tabletop Simulator export (`--only tts`)");
+        return exit::FAILURE;
     }
     match root.replace(&id, &outputs, &options.targets) {
         Ok(target) => {
@@ -203,6 +200,19 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                     target.join("tts").display()
                 ));
             }
+            // Installed only once `out/` holds the same export, so that a failed build never
+            // leaves Tabletop Simulator with a table `out/` does not have.
+            if args.install {
+                let name = crate::backends::tts::save_name(&name);
+                let base = options.asset_base.url(&id);
+                if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
+                    super::error(format_args!(
+                        "{message} (the outputs in {} are new)",
+                        target.display()
+                    ));
+                    return exit::FAILURE;
+                }
+            }
             exit::OK
         }
         Err(diagnostic) => {
@@ -232,8 +242,8 @@ fn emit_typst(
     report(folder, &checked.diagnostics, Format::Human, ui);
     let Some(game) = &checked.game else {
         if checked.table.is_some() {
-            eprintln!(
-                "error: --emit-typst writes Safari Zone RNW's documents; a game made of components has none yet"
+            super::error(
+                "--emit-typst writes Safari Zone RNW's documents; a game made of components has none yet",
             );
         }
         return exit::FAILURE;
@@ -304,15 +314,28 @@ fn install(
     };
     let saved = home.join("Saves/Saved Objects");
     let images = saved.join(format!("{name} images"));
-    std::fs::create_dir_all(&images)
-        .map_err(|err| format!("cannot create {}: {err}", images.display()))?;
+    std::fs::create_dir_all(&saved)
+        .map_err(|err| format!("cannot create {}: {err}", saved.display()))?;
+    // The images folder is the export's own: replaced whole, so that the images of earlier
+    // installs do not pile up; then the save that points into it.
+    let pictures: Vec<Output> = outputs
+        .iter()
+        .filter_map(|output| {
+            let file = output.path.strip_prefix("tts/images/")?;
+            Some(Output {
+                path: file.to_string(),
+                bytes: output.bytes.clone(),
+            })
+        })
+        .collect();
+    crate::output::replace_folder(&images, &pictures).map_err(|d| d.message)?;
     let json_path = format!("tts/{name}.json");
     for output in outputs {
         let write = |path: PathBuf, bytes: &[u8]| {
             crate::output::write_atomically(&path, bytes).map_err(|d| d.message)
         };
-        if let Some(file) = output.path.strip_prefix("tts/images/") {
-            write(images.join(file), &output.bytes)?;
+        if output.path.starts_with("tts/images/") {
+            continue;
         } else if output.path == json_path {
             let text = String::from_utf8_lossy(&output.bytes).into_owned();
             let text = text.replace(base, &file_url(&images));

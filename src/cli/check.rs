@@ -109,13 +109,7 @@ pub fn checked_on(
 ) -> Result<(GameFolder, crate::Checked), u8> {
     let mut folder = open_game(dir, ui)?;
     let checked = crate::check_with(&mut folder, &crate::CheckOptions { paper, sheet: true });
-    // No game at all (no manifest, or one that cannot be read) is a usage fault, printed here
-    // for people; a manifest naming unknown rules is content, reported as `--format` asks.
-    let content_fault = checked
-        .diagnostics
-        .iter()
-        .any(|d| d.code == crate::diag::Code::UnknownName);
-    if checked.identity().is_none() && !content_fault {
+    if no_game(&checked) {
         eprint!(
             "{}",
             render_human(
@@ -127,6 +121,13 @@ pub fn checked_on(
         return Err(exit::FAILURE);
     }
     Ok((folder, checked))
+}
+
+/// Whether the folder is no game at all (no manifest, or one that cannot be read): a usage
+/// fault, printed for people. A manifest with faults in it (unknown rules, an unknown key) is
+/// content, reported as `--format` asks: its diagnostics point into the file.
+pub fn no_game(checked: &crate::Checked) -> bool {
+    checked.identity().is_none() && checked.diagnostics.iter().all(|d| d.labels.is_empty())
 }
 
 pub fn report(folder: &GameFolder, diagnostics: &Diagnostics, format: Format, ui: Ui) {

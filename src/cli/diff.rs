@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     players: usize,
 
-    /// The policy both versions are played with.
+    /// The policy both versions are played with (random, greedy, expected, search).
     #[arg(long, default_value = sim::DEFAULT_POLICY)]
     policy: String,
 
@@ -85,11 +85,11 @@ fn version(l: &Loaded) -> Version<'_> {
 
 pub fn run(args: Args, ui: Ui) -> u8 {
     if engine::policy::by_name(&args.policy).is_none() {
-        eprintln!(
-            "error: unknown policy `{}`; known: {}",
+        super::error(format_args!(
+            "unknown policy `{}`; known: {}",
             args.policy,
             engine::policy::NAMES.join(", ")
-        );
+        ));
         return exit::FAILURE;
     }
     let (old, new) = match (load(&args.old, ui), load(&args.new, ui)) {
@@ -120,7 +120,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         match (play(&old.ruleset), play(&new.ruleset)) {
             (Ok(a), Ok(b)) => Some((a, b)),
             (Err(e), _) | (_, Err(e)) => {
-                eprintln!("error: cannot simulate: {e}");
+                super::error(format_args!("cannot simulate: {e}"));
                 return exit::FAILURE;
             }
         }
@@ -167,7 +167,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             exit::OK
         }
         Err(diagnostic) => {
-            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            super::error(&diagnostic.message);
             exit::FAILURE
         }
     }

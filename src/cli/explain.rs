@@ -25,9 +25,9 @@ pub fn run(args: Args) -> u8 {
                 exit::OK
             }
             Err(()) => {
-                eprintln!(
-                    "error: `{text}` is not a diagnostic code; `safari explain` lists them all"
-                );
+                super::error(format_args!(
+                    "`{text}` is not a diagnostic code; `safari explain` lists them all"
+                ));
                 exit::FAILURE
             }
         },

@@ -45,17 +45,17 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     let mut files = Vec::new();
     for (file, edits) in fix::by_file(chosen.iter().flat_map(|(_, f)| &f.edits)) {
         let Some(path) = folder.path_on_disk(file) else {
-            eprintln!(
-                "error: {} is not a file of the game folder on disk; nothing was written",
+            super::error(format_args!(
+                "{} is not a file of the game folder on disk; nothing was written",
                 folder.source(file).name
-            );
+            ));
             return exit::FAILURE;
         };
         let Some(text) = fix::apply(&folder.source(file).text, &edits) else {
-            eprintln!(
-                "error: the fixes for {} overlap; nothing was written",
+            super::error(format_args!(
+                "the fixes for {} overlap; nothing was written",
                 folder.source(file).name
-            );
+            ));
             return exit::FAILURE;
         };
         files.push((path, text));
@@ -72,7 +72,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
     for (path, text) in &files {
         if let Err(err) = crate::output::write_atomically(path, text.as_bytes()) {
-            eprintln!("error: {}", err.message);
+            super::error(&err.message);
             return exit::FAILURE;
         }
     }

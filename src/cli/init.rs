@@ -22,7 +22,10 @@ pub struct Args {
 pub fn run(args: Args, ui: Ui) -> u8 {
     let dir = &args.name;
     if dir.exists() {
-        eprintln!("error: {} exists; choose a new folder", dir.display());
+        super::error(format_args!(
+            "{} exists; choose a new folder",
+            dir.display()
+        ));
         return exit::FAILURE;
     }
     let given = dir
@@ -31,9 +34,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         .unwrap_or_default();
     let id = crate::load::dashed_id(&given);
     if id.is_empty() {
-        eprintln!(
-            "error: `{given}` has no letters or digits to make the game's id of; choose another name"
-        );
+        super::error(format_args!(
+            "`{given}` has no letters or digits to make the game's id of; choose another name"
+        ));
         return exit::FAILURE;
     }
     let title = title(&given);
@@ -42,7 +45,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         Some(from) => match game_files(from) {
             Ok(found) => found,
             Err(message) => {
-                eprintln!("error: {}", crate::diag::printable(&message));
+                super::error(&message);
                 return exit::FAILURE;
             }
         },
@@ -54,7 +57,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             match embedded::renamed(&text, &id, &title) {
                 Ok(renamed) => *bytes = renamed.into_bytes(),
                 Err(err) => {
-                    eprintln!("error: the game.toml to copy is not TOML: {err}");
+                    super::error(format_args!("the game.toml to copy is not TOML: {err}"));
                     return exit::FAILURE;
                 }
             }
@@ -71,7 +74,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         files.push(("README.md".to_string(), readme.into_bytes()));
     }
     if let Err(err) = std::fs::create_dir_all(dir) {
-        eprintln!("error: cannot create {}: {err}", dir.display());
+        super::error(format_args!("cannot create {}: {err}", dir.display()));
         return exit::FAILURE;
     }
     // The schemas go beside the new game, so editors complete its TOML files anywhere.
@@ -79,10 +82,10 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         .into_iter()
         .map(|(name, text)| (format!("schema/{name}"), text));
     if let Err(err) = std::fs::create_dir_all(dir.join("schema")) {
-        eprintln!(
-            "error: cannot create {}: {err}",
+        super::error(format_args!(
+            "cannot create {}: {err}",
             dir.join("schema").display()
-        );
+        ));
         return exit::FAILURE;
     }
     let schemas = schemas.map(|(name, text)| (name, text.into_bytes()));
@@ -99,11 +102,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         if let Some(parent) = path.parent()
             && let Err(err) = std::fs::create_dir_all(parent)
         {
-            eprintln!("error: cannot create {}: {err}", parent.display());
+            super::error(format_args!("cannot create {}: {err}", parent.display()));
             return exit::FAILURE;
         }
         if let Err(err) = crate::output::write_atomically(&path, &bytes) {
-            eprintln!("error: {}", err.message);
+            super::error(&err.message);
             return exit::FAILURE;
         }
     }

@@ -35,8 +35,9 @@ pub struct Cli {
     #[command(subcommand)]
     command: Command,
 
-    /// When to colour output (NO_COLOR is honoured); for `build` and `watch`, `cmyk` writes
-    /// the print files' colours as CMYK (and colours the terminal as `auto` does).
+    // `build` and `watch` also take `rgb` and `cmyk`, the print files' colours (the terminal
+    // coloured as by `auto`); their help says so, the other commands' does not offer them.
+    /// When to colour output (NO_COLOR is honoured).
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
 
@@ -78,9 +79,12 @@ enum Color {
     Auto,
     Always,
     Never,
-    /// The print files' colours in RGB, as by default (`build`, `watch`).
+    /// The print files' colours in RGB, as by default (`build`, `watch`; not offered by the
+    /// other commands' help, where it means nothing).
+    #[value(hide = true)]
     Rgb,
     /// The print files' colours in CMYK (`build`, `watch`).
+    #[value(hide = true)]
     Cmyk,
 }
 
@@ -91,16 +95,19 @@ enum Command {
         after_help = "Examples:\n  safari check\n  safari check content/safari-zone --format json"
     )]
     Check(check::Args),
-    /// Apply the fixes the check is sure of (quote marks, ids), printing each change.
+    /// Apply the fixes the check is sure of (single or curly quotes where straight double
+    /// quotes belong, ids), printing each change.
     #[command(after_help = "Examples:\n  safari fix my-game --dry-run\n  safari fix my-game")]
     Fix(fix::Args),
     /// Build a game's outputs into out/<game>/ (checks first; writes nothing on errors).
     #[command(
-        after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out --paper letter\n  safari build --only deck --preview\n  safari build --layout gutter-fold --back-offset 0.5,-1"
+        after_help = "Examples:\n  safari build\n  safari build content/safari-zone --out out --paper letter\n  safari build --only deck --preview\n  safari build --layout gutter-fold --back-offset 0.5,-1\n  safari build --color cmyk         the print files' colours as CMYK, for a print shop"
     )]
     Build(build::Args),
     /// Build, then rebuild what each save affects; the last good outputs stay on errors.
-    #[command(after_help = "Examples:\n  safari watch\n  safari watch my-game --out out")]
+    #[command(
+        after_help = "Examples:\n  safari watch\n  safari watch my-game --out out\n  safari watch --color cmyk         the print files' colours as CMYK"
+    )]
     Watch(watch::Args),
     /// Explain a diagnostic code, with an example (all codes when none is given).
     #[command(after_help = "Examples:\n  safari explain SZ0402\n  safari explain")]
@@ -138,10 +145,17 @@ pub fn print_out(text: impl std::fmt::Display) {
     let mut stdout = std::io::stdout().lock();
     if let Err(err) = write!(stdout, "{text}").and_then(|()| stdout.flush()) {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the output: {err}");
+            error(format_args!("cannot write the output: {err}"));
         }
         std::process::exit(exit::FAILURE.into());
     }
+}
+
+/// Prints `error: ` and `message` on standard error, every control and direction-changing
+/// character in it shown as an escape ([`printable`]): messages repeat names, paths and
+/// arguments, any of which may hold an escape sequence.
+pub fn error(message: impl std::fmt::Display) {
+    eprintln!("error: {}", printable(&message.to_string()));
 }
 
 /// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
@@ -177,8 +191,8 @@ pub fn main() -> ExitCode {
     if matches!(cli.color, Color::Rgb | Color::Cmyk)
         && !matches!(cli.command, Command::Build(_) | Command::Watch(_))
     {
-        eprintln!(
-            "error: `--color rgb` and `--color cmyk` choose the print files' colours: they are for `build` and `watch`"
+        error(
+            "`--color rgb` and `--color cmyk` choose the print files' colours: they are for `build` and `watch`",
         );
         return ExitCode::from(exit::FAILURE);
     }

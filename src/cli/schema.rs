@@ -14,13 +14,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> u8 {
     if let Err(err) = std::fs::create_dir_all(&args.dir) {
-        eprintln!("error: cannot create {}: {err}", args.dir.display());
+        super::error(format_args!("cannot create {}: {err}", args.dir.display()));
         return exit::FAILURE;
     }
     for (name, text) in crate::schemas() {
         let path = args.dir.join(name);
         if let Err(err) = crate::output::write_atomically(&path, text.as_bytes()) {
-            eprintln!("error: {}", err.message);
+            super::error(&err.message);
             return exit::FAILURE;
         }
         println!("wrote {}", path.display());

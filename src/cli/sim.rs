@@ -27,7 +27,8 @@ pub struct Args {
     players: Option<u32>,
 
     /// Policies to compare, each playing every seat of its own table (random, greedy,
-    /// expected, target:BOX), comma-separated [default: expected, unless --seats is given].
+    /// expected, search, target:BOX), comma-separated [default: expected, unless --seats is
+    /// given].
     #[arg(long, value_delimiter = ',')]
     policy: Option<Vec<String>>,
 
@@ -115,20 +116,38 @@ fn tables(args: &Args, rules: &Rules) -> Result<Vec<sim::Table>, String> {
         if let Some(id) = name.strip_prefix("target:")
             && !rules.box_ids.iter().any(|b| b == id)
         {
-            let closest = rules
-                .box_ids
-                .iter()
-                .min_by(|a, b| {
-                    strsim::levenshtein(a, id)
-                        .cmp(&strsim::levenshtein(b, id))
-                        .then(a.cmp(b))
-                })
-                .map(|b| format!(" (did you mean `{b}`?)"))
-                .unwrap_or_default();
-            return Err(format!("{} has no box `{id}`{closest}", rules.name));
+            return Err(format!(
+                "{} has no box `{id}`{}",
+                rules.name,
+                box_hint(id, &rules.box_ids)
+            ));
         }
     }
     Ok(tables)
+}
+
+/// What to write for `id`, a box the ruleset does not have: the boxes of a section or track of
+/// that name (`area-3` is a track: its boxes are `areas.area-3#1` …), a box whose id ends so
+/// (`area-3#1`), else one spelt alike; or how to find them.
+fn box_hint(id: &str, box_ids: &[String]) -> String {
+    let named: Vec<&str> = box_ids
+        .iter()
+        .map(String::as_str)
+        .filter(|b| b.ends_with(&format!(".{id}")) || b.split(['.', '#']).any(|part| part == id))
+        .collect();
+    match named.as_slice() {
+        [] => match crate::diag::similar_name(id, box_ids.iter().map(String::as_str)) {
+            Some(similar) => format!(" (did you mean `{similar}`?)"),
+            None => " (a box id is `section.track#n`: `safari build` writes every id into \
+                       ruleset.json, and the playtest page names each box)"
+                .to_string(),
+        },
+        [one] => format!(" (did you mean `{one}`?)"),
+        [first, .., last] => format!(
+            " (`{id}` has {} boxes, `{first}` to `{last}`: a box id is `section.track#n`)",
+            named.len()
+        ),
+    }
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
@@ -139,7 +158,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     let tables = match tables(&args, &rules) {
         Ok(tables) => tables,
         Err(message) => {
-            eprintln!("error: {}", crate::diag::printable(&message));
+            super::error(&message);
             return exit::FAILURE;
         }
     };
@@ -160,7 +179,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             .map(|e| serde_json::to_string(e).expect("events serialise") + "\n")
             .collect();
         if let Err(err) = crate::output::write_atomically(path, lines.as_bytes()) {
-            eprintln!("error: {}", err.message);
+            super::error(&err.message);
             return exit::FAILURE;
         }
     }
@@ -203,14 +222,14 @@ pub fn run(args: Args, ui: Ui) -> u8 {
                 .map(|(path, bytes)| crate::backends::Output { path, bytes }),
         ),
         Err(err) => {
-            eprintln!("error: cannot draw the charts: {err}");
+            super::error(format_args!("cannot draw the charts: {err}"));
             return exit::FAILURE;
         }
     }
     let dir = match crate::output::OutputRoot::new(&args.out).update(&rules.id, "sim", &files) {
         Ok(dir) => dir,
         Err(diagnostic) => {
-            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            super::error(&diagnostic.message);
             return exit::FAILURE;
         }
     };
@@ -230,7 +249,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
             crate::load::limits::MAX_RULESET_BYTES,
         )
         .map_err(|diagnostic| {
-            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            super::error(&diagnostic.message);
             exit::FAILURE
         })?
     } else {
@@ -253,10 +272,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
     };
     engine::load(&bytes).map_err(|err| {
         let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
-        eprintln!(
-            "error: {}",
-            crate::diag::printable(&format!("{name}: {err}"))
-        );
+        super::error(format_args!("{name}: {err}"));
         exit::FAILURE
     })
 }
@@ -266,14 +282,14 @@ pub fn no_engine(checked: &crate::Checked) -> u8 {
     let Some(table) = checked.table.as_ref() else {
         // Neither model loaded: the manifest's faults say why.
         for diagnostic in checked.diagnostics.iter() {
-            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            super::error(&diagnostic.message);
         }
         return exit::FAILURE;
     };
     let rules = table.manifest.rules.value.as_str();
-    eprintln!(
-        "error: the rules engine plays Safari Zone RNW; `{}` rules have no engine yet, so there is nothing to simulate or compare by play (`safari check` and `safari build` work)",
-        crate::diag::printable(rules)
-    );
+    super::error(format_args!(
+        "the rules engine plays Safari Zone RNW; `{}` rules have no engine yet, so there is nothing to simulate or compare by play (`safari check` and `safari build` work)",
+        rules
+    ));
     exit::FAILURE
 }

@@ -65,7 +65,9 @@ impl BoundsArgs {
         match Worker::this_program(bounds) {
             Ok(worker) => Ok(Typesetting::Bounded(worker)),
             Err(err) => {
-                eprintln!("error: cannot find this program to typeset in a worker: {err}");
+                super::error(format_args!(
+                    "cannot find this program to typeset in a worker: {err}"
+                ));
                 Err(exit::FAILURE)
             }
         }

@@ -51,8 +51,8 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     };
     let root = folder.root().to_path_buf();
     if root.as_os_str().is_empty() {
-        eprintln!(
-            "error: the built-in game cannot be watched: `safari init NAME` makes a copy to edit"
+        super::error(
+            "the built-in game cannot be watched: `safari init NAME` makes a copy to edit",
         );
         return exit::FAILURE;
     }
@@ -70,12 +70,12 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
         Ok(debouncer) => debouncer,
         Err(err) => {
-            eprintln!("error: cannot watch files: {err}");
+            super::error(format_args!("cannot watch files: {err}"));
             return exit::FAILURE;
         }
     };
     if let Err(err) = debouncer.watcher().watch(&root, RecursiveMode::Recursive) {
-        eprintln!("error: cannot watch {}: {err}", root.display());
+        super::error(format_args!("cannot watch {}: {err}", root.display()));
         return exit::FAILURE;
     }
     // Watching starts before the first build, so a save during it is not missed.
@@ -299,7 +299,7 @@ fn build_and_write(
     let mut folder = match crate::world::GameFolder::open(root) {
         Ok(folder) => folder,
         Err(diagnostic) => {
-            eprintln!("error: {}", crate::diag::printable(&diagnostic.message));
+            super::error(&diagnostic.message);
             return None;
         }
     };
@@ -336,7 +336,15 @@ fn build_and_write(
                     Ok(())
                 }
             }) {
-                Ok(()) => Some(options.targets.clone()),
+                // The targets that made files: a game without tiles or a board has none.
+                Ok(()) => Some(
+                    options
+                        .targets
+                        .iter()
+                        .filter(|target| outputs.iter().any(|o| target.owns(&o.path)))
+                        .copied()
+                        .collect(),
+                ),
                 Err(diagnostic) => {
                     report(&folder, &diagnostic.into(), Format::Human, ui);
                     None

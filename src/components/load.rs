@@ -262,11 +262,12 @@ pub fn load(
     for (file, parsed) in &files {
         lower.setups(*file, &parsed.setup, manifest.players, diagnostics);
     }
-    // A symbol's picture must be there and inside the folder for `check`, as for `build`.
+    // A symbol's picture must be there, inside the folder and a picture Typst can draw, for
+    // `check` as for `build`.
     let reader = folder.reader();
     for symbol in &lower.symbols {
         if let Some(art) = &symbol.art
-            && let Err(diagnostic) = reader.read(&art.value)
+            && let Err(diagnostic) = reader.read_picture(&art.value)
         {
             diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
         }

@@ -30,8 +30,9 @@ pub const MAX_STRETCH: f64 = 3.5;
 /// Content that does not fit across its width, however it wraps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TooNarrow {
-    /// The width it needs, in mm.
-    pub needed: f64,
+    /// How much wider, in mm, the room it was given would have to be: the room of its own
+    /// column or trail, which may be a part of the section's width.
+    pub short_by: f64,
     /// What it is, in words: "the box `area-1#1` and its tags".
     pub what: String,
 }
@@ -486,7 +487,7 @@ pub fn lay_out(
     let note_h = fonts::line_height(Font::Italic, level.note);
     for text in &section.texts {
         let lines = wrap(Font::Italic, level.note, text, width).map_err(|w| TooNarrow {
-            needed: w,
+            short_by: w - width,
             what: format!("a word of the note \"{}\"", clip(text)),
         })?;
         next_block(&mut y, &mut first);
@@ -676,7 +677,7 @@ fn trails(
             .map(|u| u.data.id.clone())
             .unwrap_or_default();
         return Err(TooNarrow {
-            needed: needed * n as f64 + column_gap * (n - 1) as f64,
+            short_by: (needed - tw) * n as f64,
             what: format!(
                 "{n} trails side by side (the widest row is box `{widest}` with its tags)"
             ),
@@ -689,7 +690,7 @@ fn trails(
         let lines = match &t.title {
             Some(title) => {
                 wrap(Font::Display, ctx.level.title, title, tw).map_err(|w| TooNarrow {
-                    needed: w * n as f64 + column_gap * (n - 1) as f64,
+                    short_by: (w - tw) * n as f64,
                     what: format!("the title of track `{}`", t.id),
                 })?
             }
@@ -927,7 +928,7 @@ fn table(
             for (i, u) in r.units.iter().enumerate() {
                 let w = own(u);
                 let too_narrow = |from: f64| TooNarrow {
-                    needed: from + w,
+                    short_by: from + w - width,
                     what: format!("box `{}` with its tags and label", u.data.id),
                 };
                 let start = if i == 0 { x } else { x + arrow_slot };
@@ -966,7 +967,7 @@ fn table(
             }
             first_line = false;
             let lines = wrap(Font::Display, title_size, title, width).map_err(|w| TooNarrow {
-                needed: w,
+                short_by: w - width,
                 what: format!("the title of track `{}`", r.track.id),
             })?;
             for l in lines {
@@ -1055,7 +1056,7 @@ fn counter(
     let mut y = top;
     if let Some(title) = &track.title {
         let lines = wrap(Font::Display, ctx.level.title, title, width).map_err(|w| TooNarrow {
-            needed: w,
+            short_by: w - width,
             what: format!("the title of track `{}`", track.id),
         })?;
         for l in lines {
@@ -1068,7 +1069,7 @@ fn counter(
     }
     if bw > width {
         return Err(TooNarrow {
-            needed: bw,
+            short_by: bw - width,
             what: format!("a box of track `{}`", track.id),
         });
     }
@@ -1157,7 +1158,7 @@ fn loose(
         .find(|u| box_w + u.badge_right() > cell_w + 1e-6)
     {
         return Err(TooNarrow {
-            needed: box_w + u.badge_right(),
+            short_by: box_w + u.badge_right() - cell_w,
             what: format!("box `{}` and its VP badge", u.data.id),
         });
     }
@@ -1167,7 +1168,7 @@ fn loose(
     for u in &units {
         let label = label_of(u);
         let lines = wrap(Font::Body, text, &label, room).map_err(|w| TooNarrow {
-            needed: lead + w,
+            short_by: w - room,
             what: format!("the label of box `{}`", u.data.id),
         })?;
         let mut needs = u.needs.clone();
@@ -1181,7 +1182,7 @@ fn loose(
             }
             if let Some(t) = tag.as_ref().filter(|t| t.w > room + 1e-6) {
                 return Err(TooNarrow {
-                    needed: lead + t.w,
+                    short_by: t.w - room,
                     what: format!("a tag of box `{}`", u.data.id),
                 });
             }

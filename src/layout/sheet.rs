@@ -273,19 +273,15 @@ fn at_level(
         match rows_for(&placed, &mut |s, w| measured(s, w).map(|(h, _)| h), gutter) {
             Ok(rows) => rows,
             Err((s, narrow)) => {
-                let width = placed
-                    .iter()
-                    .find(|(i, _)| *i == s)
-                    .map_or(1, |(_, c)| c.width);
+                // Rounded up, so that a shortfall of a few hundredths never reads "0.0 mm".
+                let short_by = (narrow.short_by.max(0.0) * 10.0).ceil().max(1.0) / 10.0;
                 return Err(Overflow {
                     paper,
                     section: Some(s),
-                    excess: narrow.needed - (span_w(width) - 2.0 * PAD_X),
+                    excess: short_by,
                     what: format!(
-                        "section `{}` is {:.1} mm too narrow for {}",
-                        sheet.sections[s].id,
-                        narrow.needed - (span_w(width) - 2.0 * PAD_X),
-                        narrow.what
+                        "section `{}` is {short_by:.1} mm too narrow for {}",
+                        sheet.sections[s].id, narrow.what
                     ),
                     suggestions: Vec::new(),
                 });
@@ -429,7 +425,7 @@ fn section_height(
     let (tab, _) = tab(section, 0.0, 0.0, level);
     if tab.w > width {
         return Err(TooNarrow {
-            needed: tab.w + 2.0 * PAD_X,
+            short_by: tab.w - width,
             what: "its title".to_string(),
         });
     }

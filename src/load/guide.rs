@@ -135,8 +135,18 @@ pub fn read(
                     .diagnostics
                     .push(kdl_slips::unclosed_diagnostic(file, text, block));
             }
+            // A missing `{` is reported at the node that lacks it, in place of the parser's
+            // reports from there on (the `}` it did not expect, lines below).
+            let unopened = kdl_slips::unopened_blocks(text);
+            for block in &unopened {
+                reader
+                    .diagnostics
+                    .push(kdl_slips::unopened_diagnostic(file, text, block));
+            }
+            let first_unopened = unopened.first().map_or(usize::MAX, |b| b.node.start);
             for d in error.diagnostics.iter().filter(|d| {
-                unclosed.is_empty() || !d.message.as_deref().unwrap_or_default().contains("'}'")
+                (unclosed.is_empty() || !d.message.as_deref().unwrap_or_default().contains("'}'"))
+                    && d.span.offset() + d.span.len() <= first_unopened
             }) {
                 let mut start = d.span.offset().min(text.len());
                 let end = (start + d.span.len()).min(text.len());

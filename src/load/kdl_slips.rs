@@ -1,11 +1,13 @@
 //! Two slips in KDL that the parser reports in its own terms, far from where they are, or not
 //! at all, found here so that the Field Guide's reader can say what happened in plain words.
 //!
-//! - **Single quotes.** KDL strings take double quotes. KDL 2 reads `'Lucky` as a bare word,
-//!   so `label='Lucky Chansey'` is a property `'Lucky` and a stray argument `Chansey'`, and
-//!   `box 'guest-chansey'` an id with quote marks in it. Both are found in the parsed document
-//!   and straightened (the quote marks swapped in place, so every offset stays true), and the
-//!   reader goes on with what was meant.
+//! - **Single and curly quotes.** KDL strings take straight double quotes. KDL 2 reads `'Lucky`
+//!   (or `“Lucky`, as a word processor or a phone types it) as a bare word, so
+//!   `label='Lucky Chansey'` is a property `'Lucky` and a stray argument `Chansey'`, and
+//!   `box “guest-chansey”` an id with quote marks in it. Both are found in the parsed document
+//!   and straightened (each quote mark swapped in place for `"`, padded with spaces outside
+//!   the string where the mark took more bytes, so every offset stays true), and the reader
+//!   goes on with what was meant.
 //! - **A missing `}`.** The parser notices only when the enclosing block or the file ends, and
 //!   says so there. Indentation tells where the block most likely should have closed: before
 //!   the first line after its opening line that is indented no deeper than that line.
@@ -31,8 +33,14 @@ pub fn value_range(text: &str, entry: &KdlEntry) -> Range<usize> {
     value_start..value_start + value.trim_end().len()
 }
 
-/// Words written in single quotes: `'Lucky Chansey'` (one run of entries), or a quote opened
-/// and never closed on its node.
+/// Marks that open a quotation in place of `"`: the single quote, and the curly quotes word
+/// processors type.
+const OPENING: [char; 5] = ['\'', '\u{2018}', '\u{201c}', '\u{201e}', '\u{201a}'];
+/// Marks that close one.
+const CLOSING: [char; 4] = ['\'', '\u{2019}', '\u{201d}', '\u{201c}'];
+
+/// Words written in single or curly quotes: `'Lucky Chansey'` (one run of entries), or a
+/// quote opened and never closed on its node.
 #[derive(Debug, Clone)]
 pub struct SingleQuoted {
     pub range: Range<usize>,
@@ -61,11 +69,12 @@ fn in_entries(entries: &[KdlEntry], text: &str) -> Vec<SingleQuoted> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < entries.len() {
-        let Some(first) = raw(&entries[i]).filter(|r| text[r.clone()].starts_with('\'')) else {
+        let Some(first) = raw(&entries[i]).filter(|r| text[r.clone()].starts_with(OPENING)) else {
             i += 1;
             continue;
         };
-        if first.len() >= 2 && text[first.clone()].ends_with('\'') {
+        let word = &text[first.clone()];
+        if word.chars().count() >= 2 && word.ends_with(CLOSING) {
             found.push(SingleQuoted {
                 range: first,
                 closed: true,
@@ -78,7 +87,7 @@ fn in_entries(entries: &[KdlEntry], text: &str) -> Vec<SingleQuoted> {
             .iter()
             .take_while(|e| e.name().is_none())
             .map_while(raw)
-            .position(|r| text[r].ends_with('\''));
+            .position(|r| text[r].ends_with(CLOSING));
         match closing {
             Some(n) => {
                 let last = raw(&entries[i + 1 + n]).expect("a string entry");
@@ -104,22 +113,26 @@ fn in_entries(entries: &[KdlEntry], text: &str) -> Vec<SingleQuoted> {
 pub fn single_quoted_diagnostic(file: FileId, text: &str, quoted: &SingleQuoted) -> Diagnostic {
     let origin = Origin::new(file, quoted.range.clone());
     let written = &text[quoted.range.clone()];
-    let diagnostic = Diagnostic::error(Code::KdlSyntax, "KDL strings take double quotes");
+    let diagnostic = Diagnostic::error(Code::KdlSyntax, "KDL strings take straight double quotes");
+    let curly = !written.starts_with('\'');
+    let kind = if curly { "curly" } else { "single" };
     if !quoted.closed {
         return diagnostic
-            .with_primary(origin, "a single quote, never closed on this line")
-            .with_help("write the text in double quotes: `\"...\"`");
+            .with_primary(origin, format!("a {kind} quote, never closed on this line"))
+            .with_help("write the text in straight double quotes: `\"...\"`");
     }
-    let inner = &written[1..written.len() - 1];
+    let open = written.chars().next().map_or(0, char::len_utf8);
+    let close = written.chars().next_back().map_or(0, char::len_utf8);
+    let inner = &written[open..written.len() - close];
     let escaped = inner.replace('\\', "\\\\").replace('"', "\\\"");
     let double = format!("\"{escaped}\"");
     let why = if inner.contains(char::is_whitespace) {
-        "KDL reads single-quoted words as separate bare words, quote marks included"
+        format!("KDL reads {kind}-quoted words as separate bare words, quote marks included")
     } else {
-        "KDL reads the single quote marks as part of the word"
+        format!("KDL reads the {kind} quote marks as part of the word")
     };
     diagnostic
-        .with_primary(origin, "written in single quotes")
+        .with_primary(origin, format!("written in {kind} quotes"))
         .with_help(format!("write `{double}`: {why}"))
         .with_fix(Fix::new(
             format!("write `{double}`"),
@@ -128,17 +141,24 @@ pub fn single_quoted_diagnostic(file: FileId, text: &str, quoted: &SingleQuoted)
         ))
 }
 
-/// The text with each closed single-quoted run in double quotes, when that keeps every offset
-/// (nothing inside needs escaping): what the designer meant, to read on from.
+/// The text with each closed quoted run in straight double quotes, when that keeps every
+/// offset (nothing inside needs escaping): what the designer meant, to read on from. A curly
+/// mark (three bytes) becomes `"` and two spaces outside the string.
 pub fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
     for q in quoted.iter().filter(|q| q.closed) {
-        let inner = &text[q.range.start + 1..q.range.end - 1];
+        let written = &text[q.range.clone()];
+        let open = written.chars().next()?.len_utf8();
+        let close = written.chars().next_back()?.len_utf8();
+        let inner = &written[open..written.len() - close];
         if inner.contains(['"', '\\']) {
             return None;
         }
-        bytes[q.range.start] = b'"';
-        bytes[q.range.end - 1] = b'"';
+        // `  "` before the words and `"  ` after them: the spaces fall outside the string.
+        bytes[q.range.start..q.range.start + open].fill(b' ');
+        bytes[q.range.start + open - 1] = b'"';
+        bytes[q.range.end - close..q.range.end].fill(b' ');
+        bytes[q.range.end - close] = b'"';
     }
     String::from_utf8(bytes).ok()
 }
@@ -154,9 +174,54 @@ pub struct Unclosed {
 /// closes the innermost open block whose opening line is indented as deep as it, and the
 /// blocks opened deeper in between are the ones left open.
 pub fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
+    braces(text).0
+}
+
+/// A node whose children were written without the `{` that opens them: the parser reports
+/// the `}` that closes them, often many lines below, as "expected end of document".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unopened {
+    /// The node's line: its content, without indentation or the line end.
+    pub node: Range<usize>,
+    /// The `}` that has no `{`.
+    pub close: usize,
+}
+
+/// The `}`s alone on their line, deeper than every block open there (so closing none), each
+/// with the node above it at its indentation whose children it closes.
+pub fn unopened_blocks(text: &str) -> Vec<Unopened> {
+    braces(text).1
+}
+
+/// The node whose children the `}` at `close` closes when its `{` is missing: the nearest line
+/// above with content at the `}`'s indentation, not ending in `{`, with deeper lines (its
+/// children) between it and the `}`.
+fn node_without_brace(text: &str, close: usize) -> Option<Range<usize>> {
+    let depth = indent_of(text, close);
+    let mut end = line_start(text, close).checked_sub(1)?;
+    let mut children = false;
+    loop {
+        let start = line_start(text, end);
+        let line = &text[start..end];
+        let content = line.trim_start_matches([' ', '\t']);
+        let indent = line.len() - content.len();
+        let blank = content.trim().is_empty() || content.starts_with("//");
+        if !blank && indent <= depth {
+            let content = content.trim_end();
+            return (indent == depth && children && !content.ends_with('{'))
+                .then(|| start + indent..start + indent + content.len());
+        }
+        children |= !blank;
+        end = start.checked_sub(1)?;
+    }
+}
+
+/// Matches braces by indentation: the blocks left open, and the `}`s whose `{` is missing.
+fn braces(text: &str) -> (Vec<Unclosed>, Vec<Unopened>) {
     let bytes = text.as_bytes();
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut unclosed = Vec::new();
+    let mut stray = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
@@ -181,6 +246,15 @@ pub fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
                 let line = line_start(text, i);
                 if text[line..i].trim().is_empty() {
                     let depth = i - line;
+                    // Deeper than the innermost open block, below a node with children and no
+                    // `{`: it closes the children that node never opened.
+                    if open.last().is_none_or(|&(_, indent)| indent < depth)
+                        && let Some(node) = node_without_brace(text, i)
+                    {
+                        stray.push(Unopened { node, close: i });
+                        i += 1;
+                        continue;
+                    }
                     while let Some(&(at, indent)) = open.last()
                         && indent > depth
                     {
@@ -196,13 +270,40 @@ pub fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
     }
     unclosed.extend(open.into_iter().map(|(at, _)| at));
     unclosed.sort_unstable();
-    unclosed
+    let unclosed = unclosed
         .into_iter()
         .map(|at| Unclosed {
             open: at,
             close_before: close_before(text, at),
         })
-        .collect()
+        .collect();
+    (unclosed, stray)
+}
+
+/// The diagnostic for a node whose children have no `{`, at the node, with the edit that adds
+/// it.
+pub fn unopened_diagnostic(file: FileId, text: &str, block: &Unopened) -> Diagnostic {
+    let node = &text[block.node.clone()];
+    let closed_on = text[..block.close].matches('\n').count() + 1;
+    let end = Origin::new(file, block.node.end..block.node.end);
+    Diagnostic::error(Code::KdlSyntax, "a block of children has no `{`")
+        .with_primary(
+            Origin::new(file, block.node.clone()),
+            "the lines below this one are its children, but it has no `{`",
+        )
+        .with_secondary(
+            Origin::new(file, block.close..block.close + 1),
+            "and this `}` closes them",
+        )
+        .with_help(format!(
+            "end the line with ` {{`: `{} {{` (the `}}` on line {closed_on} closes it)",
+            node.trim_end()
+        ))
+        .with_fix(Fix::new(
+            "add ` {` at the end of the line",
+            vec![Edit::new(end, " {".to_string())],
+            Applicability::MaybeIncorrect,
+        ))
 }
 
 fn after_block_comment(bytes: &[u8], start: usize) -> usize {
@@ -333,6 +434,23 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(&text[found[0].open - 10..found[0].open], "track \"t\" ");
         assert!(text[found[0].close_before..].starts_with("    track \"u\""));
+    }
+
+    #[test]
+    fn a_missing_open_brace_is_found_at_the_node_whose_children_it_opens() {
+        let track = "section \"a\" {\n    track \"t\"\n        box\n    }\n    track \"u\" {\n        box\n    }\n}\n";
+        let found = unopened_blocks(track);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&track[found[0].node.clone()], "track \"t\"");
+        assert!(unclosed_blocks(track).is_empty());
+        let section =
+            "section \"a\"\n    track \"t\" {\n        box\n    }\n\n    track \"u\" {\n    }\n}\n";
+        let found = unopened_blocks(section);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&section[found[0].node.clone()], "section \"a\"");
+        // A `}` indented deeper than its opener, below no childless node, closes its block.
+        let deep = "section \"a\" {\n    box\n    }\n";
+        assert!(unopened_blocks(deep).is_empty() && unclosed_blocks(deep).is_empty());
     }
 
     #[test]

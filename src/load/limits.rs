@@ -8,8 +8,8 @@
 //! these numbers, so a ruleset `build` writes is always one `sim` reads.
 
 pub use safari_engine::limits::{
-    MAX_BOXES, MAX_COPIES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_FACE_VALUE, MAX_PLAYERS,
-    MAX_SIDES, MAX_VP,
+    MAX_BOXES, MAX_COPIES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_FACE_VALUE,
+    MAX_GAME_NAME_CHARS, MAX_PLAYERS, MAX_SIDES, MAX_TEXT_CHARS, MAX_VP,
 };
 
 use crate::diag::{Code, Diagnostic};
@@ -23,10 +23,6 @@ pub const MAX_ASSET_BYTES: u64 = 16 << 20;
 pub const MAX_GAME_FILES: usize = 1000;
 /// Bytes of a ruleset.json read by `sim` or `diff`.
 pub const MAX_RULESET_BYTES: u64 = 16 << 20;
-/// Characters in one piece of text (a name, a label, a flavour text).
-pub const MAX_TEXT_CHARS: usize = 1000;
-/// Characters in the game's name (it names the Tabletop Simulator files).
-pub const MAX_GAME_NAME_CHARS: usize = 100;
 /// How deeply KDL blocks may nest (the Field Guide needs four: sheet, section, track, box).
 pub const MAX_KDL_DEPTH: usize = 16;
 /// Games one `sim` plays per policy.

@@ -13,6 +13,7 @@ pub mod kdl_fast;
 mod kdl_slips;
 pub mod limits;
 pub(crate) mod names;
+pub mod picture;
 pub(crate) mod toml_read;
 
 use formats::*;
@@ -184,8 +185,61 @@ pub(crate) fn card_size(
     }
 }
 
-/// The span of `key` in a TOML text, for values serde does not locate.
+/// The span of `key` in a TOML text, for values serde does not locate: the key as the TOML
+/// parser read it (never a word in a comment or a string), the top level's first, then the
+/// tables' below it in order. `[players]` names the table `players`. The file's start when
+/// the key is not there.
 pub(crate) fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
-    text.find(key)
-        .map_or(0..0, |start| start..start + key.len())
+    use toml::de::{DeTable, DeValue};
+    let header = key.starts_with('[');
+    let key = key.trim_start_matches('[').trim_end_matches(']');
+    let (table, _) = DeTable::parse_recoverable(text);
+    let mut level = vec![table.get_ref()];
+    while !level.is_empty() {
+        let mut below = Vec::new();
+        for table in level {
+            for (name, value) in table.iter() {
+                if name.get_ref() == key {
+                    let span = name.span();
+                    // `[players]`: the header, brackets included.
+                    let bracketed = span.start > 0
+                        && text.as_bytes().get(span.start - 1) == Some(&b'[')
+                        && text.as_bytes().get(span.end) == Some(&b']');
+                    return if header && bracketed {
+                        span.start - 1..span.end + 1
+                    } else {
+                        span
+                    };
+                }
+                match value.get_ref() {
+                    DeValue::Table(inner) => below.push(inner),
+                    DeValue::Array(items) => {
+                        below.extend(items.iter().filter_map(|item| match item.get_ref() {
+                            DeValue::Table(inner) => Some(inner),
+                            _ => None,
+                        }))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        level = below;
+    }
+    0..0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_key;
+
+    #[test]
+    fn a_key_is_found_where_the_parser_read_it_not_in_a_comment_or_a_string() {
+        let text = "# the name of the game, and its players\nid = \"name\"\nname = \"A\"\n\n[players]\n# max is four\nmax = 4\n";
+        let at = |key: &str| &text[find_key(text, key)];
+        assert_eq!(find_key(text, "name").start, text.find("name =").unwrap());
+        assert_eq!(find_key(text, "max").start, text.find("max =").unwrap());
+        assert_eq!(at("[players]"), "[players]");
+        assert_eq!(at("max"), "max");
+        assert_eq!(find_key(text, "paper"), 0..0);
+    }
 }

@@ -9,24 +9,44 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 use super::limits::{MAX_ENTRIES, MAX_TEXT_CHARS};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
 use crate::world::{FileId, Origin};
 
 pub fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagnostic {
     let span = error.span().unwrap_or(text.len()..text.len());
     let word = text.get(span.clone()).unwrap_or_default();
     let diagnostic = Diagnostic::error(Code::TomlSyntax, first_line(error.message()))
-        .with_primary(Origin::new(file, span), "here");
+        .with_primary(Origin::new(file, span.clone()), "here");
     let bare_word = !word.is_empty()
         && word
             .chars()
             .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
         && !word.chars().all(|c| c.is_ascii_digit());
-    if bare_word {
+    if let Some(inner) = curly_quoted(word) {
+        // As a word processor or a phone types quotes: “Tiny Safari”.
+        let escaped = inner.replace('\\', "\\\\").replace('"', "\\\"");
+        let straight = format!("\"{escaped}\"");
+        let origin = Origin::new(file, span);
+        diagnostic
+            .with_help(format!(
+                "write `{straight}`: TOML strings take straight quotes, not curly ones"
+            ))
+            .with_fix(Fix::new(
+                format!("write `{straight}`"),
+                vec![Edit::new(origin, straight)],
+                Applicability::MachineApplicable,
+            ))
+    } else if bare_word {
         diagnostic.with_help(format!("text values need quotes: \"{word}\""))
     } else {
         diagnostic
     }
+}
+
+/// The words inside `word` when curly quotes enclose it (`“Tiny Safari”`, `‘Tiny’`).
+fn curly_quoted(word: &str) -> Option<&str> {
+    let inner = word.strip_prefix(['\u{201c}', '\u{2018}', '\u{201e}'])?;
+    inner.strip_suffix(['\u{201d}', '\u{2019}', '\u{201c}'])
 }
 
 pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> Diagnostic {
@@ -35,12 +55,42 @@ pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> D
         .map_or(fallback, |span| Origin::new(file, span));
     let message = first_line(error.message());
     let diagnostic = Diagnostic::error(Code::InvalidValue, message.clone());
-    match message.strip_prefix("missing field ") {
-        Some(key) => diagnostic
+    if let Some(key) = message.strip_prefix("missing field ") {
+        return diagnostic
             .with_primary(origin, "in this table")
-            .with_help(format!("add {key}; docs/content.md lists every key")),
-        None => diagnostic.with_primary(origin, "here"),
+            .with_help(format!("add {key}; docs/content.md lists every key"));
     }
+    let diagnostic = diagnostic.with_primary(origin, "here");
+    match unknown_key(&message) {
+        Some((unknown, known)) => {
+            // Keys are words joined by dashes: `capture_rate` and `Capture-Rate` are slips.
+            let dashed = unknown.replace(['_', ' '], "-").to_lowercase();
+            if let Some(same) = known.iter().find(|k| **k == dashed) {
+                let same = same.to_string();
+                return diagnostic
+                    .with_help(format!("keys are written with dashes: `{same}`"))
+                    .with_fix(Fix::new(
+                        format!("write `{same}`"),
+                        vec![Edit::new(origin, same.clone())],
+                        Applicability::MachineApplicable,
+                    ));
+            }
+            match crate::diag::similar_name(&dashed, known.iter().copied()) {
+                Some(similar) => diagnostic
+                    .with_help(format!("a key with a similar spelling exists: `{similar}`")),
+                None => diagnostic,
+            }
+        }
+        None => diagnostic,
+    }
+}
+
+/// The key and the keys serde names in "unknown field `x`, expected one of `a`, `b`".
+fn unknown_key(message: &str) -> Option<(&str, Vec<&str>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, rest) = rest.split_once('`')?;
+    let known = rest.split('`').skip(1).step_by(2).collect::<Vec<_>>();
+    Some((unknown, known))
 }
 
 fn first_line(message: &str) -> String {

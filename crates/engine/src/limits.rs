@@ -2,6 +2,10 @@
 //! ruleset to, one set of numbers, so that a ruleset `safari build` writes is always one the
 //! engine plays (the compiler re-exports them: `safari::load::limits`, docs/content.md).
 
+/// Characters in one piece of text (a name, a label, a flavour text).
+pub const MAX_TEXT_CHARS: usize = 1000;
+/// Characters in the game's name (it names the Tabletop Simulator files).
+pub const MAX_GAME_NAME_CHARS: usize = 100;
 /// Entries in one TOML file's list (cards, species, items, dice sets).
 pub const MAX_ENTRIES: usize = 1000;
 /// Boxes on the Field Guide, counting each repeat.

@@ -9,7 +9,10 @@
 use std::collections::HashSet;
 
 use super::LoadError;
-use crate::limits::{MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_PLAYERS, MAX_VP};
+use crate::limits::{
+    MAX_BOXES, MAX_COUNT, MAX_DECK_SIZE, MAX_ENTRIES, MAX_GAME_NAME_CHARS, MAX_PLAYERS,
+    MAX_TEXT_CHARS, MAX_VP,
+};
 use crate::ruleset::Ruleset;
 use crate::vocabulary::DiceRole;
 
@@ -135,6 +138,7 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
             format!("box `{}` gives {} VP: at most {MAX_VP}", b.id, b.vp),
         ));
     }
+    texts(ruleset)?;
     let copies: u64 = ruleset.deck.cards.iter().map(|c| u64::from(c.copies)).sum();
     if copies > u64::from(MAX_DECK_SIZE) {
         return Err(fault(
@@ -143,4 +147,89 @@ pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
         ));
     }
     Ok(())
+}
+
+/// Names and texts within the lengths content may have: a ruleset's text ends up on a page and
+/// in a report's charts, and no build writes a longer one.
+fn texts(ruleset: &Ruleset) -> Result<(), LoadError> {
+    let fault = |path: String, most: usize| LoadError {
+        path,
+        message: format!("a text of more than {most} characters: no build writes one"),
+    };
+    if ruleset.game.name.chars().count() > MAX_GAME_NAME_CHARS {
+        return Err(fault("game.name".to_string(), MAX_GAME_NAME_CHARS));
+    }
+    let guide = &ruleset.field_guide;
+    let mut texts: Vec<(String, &str)> = vec![
+        ("deck.name".to_string(), &ruleset.deck.name),
+        ("field_guide.title".to_string(), &guide.title),
+        ("scoring.score".to_string(), &ruleset.scoring.score),
+    ];
+    for (key, value) in &ruleset.game.versions {
+        texts.push(("game.versions".to_string(), key));
+        texts.push((format!("game.versions.{key}"), value));
+    }
+    texts.extend(
+        ruleset
+            .dice
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (format!("dice[{i}].name"), d.name.as_str())),
+    );
+    texts.extend(
+        ruleset
+            .species
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("species[{i}].name"), s.name.as_str())),
+    );
+    texts.extend(
+        ruleset
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("items[{i}].name"), s.name.as_str())),
+    );
+    texts.extend(
+        ruleset
+            .deck
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("deck.cards[{i}].flavor"), c.flavor.as_str())),
+    );
+    texts.extend(
+        ruleset
+            .scoring
+            .tie_breaks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("scoring.tie_breaks[{i}]"), t.as_str())),
+    );
+    for (s, section) in guide.sections.iter().enumerate() {
+        texts.push((format!("field_guide.sections[{s}].title"), &section.title));
+        for (t, track) in section.tracks.iter().enumerate() {
+            if let Some(title) = &track.title {
+                texts.push((
+                    format!("field_guide.sections[{s}].tracks[{t}].title"),
+                    title,
+                ));
+            }
+            for (b, guide_box) in track.boxes.iter().enumerate() {
+                if let Some(label) = &guide_box.label {
+                    texts.push((
+                        format!("field_guide.sections[{s}].tracks[{t}].boxes[{b}].label"),
+                        label,
+                    ));
+                }
+            }
+        }
+    }
+    match texts
+        .into_iter()
+        .find(|(_, text)| text.chars().count() > MAX_TEXT_CHARS)
+    {
+        Some((path, _)) => Err(fault(path, MAX_TEXT_CHARS)),
+        None => Ok(()),
+    }
 }

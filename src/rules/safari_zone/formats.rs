@@ -138,7 +138,8 @@ pub struct CardEntry {
     #[serde(default)]
     pub flavor: String,
     /// Artwork file in the game folder.
-    pub art: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub art: Option<Spanned<String>>,
 }
 
 /// dice.toml: the dice sets.

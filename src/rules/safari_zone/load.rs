@@ -650,7 +650,9 @@ fn load_deck(
                 .map(|i| Located::new(resolve(items, i, file), Origin::new(file, i.span()))),
             copies,
             flavor: entry.flavor,
-            art: entry.art,
+            art: entry
+                .art
+                .map(|a| Located::new(a.get_ref().clone(), Origin::new(file, a.span()))),
             origin,
         });
     }

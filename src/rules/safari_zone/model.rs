@@ -202,7 +202,7 @@ pub struct Card {
     pub item: Option<Located<Option<ItemId>>>,
     pub copies: Located<u32>,
     pub flavor: String,
-    pub art: Option<String>,
+    pub art: Option<Located<String>>,
     pub origin: Origin,
 }
 

@@ -28,6 +28,24 @@ impl crate::rules::Module for SafariZone {
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
         let game = super::load::load(folder, &mut diagnostics);
+        // What a build reads besides the content files: the card art (each a picture the
+        // templates can draw) and the game's own Typst sources (the Park Rules), each there
+        // and inside the folder. `check` refuses what `build` would.
+        if let Some(game) = &game {
+            let reader = folder.reader();
+            let mut seen = std::collections::HashSet::new();
+            for art in game.deck.cards.iter().filter_map(|card| card.art.as_ref()) {
+                if seen.insert(art.value.as_str())
+                    && let Err(diagnostic) = reader.read_picture(&art.value)
+                {
+                    diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
+                }
+            }
+            if let Err(diagnostic) = TemplateFiles::load(folder, &super::print::game_sources(game))
+            {
+                diagnostics.push(diagnostic);
+            }
+        }
         let mut sheet = None;
         // Rules checks reason about the whole game; on a partly loaded one they would report
         // the holes loading left (a skipped card, a missing file) as faults of their own.

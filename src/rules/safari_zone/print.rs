@@ -257,7 +257,7 @@ fn card_art(game: &Game, reader: &FolderReader) -> Result<Vec<(String, Vec<u8>)>
         .deck
         .cards
         .iter()
-        .filter_map(|card| card.art.as_deref())
+        .filter_map(|card| card.art.as_ref().map(|art| art.value.as_str()))
         .collect();
     paths.sort_unstable();
     paths.dedup();

@@ -401,7 +401,7 @@ fn deck_data(game: &Game) -> DeckData {
             flavor: card.flavor.clone(),
             copies: card.copies.value,
             numbers,
-            art: card.art.clone(),
+            art: card.art.as_ref().map(|art| art.value.clone()),
         });
     }
     let bleed = geometry::CARD_BLEED_MM;

@@ -1,5 +1,5 @@
 //! A diff as one HTML page (`out/<game>/diff/report.html`): the summary of the terminal at the
-//! top, the two versions' charts overlaid, then every change in tables.
+//! top, the two versions side by side in each chart, then every change in tables.
 //!
 //! The page is built from the same [`Diff`] and [`super::summary`] as the text, with the
 //! shared shell and tables of [`crate::html`]; it only makes bytes.
