@@ -173,15 +173,7 @@ pub fn build_with(
 ) -> Built {
     // The sheet is laid out for what draws it, and for the ruleset, which says where each box
     // prints.
-    let sheet = options.targets.iter().any(|t| {
-        matches!(
-            t,
-            backends::Target::Sheet
-                | backends::Target::Tts
-                | backends::Target::Play
-                | backends::Target::Ruleset
-        )
-    });
+    let sheet = options.targets.iter().any(|t| t.lays_out_sheet());
     let check_options = CheckOptions {
         paper: options.print.paper,
         sheet,

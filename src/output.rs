@@ -30,11 +30,85 @@ use crate::diag::{Code, Diagnostic};
 #[derive(Debug, Clone)]
 pub struct OutputRoot {
     root: PathBuf,
+    /// The game folder whose outputs a build writes, when it writes a game's own (`build`,
+    /// `watch`): a folder marked as another's is refused unless `take_over`.
+    game: Option<String>,
+    take_over: bool,
 }
+
+/// The file in a game's output folder that names the game folder the outputs were built
+/// from. Two copies of a game keep one `id`, so one output folder; without it, building the
+/// copy would silently replace the other's outputs.
+pub const OWNER_MARK: &str = ".safari-game";
 
 impl OutputRoot {
     pub fn new(root: impl Into<PathBuf>) -> OutputRoot {
-        OutputRoot { root: root.into() }
+        OutputRoot {
+            root: root.into(),
+            game: None,
+            take_over: false,
+        }
+    }
+
+    /// The writer of the outputs of the game in `folder` (its path made absolute; `None` for
+    /// the game built into safari): refuses a game's output folder built from another folder,
+    /// unless `take_over`.
+    pub fn for_game(mut self, folder: Option<&Path>, take_over: bool) -> OutputRoot {
+        self.game = Some(match folder {
+            Some(folder) => std::fs::canonicalize(folder)
+                .unwrap_or_else(|_| folder.to_path_buf())
+                .to_string_lossy()
+                .into_owned(),
+            None => "<built into safari>".to_string(),
+        });
+        self.take_over = take_over;
+        self
+    }
+
+    /// Refuses `folder` when its mark names another game folder than this writer's.
+    fn check_owner(&self, id: &str, folder: &Path) -> Result<(), Diagnostic> {
+        let Some(game) = &self.game else {
+            return Ok(());
+        };
+        if self.take_over {
+            return Ok(());
+        }
+        let mark = folder.join(OWNER_MARK);
+        let owner = match std::fs::symlink_metadata(&mark) {
+            Ok(metadata) if metadata.is_file() && metadata.len() <= 4096 => {
+                std::fs::read_to_string(&mark).unwrap_or_default()
+            }
+            _ => return Ok(()),
+        };
+        let owner = owner.trim();
+        if owner.is_empty() || owner == game {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            Code::OutputOfAnotherGame,
+            format!(
+                "{} holds the outputs of the game in {owner}, which has the same id `{id}`",
+                folder.display()
+            ),
+        )
+        .with_help(format!(
+            "give this game an id of its own in game.toml (two games with one id share one output folder), build it into another folder with `--out`, or pass `--replace` to replace the outputs of {owner} with this game's"
+        )))
+    }
+
+    /// Writes the mark naming this writer's game folder into `folder`.
+    fn mark_owner(&self, folder: &Path) -> Result<(), Diagnostic> {
+        match &self.game {
+            Some(game) => {
+                let mark = folder.join(OWNER_MARK);
+                refuse_symlink(&mark)?;
+                if unchanged(&mark, game.as_bytes()) {
+                    return Ok(());
+                }
+                write_atomically(&mark, game.as_bytes())
+            }
+            None => Ok(()),
+        }
     }
 
     /// The output folder of the game `id`: refused unless the id is a valid id (SZ0105), so
@@ -65,11 +139,13 @@ impl OutputRoot {
         }
         create_dir_all(&self.root)?;
         let _lock = self.lock(id)?;
+        self.check_owner(id, &folder)?;
         let staging = self
             .root
             .join(format!(".{id}.staging-{}", std::process::id()));
-        let result =
-            stage(&staging, Some(&folder), outputs, built).and_then(|()| swap(&staging, &folder));
+        let result = stage(&staging, Some(&folder), outputs, built)
+            .and_then(|()| self.mark_owner(&staging))
+            .and_then(|()| swap(&staging, &folder));
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&staging);
         }
@@ -94,6 +170,7 @@ impl OutputRoot {
         }
         create_dir_all(&self.root)?;
         let _lock = self.lock(id)?;
+        self.check_owner(id, &folder)?;
         for file in files {
             let path = base.join(&file.path);
             // Every folder from the game's down to the file's, and the file, is the
@@ -111,6 +188,9 @@ impl OutputRoot {
                 create_dir_all(parent)?;
             }
             write_atomically(&path, &file.bytes)?;
+        }
+        if !files.is_empty() {
+            self.mark_owner(&folder)?;
         }
         Ok(base)
     }

@@ -125,6 +125,11 @@ impl GameFolder {
         &self.root
     }
 
+    /// The folder on disk; `None` for an in-memory one (the game built into safari).
+    pub fn on_disk(&self) -> Option<&Path> {
+        (!self.root.as_os_str().is_empty()).then_some(self.root.as_path())
+    }
+
     /// Adds a source that did not come from disk (generated or embedded content).
     pub fn add_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = FileId(self.sources.len() as u32);
@@ -253,6 +258,19 @@ impl GameFolder {
                 match entry.file_type() {
                     Ok(kind) if kind.is_dir() => folders.push(relative),
                     Ok(kind) if kind.is_file() => files.push(relative),
+                    // A link is listed as the file it leads to: reading it refuses one that
+                    // leads outside the folder (SZ0004), rather than the link being skipped
+                    // unsaid. A link to a folder is refused here.
+                    Ok(kind) if kind.is_symlink() => match std::fs::metadata(entry.path()) {
+                        Ok(target) if target.is_dir() => {
+                            return Err(Diagnostic::error(
+                                Code::FileUnreadable,
+                                format!("`{relative}` is a link to a folder"),
+                            )
+                            .with_help("put the files themselves in the game folder"));
+                        }
+                        _ => files.push(relative),
+                    },
                     _ => {}
                 }
                 if files.len() + folders.len() > MAX_GAME_FILES {

@@ -3,6 +3,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+#[allow(dead_code)] // cli.rs reads page sizes only.
+mod common;
+
 fn safari(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_safari"))
         .args(args)
@@ -639,4 +642,130 @@ fn print_colours_are_offered_only_where_they_mean_something() {
     }
     let refused = safari(&["check", "--color", "cmyk"]);
     assert_eq!(refused.status.code(), Some(2));
+}
+
+/// Two copies of a game keep one id, so one output folder: a build of the copy does not
+/// silently replace the original's outputs (SZ0802), unless asked to with `--replace`.
+#[test]
+fn two_folders_with_one_id_do_not_replace_each_others_outputs() {
+    let dir = temp_dir("one-id");
+    let init = safari_in(&dir, &["init", "my-game", "--quiet"]);
+    assert_eq!(init.status.code(), Some(0), "{}", text(&init.stderr));
+    copy_dir(&dir.join("my-game"), &dir.join("my-game-orig"));
+    let build = |game: &str, more: &[&str]| {
+        let mut args = vec!["build", game, "--only", "ruleset", "--out", "out"];
+        args.extend_from_slice(more);
+        safari_in(&dir, &args)
+    };
+    let first = build("my-game", &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let ruleset = dir.join("out/my-game/ruleset.json");
+    let before = std::fs::read(&ruleset).unwrap();
+    // The copy differs, so that a replaced ruleset would show.
+    let guide = dir.join("my-game-orig/game.toml");
+    let text_before = std::fs::read_to_string(&guide).unwrap();
+    std::fs::write(
+        &guide,
+        text_before.replacen("name = \"", "name = \"Copy of ", 1),
+    )
+    .unwrap();
+    let refused = build("my-game-orig", &[]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains("SZ0802") && said.contains("--replace"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&ruleset).unwrap(),
+        before,
+        "the outputs are as they were"
+    );
+    // The same folder builds again; the copy replaces them when asked.
+    assert_eq!(build("my-game", &[]).status.code(), Some(0));
+    let replaced = build("my-game-orig", &["--replace"]);
+    assert_eq!(
+        replaced.status.code(),
+        Some(0),
+        "{}",
+        text(&replaced.stderr)
+    );
+    assert_ne!(std::fs::read(&ruleset).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A sheet too big for its paper stops the build, and says which outputs still build.
+#[test]
+fn a_sheet_that_does_not_fit_says_what_still_builds() {
+    let dir = temp_dir("no-fit");
+    assert_eq!(
+        safari_in(&dir, &["init", "g", "--quiet"]).status.code(),
+        Some(0)
+    );
+    let stopped = safari_in(&dir, &["build", "g", "--paper", "100x120", "--out", "out"]);
+    assert_eq!(stopped.status.code(), Some(1));
+    let said = text(&stopped.stderr);
+    assert!(said.contains("SZ0309"), "{said}");
+    let hint = said
+        .lines()
+        .find_map(|l| l.split("`safari build --only ").nth(1))
+        .unwrap_or_else(|| panic!("no hint: {said}"));
+    let only = hint.split('`').next().unwrap();
+    assert_eq!(only, "deck,dice");
+    let rest = safari_in(
+        &dir,
+        &[
+            "build", "g", "--paper", "100x120", "--out", "out", "--only", only,
+        ],
+    );
+    assert_eq!(rest.status.code(), Some(0), "{}", text(&rest.stderr));
+    assert!(dir.join("out/g/encounter-deck.pdf").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `watch` takes `--only`, `--paper` and `--preview` as `build` does.
+#[test]
+fn watch_builds_only_what_it_is_asked_for() {
+    let dir = temp_dir("watch-only");
+    let game = dir.join("game");
+    copy_dir(&print_fixture("mini-odd-deck"), &game);
+    let out_dir = dir.join("out");
+    let child = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args([
+            "watch",
+            &game.to_string_lossy(),
+            "--out",
+            &out_dir.to_string_lossy(),
+            "--only",
+            "deck",
+            "--preview",
+            "--paper",
+            "letter",
+        ])
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("watch starts");
+    struct Stop(std::process::Child);
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let child = Stop(child);
+    let cards = out_dir.join("mini-odd/preview/cards");
+    wait_for(180, "the card previews", || {
+        std::fs::read_dir(&cards).is_ok_and(|mut entries| entries.next().is_some())
+    });
+    let deck = lopdf::Document::load(out_dir.join("mini-odd/encounter-deck.pdf")).unwrap();
+    let (width, height) = common::page_sizes_mm(&deck)[0];
+    assert!(
+        (width - 215.9).abs() < 0.5 && (height - 279.4).abs() < 0.5,
+        "the deck is printed on Letter: {width} x {height} mm"
+    );
+    assert!(!out_dir.join("mini-odd/field-guide.pdf").exists());
+    assert!(!out_dir.join("mini-odd/ruleset.json").exists());
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -158,3 +158,67 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+/// `init --from` copies what a game folder's links lead to (refusing a link that leads
+/// outside it, rather than dropping it unsaid), bounds the whole copy before writing, and
+/// leaves no half a game when it stops.
+#[cfg(unix)]
+#[test]
+fn init_from_follows_links_inside_the_folder_and_bounds_the_copy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_dir("links");
+    let game = dir.join("linked");
+    std::fs::create_dir_all(game.join("real")).unwrap();
+    for entry in walk(&root.join("tests/fixtures/clean-tiny")) {
+        let name = entry.file_name().unwrap();
+        if name == "game.toml" {
+            // The manifest itself is a link, to a file inside the folder.
+            std::fs::copy(&entry, game.join("real/game.toml")).unwrap();
+            std::os::unix::fs::symlink("real/game.toml", game.join("game.toml")).unwrap();
+        } else if !name.to_string_lossy().ends_with(".snap") {
+            std::fs::copy(&entry, game.join(name)).unwrap();
+        }
+    }
+    let out = safari_in(&dir, &["init", "copy", "--from", "linked"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let copied = dir.join("copy/game.toml");
+    assert!(std::fs::symlink_metadata(&copied).unwrap().is_file());
+    assert_eq!(manifest(&dir.join("copy"))["id"].as_str(), Some("copy"));
+    let checked = safari_in(&dir, &["check", "copy"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked.stderr));
+
+    // A link out of the folder: refused, said, and nothing created.
+    std::fs::write(dir.join("secret.txt"), "not the game's").unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.txt"), game.join("notes.txt")).unwrap();
+    let out = safari_in(&dir, &["init", "leaked", "--from", "linked"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("outside"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.join("leaked").exists());
+    std::fs::remove_file(game.join("notes.txt")).unwrap();
+
+    // Files past the bound, sparse so that the test costs no disk: refused before a byte is
+    // written, without reading them.
+    for i in 0..20 {
+        let file = std::fs::File::create(game.join(format!("art-{i}.png"))).unwrap();
+        file.set_len(15 << 20).unwrap();
+    }
+    let out = safari_in(&dir, &["init", "huge", "--from", "linked"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("256 MiB"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.join("huge").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

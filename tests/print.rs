@@ -802,3 +802,69 @@ fn the_reference_page_describes_item_effects_and_odds_with_bonuses() {
         );
     }
 }
+
+/// The Field Guide's pages say which content made them (`content <id>` at their foot), one id
+/// for the front and the Park Rules, and another once the content changes, though no version
+/// in game.toml was bumped. The sheets that are cut up (cards, stickers) say what they are and
+/// the game's versions on every page.
+#[test]
+fn printed_pages_name_the_content_that_made_them() {
+    let ids_of = |dir: &Path| {
+        let built = build(dir, |_| {});
+        for name in ["encounter-deck", "dice"] {
+            let text = pdf_text(&built[&format!("{name}.pdf")]);
+            let pages = pdf(&built[&format!("{name}.pdf")]).get_pages().len();
+            assert_eq!(
+                text.matches("print at actual size").count(),
+                pages,
+                "{name}: a foot line on every page"
+            );
+        }
+        let mut ids = std::collections::BTreeSet::new();
+        for name in ["field-guide"] {
+            let bytes = &built[&format!("{name}.pdf")];
+            let doc = pdf(bytes);
+            for page in 1..=doc.get_pages().len() as u32 {
+                let mut single = doc.clone();
+                let others: Vec<u32> = (1..=doc.get_pages().len() as u32)
+                    .filter(|p| *p != page)
+                    .collect();
+                single.delete_pages(&others);
+                let mut one = Vec::new();
+                single.save_to(&mut one).unwrap();
+                let text = pdf_text(&one);
+                let id = text
+                    .split("content ")
+                    .skip(1)
+                    .map(|rest| rest.chars().take(8).collect::<String>())
+                    .find(|id| id.len() == 8 && id.chars().all(|c| c.is_ascii_hexdigit()));
+                ids.insert(id.unwrap_or_else(|| panic!("{name} page {page}: {text}")));
+            }
+        }
+        ids
+    };
+    let dir = std::env::temp_dir().join(format!("safari-content-id-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&print_fixture("mini-odd-deck"), &dir);
+    let before = ids_of(&dir);
+    assert_eq!(before.len(), 1, "one id on every page: {before:?}");
+    let deck = dir.join("deck.toml");
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(&deck, text.replacen("flavor = \"", "flavor = \"Now ", 1)).unwrap();
+    let after = ids_of(&dir);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_ne!(before, after, "an edit gives the pages another id");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}

@@ -47,6 +47,16 @@ pub enum Target {
 impl Target {
     /// Whether the file at `path` (inside a game's output folder) is made by this target: a
     /// build of the target replaces every such file, a build without it keeps them.
+    /// Whether making this target lays the game's sheet out (so a sheet that does not fit
+    /// stops it): the sheet, the export and the playtest page that draw it, and the ruleset,
+    /// which says where each box prints.
+    pub fn lays_out_sheet(self) -> bool {
+        matches!(
+            self,
+            Target::Sheet | Target::Tts | Target::Play | Target::Ruleset
+        )
+    }
+
     pub fn owns(self, path: &str) -> bool {
         let page_preview = |name: &str| {
             path.strip_prefix("preview/")

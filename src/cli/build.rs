@@ -60,6 +60,11 @@ pub struct Args {
     #[arg(long)]
     install: bool,
 
+    /// Replace the outputs in out/<game>/ even when another game folder with the same id
+    /// built them (SZ0802).
+    #[arg(long)]
+    replace: bool,
+
     /// Tabletop Simulator's data folder, for --install (found in the usual place by default).
     #[arg(long, value_name = "DIR", requires = "install")]
     tts_dir: Option<PathBuf>,
@@ -72,6 +77,24 @@ pub struct Args {
     /// (benches/typst_side_by_side.sh).
     #[arg(long, hide = true)]
     emit_typst: bool,
+}
+
+/// When the only errors are sheets that do not fit their paper (SZ0309), the targets asked
+/// for that do not lay the sheet out (the deck, the dice), as `--only` takes them. Asked for
+/// everything (`all`), a Safari Zone RNW game has no tiles or board to offer.
+fn without_the_sheet(checked: &crate::Checked, targets: &[Target], all: bool) -> Option<String> {
+    let diagnostics = &checked.diagnostics;
+    let errors = || diagnostics.iter().filter(|d| d.is_error());
+    if errors().next().is_none() || errors().any(|d| d.code != crate::diag::Code::LayoutOverflow) {
+        return None;
+    }
+    let others: Vec<String> = targets
+        .iter()
+        .filter(|t| !t.lays_out_sheet())
+        .filter(|t| !(all && checked.table.is_none() && matches!(t, Target::Tiles | Target::Board)))
+        .filter_map(|t| clap::ValueEnum::to_possible_value(t).map(|v| v.get_name().to_string()))
+        .collect();
+    (!others.is_empty()).then(|| others.join(","))
 }
 
 fn parse_offset(text: &str) -> Result<(f64, f64), String> {
@@ -154,9 +177,16 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
     };
     let Some(outputs) = built.outputs else {
         eprintln!("build stopped: fix the errors above; nothing was written");
+        if let Some(others) =
+            without_the_sheet(&built.checked, &options.targets, args.only.is_empty())
+        {
+            ui.info(format!(
+                "only the sheet does not fit: `safari build --only {others}` still makes the rest"
+            ));
+        }
         return exit::ERRORS;
     };
-    let root = crate::output::OutputRoot::new(&args.out);
+    let root = crate::output::OutputRoot::new(&args.out).for_game(folder.on_disk(), args.replace);
     if args.install && !outputs.iter().any(|o| o.path.starts_with("tts/")) {
         super::error("--install needs the Tabletop Simulator export (`--only tts`)");
         return exit::FAILURE;

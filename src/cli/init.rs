@@ -52,10 +52,12 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     };
     let mut files: Files = files;
     for (name, bytes) in &mut files {
-        if name == crate::load::MANIFEST {
-            let text = String::from_utf8_lossy(bytes);
+        if name == crate::load::MANIFEST
+            && let Bytes::Here(manifest) = bytes
+        {
+            let text = String::from_utf8_lossy(manifest);
             match embedded::renamed(&text, &id, &title) {
-                Ok(renamed) => *bytes = renamed.into_bytes(),
+                Ok(renamed) => *bytes = Bytes::Here(renamed.into_bytes()),
                 Err(err) => {
                     super::error(format_args!("the game.toml to copy is not TOML: {err}"));
                     return exit::FAILURE;
@@ -71,44 +73,19 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         } else {
             embedded::readme(&given)
         };
-        files.push(("README.md".to_string(), readme.into_bytes()));
+        files.push(("README.md".to_string(), Bytes::Here(readme.into_bytes())));
     }
-    if let Err(err) = std::fs::create_dir_all(dir) {
-        super::error(format_args!("cannot create {}: {err}", dir.display()));
+    // The copy is written into a folder beside its place and renamed into it once whole: a
+    // fault on the way (a file that cannot be read, a full disk) leaves no half a game.
+    let staging = dir.with_file_name(format!(".{given}.init-{}", std::process::id()));
+    let written = write_all(&staging, files).and_then(|()| {
+        std::fs::rename(&staging, dir)
+            .map_err(|err| format!("cannot create {}: {err}", dir.display()))
+    });
+    if let Err(message) = written {
+        let _ = std::fs::remove_dir_all(&staging);
+        super::error(format_args!("{message}; nothing was created"));
         return exit::FAILURE;
-    }
-    // The schemas go beside the new game, so editors complete its TOML files anywhere.
-    let schemas = crate::schemas()
-        .into_iter()
-        .map(|(name, text)| (format!("schema/{name}"), text));
-    if let Err(err) = std::fs::create_dir_all(dir.join("schema")) {
-        super::error(format_args!(
-            "cannot create {}: {err}",
-            dir.join("schema").display()
-        ));
-        return exit::FAILURE;
-    }
-    let schemas = schemas.map(|(name, text)| (name, text.into_bytes()));
-    for (name, bytes) in files.into_iter().chain(schemas) {
-        // The TOML files name their schema beside the game, where the copy has it.
-        let bytes = if name.ends_with(".toml") {
-            String::from_utf8_lossy(&bytes)
-                .replace("#:schema ../../schema/", "#:schema schema/")
-                .into_bytes()
-        } else {
-            bytes
-        };
-        let path = dir.join(&name);
-        if let Some(parent) = path.parent()
-            && let Err(err) = std::fs::create_dir_all(parent)
-        {
-            super::error(format_args!("cannot create {}: {err}", parent.display()));
-            return exit::FAILURE;
-        }
-        if let Err(err) = crate::output::write_atomically(&path, &bytes) {
-            super::error(&err.message);
-            return exit::FAILURE;
-        }
     }
     ui.info(format!(
         "created {} (id `{id}`, name \"{title}\") from {source}; next: `safari check {}`",
@@ -118,14 +95,60 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     exit::OK
 }
 
-/// A game's files: each path in the game folder, and its bytes.
-type Files = Vec<(String, Vec<u8>)>;
+/// Writes `files` and the content files' schemas into the new folder `dir`, one file at a
+/// time.
+fn write_all(dir: &Path, files: Files) -> Result<(), String> {
+    std::fs::create_dir_all(dir.join("schema"))
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    // The schemas go beside the new game, so editors complete its TOML files anywhere.
+    let schemas = crate::schemas()
+        .into_iter()
+        .map(|(name, text)| (format!("schema/{name}"), Bytes::Here(text.into_bytes())));
+    for (name, source) in files.into_iter().chain(schemas) {
+        let bytes = source.read(&name)?;
+        // The TOML files name their schema beside the game, where the copy has it.
+        let bytes = if name.ends_with(".toml") {
+            String::from_utf8_lossy(&bytes)
+                .replace("#:schema ../../schema/", "#:schema schema/")
+                .into_bytes()
+        } else {
+            bytes
+        };
+        let path = dir.join(&name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
+        }
+        crate::output::write_atomically(&path, &bytes).map_err(|d| d.message)?;
+    }
+    Ok(())
+}
+
+/// A game's files: each path in the game folder, and where its bytes come from.
+type Files = Vec<(String, Bytes)>;
+
+/// A copied file's bytes: built into safari, or a file of the game folder copied from, read
+/// only when the copy is written, one file at a time (a folder of large images never sits in
+/// memory whole).
+enum Bytes {
+    Here(Vec<u8>),
+    In(crate::world::FolderReader),
+}
+
+impl Bytes {
+    fn read(&self, relative: &str) -> Result<Vec<u8>, String> {
+        match self {
+            Bytes::Here(bytes) => Ok(bytes.clone()),
+            Bytes::In(reader) => reader.read(relative).map_err(|d| d.message),
+        }
+    }
+}
 
 /// The built-in default game's files.
 fn default_game_files() -> Files {
     embedded::DEFAULT_GAME
         .iter()
-        .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+        .map(|(name, text)| (name.to_string(), Bytes::Here(text.as_bytes().to_vec())))
         .collect()
 }
 
@@ -144,7 +167,7 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
     {
         let files: Files = files
             .iter()
-            .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+            .map(|(name, text)| (name.to_string(), Bytes::Here(text.as_bytes().to_vec())))
             .collect();
         let name = manifest_text(&files, "name").unwrap_or_else(|| from.display().to_string());
         return Ok((files, name));
@@ -170,9 +193,28 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
     };
     let folder = crate::world::GameFolder::open(&dir).map_err(|d| d.message)?;
     let reader = folder.reader();
-    let mut files = Vec::new();
-    for relative in folder.files().map_err(|d| d.message)? {
-        let bytes = reader.read(&relative).map_err(|d| d.message)?;
+    let listed = folder.files().map_err(|d| d.message)?;
+    // The whole copy is bounded before a byte is written.
+    let mut total = 0u64;
+    for relative in &listed {
+        total += std::fs::metadata(dir.join(relative)).map_or(0, |m| m.len());
+    }
+    if total > crate::load::limits::MAX_GAME_BYTES {
+        return Err(format!(
+            "the files of {} come to {}, more than the {} a game folder may hold; nothing was copied",
+            dir.display(),
+            crate::load::limits::bytes(total),
+            crate::load::limits::bytes(crate::load::limits::MAX_GAME_BYTES)
+        ));
+    }
+    let mut files: Files = Vec::new();
+    for relative in listed {
+        // The manifest is read now: the copy renames the game in it.
+        let bytes = if relative == crate::load::MANIFEST {
+            Bytes::Here(reader.read(&relative).map_err(|d| d.message)?)
+        } else {
+            Bytes::In(reader.clone())
+        };
         files.push((relative, bytes));
     }
     let name = manifest_text(&files, "name").unwrap_or_else(|| dir.display().to_string());
@@ -181,9 +223,12 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
 
 /// A text value of the manifest among `files`.
 fn manifest_text(files: &Files, key: &str) -> Option<String> {
-    let (_, bytes) = files
+    let (_, Bytes::Here(bytes)) = files
         .iter()
-        .find(|(name, _)| name == crate::load::MANIFEST)?;
+        .find(|(name, _)| name == crate::load::MANIFEST)?
+    else {
+        return None;
+    };
     let manifest = toml::from_slice::<toml::Table>(bytes).ok()?;
     manifest.get(key)?.as_str().map(str::to_string)
 }

@@ -29,6 +29,24 @@ pub struct Args {
     #[arg(long, default_value_t = 30)]
     debounce: u64,
 
+    /// Build only these outputs (comma-separated), as `build --only`: a save rebuilds what it
+    /// affects among them.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Target>,
+
+    /// Paper for the print files, instead of the manifest's `[print] paper`, as for `build`.
+    #[arg(long, value_parser = crate::model::Paper::parse)]
+    paper: Option<crate::model::Paper>,
+
+    /// Also write a PNG of every card design at print resolution (preview/cards/).
+    #[arg(long)]
+    preview: bool,
+
+    /// Replace the outputs in out/<game>/ even when another game folder with the same id
+    /// built them (SZ0802).
+    #[arg(long)]
+    replace: bool,
+
     #[command(flatten)]
     bounds: super::typeset_worker::BoundsArgs,
 }
@@ -78,14 +96,21 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         super::error(format_args!("cannot watch {}: {err}", root.display()));
         return exit::FAILURE;
     }
+    let session = Session {
+        root: root.clone(),
+        out: out.clone(),
+        color_space,
+        only: args.only.iter().copied().collect(),
+        paper: args.paper,
+        preview: args.preview,
+        replace: args.replace,
+    };
     // Watching starts before the first build, so a save during it is not missed.
     let mut seen = Seen::default();
     seen.scan(&root, &out);
     rebuild(
-        &root,
-        &out,
+        &session,
         Target::ALL.into_iter().collect(),
-        color_space,
         &mut typesetting,
         ui,
     );
@@ -119,7 +144,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
             }
         }
         if !targets.is_empty() {
-            rebuild(&root, &out, targets, color_space, &mut typesetting, ui);
+            rebuild(&session, targets, &mut typesetting, ui);
         }
     }
     exit::OK
@@ -237,27 +262,44 @@ pub fn passes(targets: &BTreeSet<Target>, out: &Path) -> Vec<BuildOptions> {
     passes
 }
 
-/// Rebuilds `targets` in the builds [`passes`] gives. The typesetting worker lives from build
-/// to build: Typst's caches make typesetting again cheap, and what it kept of earlier builds
-/// spares rasterising and encoding the pages that did not change.
-fn rebuild(
-    root: &Path,
-    out: &Path,
-    targets: BTreeSet<Target>,
+/// What a watch session was asked for, the same for every rebuild.
+struct Session {
+    root: PathBuf,
+    out: PathBuf,
     color_space: ColorSpace,
-    typesetting: &mut Typesetting,
-    ui: Ui,
-) {
+    /// `--only`: every target when empty.
+    only: BTreeSet<Target>,
+    paper: Option<crate::model::Paper>,
+    preview: bool,
+    replace: bool,
+}
+
+/// Rebuilds `targets` (those of `--only` among them) in the builds [`passes`] gives. The
+/// typesetting worker lives from build to build: Typst's caches make typesetting again cheap,
+/// and what it kept of earlier builds spares rasterising and encoding the pages that did not
+/// change.
+fn rebuild(session: &Session, targets: BTreeSet<Target>, typesetting: &mut Typesetting, ui: Ui) {
+    let out = session.out.as_path();
+    let targets: BTreeSet<Target> = if session.only.is_empty() {
+        targets
+    } else {
+        targets.intersection(&session.only).copied().collect()
+    };
+    if targets.is_empty() {
+        return;
+    }
     let started = Instant::now();
     let mut passes = passes(&targets, out);
     for pass in &mut passes {
-        pass.print.color_space = color_space;
+        pass.print.color_space = session.color_space;
+        pass.print.paper = session.paper;
+        pass.print.card_previews = session.preview && pass.print.page_previews;
     }
     let mut passes = passes.into_iter();
     let Some(first) = passes.next() else {
         return;
     };
-    let Some(built) = build_and_write(root, out, &first, typesetting, ui, true) else {
+    let Some(built) = build_and_write(session, &first, typesetting, ui, true) else {
         return;
     };
     let names: Vec<&str> = built.iter().map(|t| target_name(*t)).collect();
@@ -268,7 +310,7 @@ fn rebuild(
     ));
     for (index, options) in passes.enumerate() {
         let clock = Instant::now();
-        if build_and_write(root, out, &options, typesetting, ui, false).is_none() {
+        if build_and_write(session, &options, typesetting, ui, false).is_none() {
             return;
         }
         let what = if index == 0 {
@@ -289,14 +331,13 @@ fn rebuild(
 
 /// One build, reported and written; what was built, when it succeeded.
 fn build_and_write(
-    root: &Path,
-    out: &Path,
+    session: &Session,
     options: &BuildOptions,
     typesetting: &mut Typesetting,
     ui: Ui,
     report_diagnostics: bool,
 ) -> Option<Vec<Target>> {
-    let mut folder = match crate::world::GameFolder::open(root) {
+    let mut folder = match crate::world::GameFolder::open(&session.root) {
         Ok(folder) => folder,
         Err(diagnostic) => {
             super::error(&diagnostic.message);
@@ -325,7 +366,8 @@ fn build_and_write(
     let id = built.checked.identity().map(|(id, _)| id.to_string());
     match (id, built.outputs) {
         (Some(id), Some(outputs)) => {
-            let root = crate::output::OutputRoot::new(out);
+            let root = crate::output::OutputRoot::new(&session.out)
+                .for_game(Some(&session.root), session.replace);
             let id = &id;
             // The quick pass makes no page previews: only a full pass says which are stale.
             let full = options.print.page_previews;

@@ -192,6 +192,9 @@ codes! {
     OutputUnwritable = "SZ0801", "the outputs could not be written",
         "A build writes its files into a staging folder beside `out/<game>/` and, only when every file is written, swaps it in place of the old folder: either every output is replaced or none is. This code reports a fault of the file system on the way (no space left, no permission, a read-only folder, a name the file system refuses); the previous outputs are left as they were. The message names the path and the operating system's reason.",
         "$ chmod a-w out && safari build";
+    OutputOfAnotherGame = "SZ0802", "the output folder holds another game folder's outputs",
+        "A game's outputs go to `out/<id>/`, named by the `id` in game.toml. A copy of a game folder (to try a change beside the original) keeps the original's id, so both would build into the same folder, each silently replacing the other's print files, ruleset and playtest page. Every build marks its output folder with the game folder it was built from (`out/<id>/.safari-game`), and a build or `watch` of another folder with the same id is refused, leaving the outputs as they were. Give the copy an id of its own, build it elsewhere with `--out`, or pass `--replace` to replace the other folder's outputs on purpose.",
+        "$ cp -r my-game my-game-v2 && safari build my-game && safari build my-game-v2";
 }
 
 impl Code {

@@ -21,6 +21,8 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 pub const MAX_ASSET_BYTES: u64 = 16 << 20;
 /// Files `safari init --from` copies from a game folder (its content, templates and art).
 pub const MAX_GAME_FILES: usize = 1000;
+/// Bytes of all the files `safari init --from` copies.
+pub const MAX_GAME_BYTES: u64 = 256 << 20;
 /// Bytes of a ruleset.json read by `sim` or `diff`.
 pub const MAX_RULESET_BYTES: u64 = 16 << 20;
 /// How deeply KDL blocks may nest (the Field Guide needs four: sheet, section, track, box).

@@ -185,6 +185,40 @@ pub(crate) fn card_size(
     }
 }
 
+/// The version part every printed page adds to the content's own: `content 1a2b3c4d`.
+pub const CONTENT_VERSION: &str = "content";
+
+/// Adds `content <id>` to `versions` (unless the designer names a part `content`): the id of
+/// every file of the game folder read so far, so that printed copies of different content
+/// can be told apart even when nobody bumped a version. The id is the first eight hex digits
+/// of a SHA-256 over the files' names and texts (the built-in templates left out: the same
+/// content printed by another safari keeps its id).
+pub fn add_content_version(
+    folder: &crate::world::GameFolder,
+    versions: &mut Vec<(String, String)>,
+) {
+    use sha2::{Digest, Sha256};
+    if versions.iter().any(|(part, _)| part == CONTENT_VERSION) {
+        return;
+    }
+    let mut sources: Vec<_> = folder
+        .sources()
+        .map(|(_, source)| source)
+        .filter(|source| !source.name.starts_with("<built-in>"))
+        .collect();
+    sources.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut hasher = Sha256::new();
+    for source in sources {
+        hasher.update(source.name.as_bytes());
+        hasher.update([0]);
+        hasher.update(source.text.as_bytes());
+        hasher.update([0]);
+    }
+    let digest = hasher.finalize();
+    let id: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    versions.push((CONTENT_VERSION.to_string(), id));
+}
+
 /// The span of `key` in a TOML text, for values serde does not locate: the key as the TOML
 /// parser read it (never a word in a comment or a string), the top level's first, then the
 /// tables' below it in order. `[players]` names the table `players`. The file's start when

@@ -113,9 +113,13 @@ impl Module for OnComponents {
         options: &CheckOptions,
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
-        let table = manifest.and_then(|manifest| {
+        let mut table = manifest.and_then(|manifest| {
             crate::components::load(folder, manifest, self.0, &mut diagnostics)
         });
+        // Every file is read: the printed pages name the content that made them.
+        if let Some(table) = &mut table {
+            crate::load::add_content_version(folder, &mut table.manifest.versions);
+        }
         if let Some(table) = &table
             && !diagnostics.lost_content_since(0)
         {

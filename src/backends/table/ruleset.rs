@@ -250,7 +250,14 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             name: table.manifest.name.clone(),
             rules: table.manifest.rules.value.clone(),
             players: [table.manifest.players.0, table.manifest.players.1],
-            versions: table.manifest.versions.iter().cloned().collect(),
+            // The designer's versions: the printed `content <id>` is no part of the rules.
+            versions: table
+                .manifest
+                .versions
+                .iter()
+                .filter(|(part, _)| part != crate::load::CONTENT_VERSION)
+                .cloned()
+                .collect(),
         },
         symbols: table
             .symbols

@@ -27,7 +27,7 @@ impl crate::rules::Module for SafariZone {
         options: &CheckOptions,
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
-        let game = super::load::load(folder, &mut diagnostics);
+        let mut game = super::load::load(folder, &mut diagnostics);
         // What a build reads besides the content files: the card art (each a picture the
         // templates can draw) and the game's own Typst sources (the Park Rules), each there
         // and inside the folder. `check` refuses what `build` would.
@@ -45,6 +45,10 @@ impl crate::rules::Module for SafariZone {
             {
                 diagnostics.push(diagnostic);
             }
+        }
+        // Every file is read: the printed pages name the content that made them.
+        if let Some(game) = &mut game {
+            crate::load::add_content_version(folder, &mut game.manifest.versions);
         }
         let mut sheet = None;
         // Rules checks reason about the whole game; on a partly loaded one they would report

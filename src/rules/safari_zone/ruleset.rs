@@ -56,7 +56,13 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
             id: manifest.id.clone(),
             name: manifest.name.clone(),
             rules: manifest.rules.clone(),
-            versions: manifest.versions.iter().cloned().collect(),
+            // The designer's versions: `content_hash` identifies the content itself.
+            versions: manifest
+                .versions
+                .iter()
+                .filter(|(part, _)| part != crate::load::CONTENT_VERSION)
+                .cloned()
+                .collect(),
         },
         content_hash: content_hash.to_string(),
         parameters: Parameters {

@@ -529,7 +529,12 @@ fn meaning(
         ("game", "versions") => {
             let a: BTreeMap<String, String> = typed(old).unwrap_or_default();
             let b: BTreeMap<String, String> = typed(new).unwrap_or_default();
-            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            // The content's id differs whenever anything does: the changes below say what.
+            let keys: std::collections::BTreeSet<&String> = a
+                .keys()
+                .chain(b.keys())
+                .filter(|k| k.as_str() != crate::load::CONTENT_VERSION)
+                .collect();
             let none = "none".to_string();
             Some(
                 keys.into_iter()
