@@ -181,6 +181,12 @@ impl Player {
         self.busted = false;
     }
 
+    /// Boxes filled so far.
+    #[inline]
+    pub fn fills(&self) -> u32 {
+        self.fills
+    }
+
     /// The first unfilled box of a track.
     #[inline]
     pub fn next_box(&self, track: usize) -> Option<usize> {
@@ -491,10 +497,11 @@ pub fn at_least_table<'d>(dice: impl Iterator<Item = &'d [u32]>) -> Vec<f64> {
     at_least
 }
 
-/// A move a player can make at any time, in the target policy's plans (`target.rs`): a box
-/// filled by a face, an item used, a turn begun, a ball thrown and missed, a card caught.
+/// A move a player can make at any time, in the target policy's plans (`target.rs`) and the
+/// planner's trials (`planner.rs`): a box filled by a face, an item used, a turn begun, a
+/// ball thrown and missed, a card caught.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Move {
+pub(crate) enum Move {
     Face(usize),
     Use(usize),
     Turn,
@@ -505,9 +512,14 @@ pub(super) enum Move {
 impl Game<'_> {
     /// Makes a move on a copy of `player` as player 0, with all that follows from it, the
     /// choices in its cascade made by `policy`: the sheet it ends with is `self.players[0]`.
-    pub(super) fn play_move<P: Policy>(&mut self, player: &Player, mv: Move, policy: &mut P) {
-        let rules = self.rules;
+    pub(crate) fn play_move<P: Policy>(&mut self, player: &Player, mv: Move, policy: &mut P) {
         self.players[0].clone_from(player);
+        self.make_move(mv, policy);
+    }
+
+    /// Makes a move on player 0's sheet as it stands, as [`Game::play_move`] does on a copy.
+    pub(crate) fn make_move<P: Policy>(&mut self, mv: Move, policy: &mut P) {
+        let rules = self.rules;
         match mv {
             Move::Face(b) => self.fill(0, b, policy),
             Move::Use(i) => self.use_item(0, i, policy),
@@ -528,7 +540,46 @@ impl Game<'_> {
     }
 }
 
+/// The buffers of a one-player game a policy tries moves in ([`Game::play_move`]), kept
+/// between its decisions so that trying a move allocates nothing: a policy cannot keep a game,
+/// which borrows the rules.
+#[derive(Default, Clone)]
+pub(crate) struct Scratch {
+    players: Vec<Player>,
+    steps: Vec<Step>,
+    choices: Vec<Choice>,
+}
+
 impl<'r> Game<'r> {
+    /// A one-player game for trying moves in, from `scratch`'s buffers (give them back with
+    /// [`Game::keep`]): no deck, no discard pile, no tally, and no dice rolled.
+    pub(crate) fn scratch(rules: &'r Rules, scratch: &mut Scratch) -> Game<'r> {
+        let mut players = std::mem::take(&mut scratch.players);
+        if players.is_empty() {
+            players.push(Player::new(rules));
+        }
+        Game {
+            rules,
+            players,
+            deck: Vec::new(),
+            discard: Vec::new(),
+            rng: Pcg64Mcg::seed_from_u64(0),
+            tally: Tally::default(),
+            log: None,
+            rounds: 0,
+            choices: std::mem::take(&mut scratch.choices),
+            steps: std::mem::take(&mut scratch.steps),
+            paused: None,
+        }
+    }
+
+    /// Gives a scratch game's buffers back.
+    pub(crate) fn keep(self, scratch: &mut Scratch) {
+        scratch.players = self.players;
+        scratch.steps = self.steps;
+        scratch.choices = self.choices;
+    }
+
     pub fn new(rules: &'r Rules, players: usize, seed: u64) -> Game<'r> {
         let mut game = Game {
             rules,

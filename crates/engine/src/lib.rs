@@ -14,6 +14,7 @@ pub mod game;
 pub mod ids;
 pub mod limits;
 pub mod moment;
+pub mod planner;
 pub mod policy;
 pub mod rules;
 pub mod ruleset;

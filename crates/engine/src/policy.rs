@@ -11,6 +11,7 @@ use rand_pcg::Pcg64Mcg;
 use std::sync::Arc;
 
 use super::game::Player;
+pub use super::planner::Planner;
 use super::rules::{Gain, Rules};
 pub use super::search::Search;
 use super::target::{Aim, Target};
@@ -323,6 +324,7 @@ pub enum Builtin {
     Random,
     Greedy,
     Expected,
+    Planner,
     Search,
     Target,
 }
@@ -334,6 +336,7 @@ pub fn by_name(name: &str) -> Option<Builtin> {
         "random" => Some(Random.into()),
         "greedy" => Some(Greedy::default().into()),
         "expected" => Some(Expected::default().into()),
+        "planner" => Some(Planner::default().into()),
         _ => match name.split_once(':') {
             Some(("target", id)) if !id.is_empty() => Some(Target::new(id).into()),
             _ => Search::from_name(name).map(Into::into),
@@ -341,9 +344,11 @@ pub fn by_name(name: &str) -> Option<Builtin> {
     }
 }
 
-/// The names of the policies, weakest first; `search:N` also names `search` with a budget of
-/// N rollouts per choice.
-pub const NAMES: &[&str] = &["random", "greedy", "expected", "search"];
+/// The names of the policies: the fast ones weakest first, then `search`, a thousand times
+/// slower than the others (`planner`, its equal or better on the games measured, is the
+/// strongest fast one: `planner.rs`); `search:N` also names `search` with a budget of N
+/// rollouts per choice.
+pub const NAMES: &[&str] = &["random", "greedy", "expected", "planner", "search"];
 
 /// Uniform among the legal choices: explores everything the rules allow.
 #[derive(Clone)]

@@ -19,8 +19,8 @@
 //! decision's luck comes from a seed drawn from the game's own random numbers, so a game's
 //! seed decides its play.
 
-mod playout;
-mod value;
+pub(crate) mod playout;
+pub(crate) mod value;
 
 use std::sync::Arc;
 
