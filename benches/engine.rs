@@ -80,6 +80,8 @@ fn games(c: &mut Criterion) {
     games_of(&mut group, &rules, "random", || policy::Random);
     games_of(&mut group, &rules, "greedy", policy::Greedy::default);
     games_of(&mut group, &rules, "expected", policy::Expected::default);
+    // The default of `sim`: its model is fitted in the first game, before the timing.
+    games_of(&mut group, &rules, "planner", policy::Planner::default);
     group.finish();
 
     // A search game takes thousands of times a greedy one: ten games a sample, ten samples.
@@ -99,6 +101,15 @@ fn games(c: &mut Criterion) {
     group.bench_function("100,000 greedy games", |b| {
         b.iter(|| {
             safari::rules::safari_zone::sim::simulate(&rules, "greedy", 100_000, 1, 1, &|_| {})
+                .vp
+                .mean
+        })
+    });
+    // `sim`'s default, its model fitted once a process (the first run), as `sim` does: the
+    // target is 10,000 games a second on two cores.
+    group.bench_function("100,000 planner games", |b| {
+        b.iter(|| {
+            safari::rules::safari_zone::sim::simulate(&rules, "planner", 100_000, 1, 1, &|_| {})
                 .vp
                 .mean
         })

@@ -370,3 +370,35 @@ fn the_html_report_shows_findings_tables_and_charts_in_a_browser() {
     );
     println!("screenshot: {}", rendered.screenshot.display());
 }
+
+/// The default player plays close to the best: `planner` scores within 5% of `search`, and a
+/// report of a weak player and a strong one says that how games end depends on who plays.
+#[test]
+fn the_default_policy_plays_well_and_findings_say_what_depends_on_the_policy() {
+    assert_eq!(safari::rules::safari_zone::sim::DEFAULT_POLICY, "planner");
+    let report = default_report(&["expected", "planner"], 2000);
+    let mean = |policy: &str| {
+        report
+            .runs
+            .iter()
+            .find(|r| r.policy == policy)
+            .unwrap()
+            .vp
+            .mean
+    };
+    assert!(mean("planner") > mean("expected") * 1.3);
+    let depends = finding(&report, "depends-on-policy");
+    assert!(depends.text.contains("expected") && depends.text.contains("planner"));
+    assert!(
+        depends.text.contains("strongest policy (planner)"),
+        "{}",
+        depends.text
+    );
+    let searched = default_report(&["search"], 300);
+    let search = searched.runs[0].vp.mean;
+    assert!(
+        mean("planner") > search * 0.95,
+        "planner {} against search {search}",
+        mean("planner")
+    );
+}

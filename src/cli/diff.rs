@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     players: usize,
 
-    /// The policy both versions are played with (random, greedy, expected, search).
+    /// The policy both versions are played with (random, greedy, expected, planner, search).
     #[arg(long, default_value = sim::DEFAULT_POLICY)]
     policy: String,
 

@@ -27,8 +27,8 @@ pub struct Args {
     players: Option<u32>,
 
     /// Policies to compare, each playing every seat of its own table (random, greedy,
-    /// expected, search, target:BOX), comma-separated [default: expected, unless --seats is
-    /// given].
+    /// expected, planner, search, target:BOX), comma-separated [default: planner, unless
+    /// --seats is given].
     #[arg(long, value_delimiter = ',')]
     policy: Option<Vec<String>>,
 

@@ -391,11 +391,13 @@
       }
     };
     S.botTimer = setTimeout(() => {
-      // The search bot fits a model of the ruleset before its first move (some seconds, once
-      // per ruleset): the page says so before the wait rather than freeze in silence.
-      if (deciding.bot.startsWith("search") && !S.studied.has(S.rulesetText)) {
+      // The search and planner bots fit a model of the ruleset before their first move (a
+      // second or more, once per ruleset): the page says so before the wait rather than
+      // freeze in silence.
+      const studies = deciding.bot.startsWith("search") || deciding.bot === "planner";
+      if (studies && !S.studied.has(S.rulesetText)) {
         S.studied.add(S.rulesetText);
-        say("The search bot is studying this ruleset before its first move: a few seconds…");
+        say(`The ${deciding.bot.split(":")[0]} bot is studying this ruleset before its first move: a few seconds…`);
         document.body.style.cursor = "wait";
         S.botTimer = setTimeout(move, 40);
       } else {
@@ -913,7 +915,7 @@
 
   function openNewGame() {
     const [fewest, most] = [S.ruleset.parameters.players_min, S.ruleset.parameters.players_max];
-    const bots = ["random", "greedy", "expected", "search"];
+    const bots = ["random", "greedy", "expected", "planner", "search"];
     // The `target` policy plays toward a box of the designer's choice ("how soon can Area 3
     // open?"), offered box by box on a sheet of a size a list can hold.
     const boxes = [...S.names.boxes.keys()];

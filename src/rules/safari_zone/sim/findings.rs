@@ -33,7 +33,8 @@ const LISTED: usize = 8;
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Finding {
     /// What kind of finding: `game-end`, `turns`, `never-filled`, `rarely-filled`,
-    /// `vp-modes`, `vp-drivers`, `skill-ladder`, `seat-advantage`, `mixed-table`, `target`.
+    /// `vp-modes`, `vp-drivers`, `skill-ladder`, `depends-on-policy`, `seat-advantage`,
+    /// `mixed-table`, `target`.
     pub code: String,
     /// The run it is about, when it is about one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +101,7 @@ pub fn findings(runs: &[Report]) -> Vec<Finding> {
     for run in runs {
         found.push(game_end(run));
     }
+    found.extend(depends_on_the_policy(runs, best));
     found.push(turns(best));
     found.extend(never_and_rarely(runs));
     found.extend(vp_modes(best));
@@ -149,6 +151,42 @@ fn game_end(run: &Report) -> Finding {
         finding = finding.number("balls_out_turn", at);
     }
     finding
+}
+
+/// How games end, when the policies played disagree on it by more than a fifth of games: a
+/// designer must not change the Safari Balls or the turns because of how a weak player plays.
+/// Tables of one policy each, with the same number of players, are compared.
+fn depends_on_the_policy(runs: &[Report], best: &Report) -> Option<Finding> {
+    let tables: Vec<&Report> = runs
+        .iter()
+        .filter(|r| r.policies.is_empty() && r.target.is_none() && r.players == best.players)
+        .collect();
+    let lowest = tables
+        .iter()
+        .min_by(|a, b| a.ended_by_balls.total_cmp(&b.ended_by_balls))?;
+    let highest = tables
+        .iter()
+        .max_by(|a, b| a.ended_by_balls.total_cmp(&b.ended_by_balls))?;
+    if highest.ended_by_balls - lowest.ended_by_balls <= 0.2 {
+        return None;
+    }
+    let each: Vec<String> = tables
+        .iter()
+        .map(|r| format!("{} with {}", percent(r.ended_by_balls), r.policy))
+        .collect();
+    let text = format!(
+        "How games end depends on the policy: the share of games that end out of Safari Balls is {}. Judge the balls and the turns by the strongest policy ({}), not by the others' throwing.",
+        each.join(", "),
+        best.policy
+    );
+    let mut finding = Finding::new("depends-on-policy", Some(best), text);
+    for run in &tables {
+        finding = finding.number(
+            &format!("{}: ended_by_balls", run.policy),
+            run.ended_by_balls,
+        );
+    }
+    Some(finding.subjects(tables.iter().map(|r| r.policy.clone()).collect()))
 }
 
 fn turns(run: &Report) -> Finding {
