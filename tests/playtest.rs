@@ -341,7 +341,7 @@ fn bots_play_a_whole_game_in_the_browser_as_the_native_engine_does() {
     let Some(result) = play("bots", None) else {
         return;
     };
-    let seats: Vec<Seat> = ["expected", "greedy", "random"]
+    let seats: Vec<Seat> = ["planner", "greedy", "expected"]
         .iter()
         .map(|bot| Seat {
             bot: Some(bot.to_string()),

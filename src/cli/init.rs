@@ -136,9 +136,9 @@ enum Bytes {
 }
 
 impl Bytes {
-    fn read(&self, relative: &str) -> Result<Vec<u8>, String> {
+    fn read(self, relative: &str) -> Result<Vec<u8>, String> {
         match self {
-            Bytes::Here(bytes) => Ok(bytes.clone()),
+            Bytes::Here(bytes) => Ok(bytes),
             Bytes::In(reader) => reader.read(relative).map_err(|d| d.message),
         }
     }

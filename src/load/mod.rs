@@ -197,14 +197,22 @@ pub fn add_content_version(
     folder: &crate::world::GameFolder,
     versions: &mut Vec<(String, String)>,
 ) {
-    use sha2::{Digest, Sha256};
     if versions.iter().any(|(part, _)| part == CONTENT_VERSION) {
         return;
     }
+    let digest = sources_digest(folder, |name| !name.starts_with("<built-in>"));
+    let id: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
+    versions.push((CONTENT_VERSION.to_string(), id));
+}
+
+/// SHA-256 over the folder's sources whose name `keep` takes, sorted by name (name, NUL,
+/// text, NUL each): what the ruleset's `content_hash` and the printed content id are made of.
+pub fn sources_digest(folder: &crate::world::GameFolder, keep: impl Fn(&str) -> bool) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
     let mut sources: Vec<_> = folder
         .sources()
         .map(|(_, source)| source)
-        .filter(|source| !source.name.starts_with("<built-in>"))
+        .filter(|source| keep(&source.name))
         .collect();
     sources.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hasher = Sha256::new();
@@ -214,9 +222,7 @@ pub fn add_content_version(
         hasher.update(source.text.as_bytes());
         hasher.update([0]);
     }
-    let digest = hasher.finalize();
-    let id: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-    versions.push((CONTENT_VERSION.to_string(), id));
+    hasher.finalize().into()
 }
 
 /// The span of `key` in a TOML text, for values serde does not locate: the key as the TOML

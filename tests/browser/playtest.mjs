@@ -180,11 +180,11 @@ const scenarios = {
     return result;
   },
 
-  // Three bots play a whole game at the fastest pace.
+  // Three bots play a whole game at the fastest pace, the planner among them.
   async bots(context, pageFile, dir, problems) {
     const page = await open(context, pageFile, problems);
     await page.selectOption('select[aria-label="Bot pace"]', "instant");
-    await newGame(page, ["expected", "greedy", "random"], 777);
+    await newGame(page, ["planner", "greedy", "expected"], 777);
     await page.waitForSelector('#app[data-state="over"]', { timeout: 120000 });
     await page.screenshot({ path: join(dir, "bots-over.png") });
     const result = { scores: await scores(page), sheets: await sheets(page) };

@@ -399,7 +399,11 @@
         S.studied.add(S.rulesetText);
         say(`The ${deciding.bot.split(":")[0]} bot is studying this ruleset before its first move: a few seconds…`);
         document.body.style.cursor = "wait";
-        S.botTimer = setTimeout(move, 40);
+        S.botTimer = setTimeout(() => {
+          move();
+          // Studied: the note is done with (a refusal or an error said since stays).
+          if ($("#message")?.textContent.includes("studying")) say("");
+        }, 40);
       } else {
         move();
       }

@@ -121,7 +121,12 @@ impl TemplateFiles {
             let id = if folder.exists(&relative) {
                 folder.read(&relative, None)?
             } else {
-                folder.add_source(format!("<built-in>/{relative}"), *text)
+                // `check` loads the templates before `build` does: one source each.
+                let name = format!("<built-in>/{relative}");
+                match folder.find(&name) {
+                    Some(id) => id,
+                    None => folder.add_source(name, *text),
+                }
             };
             let typst = typst_id(&format!("/{relative}"));
             let text = folder.source(id).text.clone();

@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use sha2::{Digest, Sha256};
-
 use super::build::Context;
 use super::model::{self, Game};
 use crate::backends::Output;
@@ -25,20 +23,7 @@ pub fn output(context: &Context) -> Output {
 /// SHA-256 over the content sources read (TOML and KDL, not the Typst of the print files),
 /// sorted by name (name, NUL, text, NUL each).
 pub fn content_hash(folder: &crate::world::GameFolder) -> String {
-    let mut sources: Vec<_> = folder
-        .sources()
-        .map(|(_, s)| s)
-        .filter(|s| !s.name.ends_with(".typ"))
-        .collect();
-    sources.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut hasher = Sha256::new();
-    for source in sources {
-        hasher.update(source.name.as_bytes());
-        hasher.update([0]);
-        hasher.update(source.text.as_bytes());
-        hasher.update([0]);
-    }
-    let digest = hasher.finalize();
+    let digest = crate::load::sources_digest(folder, |name| !name.ends_with(".typ"));
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
 }
