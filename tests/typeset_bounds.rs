@@ -215,3 +215,51 @@ fn copies_of_a_card_add_no_previews() {
     assert_eq!(count(20), 4 * 2 + 2);
     assert_eq!(count(100), 4 * 2 + 2);
 }
+
+#[test]
+fn a_game_without_templates_over_a_bound_is_not_told_to_fix_its_templates() {
+    // 18,000 die faces (within the 20,000 a game may have), typeset by safari's own template
+    // only, under a memory bound they do not fit in: the fault is the amount of content, and
+    // the help must not send the designer looking for templates the game does not have.
+    let dir = temp_dir("built-in");
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        "id = \"many-dice\"\nname = \"Many Dice\"\nrules = \"none\"\n\
+         components = [\"components.toml\"]\n[players]\nmin = 1\nmax = 4\n",
+    )
+    .unwrap();
+    let faces: Vec<String> = (1..=20).map(|f| f.to_string()).collect();
+    let sets: String = (0..9)
+        .map(|k| {
+            format!(
+                "[[dice]]\nid = \"d20-{k}\"\nname = \"Twenties {k}\"\ntype = \"d20\"\n\
+                 count = 100\nfaces = [{}]\n",
+                faces.join(", ")
+            )
+        })
+        .collect();
+    std::fs::write(game.join("components.toml"), sets).unwrap();
+    let out = dir.join("out");
+    let (output, _) = safari(&[
+        "build",
+        &game.to_string_lossy(),
+        "--only",
+        "dice",
+        "--out",
+        &out.to_string_lossy(),
+        "--typeset-memory",
+        "128M",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("SZ0704"), "{stderr}");
+    assert!(
+        stderr.contains("safari's built-in templates alone"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("the game's templates"), "{stderr}");
+    assert!(!out.exists(), "something was written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,6 +30,20 @@ pub const MAX_BOARD_COLUMNS: usize = 26;
 pub const MAX_BOARD_ROWS: usize = 99;
 /// A board's longest side, in millimetres (a print shop's largest sheets are about a metre).
 pub const MAX_BOARD_MM: f64 = 1500.0;
+/// Bytes of one card as the ruleset and its template receive it: its id, title, text and
+/// fields, with `for-each` values and braces filled in.
+pub const MAX_CARD_BYTES: usize = 16 << 10;
+/// Bytes of every card of a game together. `for-each` and braces multiply what a file says, so
+/// what they make is bounded, not only what is written: a game's cards stay well inside the
+/// ruleset `sim` reads (`limits::MAX_RULESET_BYTES`).
+pub const MAX_CARDS_BYTES: usize = 4 << 20;
+/// Card designs in one game. Each design is typeset on its own (for print shops, previews and
+/// Tabletop Simulator) at about 30 ms on a 2-core machine; copies cost next to nothing. 2,000
+/// keeps the largest game well inside the typesetting worker's default time.
+pub const MAX_CARD_DESIGNS: usize = 2_000;
+/// Faces of all the dice of a game (each die's sides, counting every die of a set): each is a
+/// sticker and a face of a paper net, and 20,000 typeset in about 7 s and 0.5 GB.
+pub const MAX_DIE_FACES: u64 = 20_000;
 
 /// A component file, each entry of each list on its own: a fault in one card or tile set is
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
@@ -406,6 +420,13 @@ struct Lower {
     sheet_names: Names<usize>,
     /// Whether sheets past a limit (their count, their boxes) were met and reported already.
     sheets_over_limit: bool,
+    /// Card designs and their bytes made so far ([`MAX_CARD_DESIGNS`], [`MAX_CARDS_BYTES`]),
+    /// and whether they went past either (reported once; no card is made after).
+    designs: usize,
+    card_bytes: usize,
+    cards_over_limit: bool,
+    /// Die faces so far ([`MAX_DIE_FACES`]).
+    die_faces: u64,
 }
 
 impl Default for Lower {
@@ -450,6 +471,10 @@ impl Default for Lower {
                 "define it in a component file as `[[pieces]]` with `id = \"{id}\"`",
             ),
             sheets_over_limit: false,
+            designs: 0,
+            card_bytes: 0,
+            cards_over_limit: false,
+            die_faces: 0,
             sheet_names: names(
                 "sheet",
                 "define it in a component file as `[[sheet]]` with `id = \"{id}\"`",
@@ -551,28 +576,70 @@ fn json_of(value: &toml::Value) -> serde_json::Value {
     }
 }
 
+/// Why a card's braces could not be filled in.
+enum Unfilled {
+    /// The text comes to more than `MAX_TEXT_CHARS`: a short template naming a long field
+    /// many times must not make a long text.
+    TooLong,
+    Fault(String),
+}
+
 /// `{field}` in `template` replaced by the field's value.
-fn fill_in(template: &str, fields: &BTreeMap<String, serde_json::Value>) -> Result<String, String> {
+fn fill_in(
+    template: &str,
+    fields: &BTreeMap<String, serde_json::Value>,
+) -> Result<String, Unfilled> {
     let mut out = String::new();
+    let mut chars = 0;
+    let mut push = |out: &mut String, piece: &str| {
+        chars += piece.chars().count();
+        if chars > limits::MAX_TEXT_CHARS {
+            return Err(Unfilled::TooLong);
+        }
+        out.push_str(piece);
+        Ok(())
+    };
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
+        push(&mut out, &rest[..open])?;
         let after = &rest[open + 1..];
         let close = after
             .find('}')
-            .ok_or_else(|| "a `{` is not closed".to_string())?;
+            .ok_or_else(|| Unfilled::Fault("a `{` is not closed".to_string()))?;
         let name = &after[..close];
         match fields.get(name) {
-            Some(serde_json::Value::String(s)) => out.push_str(s),
-            Some(serde_json::Value::Number(n)) => out.push_str(&n.to_string()),
-            Some(serde_json::Value::Bool(b)) => out.push_str(&b.to_string()),
-            Some(_) => return Err(format!("the field `{name}` is not text or a number")),
-            None => return Err(format!("the card has no field `{name}`")),
+            Some(serde_json::Value::String(s)) => push(&mut out, s)?,
+            Some(serde_json::Value::Number(n)) => push(&mut out, &n.to_string())?,
+            Some(serde_json::Value::Bool(b)) => push(&mut out, &b.to_string())?,
+            Some(_) => {
+                return Err(Unfilled::Fault(format!(
+                    "the field `{name}` is not text or a number"
+                )));
+            }
+            None => return Err(Unfilled::Fault(format!("the card has no field `{name}`"))),
         }
         rest = &after[close + 1..];
     }
-    out.push_str(rest);
+    push(&mut out, rest)?;
     Ok(out)
+}
+
+/// Bytes `value` takes as JSON, without writing it anywhere.
+fn json_bytes(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing JSON values to a sink that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 impl Lower {
@@ -720,13 +787,39 @@ impl Lower {
         diagnostics: &mut Diagnostics,
     ) {
         let at = origin_of(file, &entry.id);
-        let mut combos: Vec<BTreeMap<String, serde_json::Value>> = vec![
-            entry
-                .fields
+        if self.cards_over_limit {
+            return;
+        }
+        let base: BTreeMap<String, serde_json::Value> = entry
+            .fields
+            .iter()
+            .map(|(k, v)| (k.clone(), json_of(v)))
+            .collect();
+        let largest = json_bytes(&base)
+            + entry
+                .for_each
                 .iter()
-                .map(|(k, v)| (k.clone(), json_of(v)))
-                .collect(),
-        ];
+                .map(|(key, values)| {
+                    let value = values.get_ref().iter().map(|v| json_bytes(&json_of(v)));
+                    key.len() + 4 + value.max().unwrap_or(0)
+                })
+                .sum::<usize>();
+        if largest > MAX_CARD_BYTES {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::LimitExceeded,
+                    format!(
+                        "a card this entry makes holds {} of fields: a card holds at most {}",
+                        limits::bytes(largest as u64),
+                        limits::bytes(MAX_CARD_BYTES as u64)
+                    ),
+                )
+                .with_primary(at, "this card")
+                .with_help("keep long lists and texts out of a card's fields; a template can hold what every card shares"),
+            );
+            return;
+        }
+        let mut combos = vec![base];
         for (field, values) in &entry.for_each {
             if entry.fields.contains_key(field) {
                 diagnostics.push(
@@ -783,40 +876,53 @@ impl Lower {
             count(file, c, limits::MAX_COPIES, "copies", diagnostics)
         });
         let symbol = entry.symbol.as_ref().and_then(|s| self.symbol(file, s));
-        if cards.len() + combos.len() > limits::MAX_DECK_SIZE as usize {
+        if self.designs + combos.len() > MAX_CARD_DESIGNS {
+            self.cards_over_limit = true;
             diagnostics.push(
                 Diagnostic::error(
                     Code::LimitExceeded,
-                    format!(
-                        "the deck has more than {} card designs",
-                        limits::MAX_DECK_SIZE
-                    ),
+                    format!("the game has more than {MAX_CARD_DESIGNS} card designs"),
                 )
                 .with_primary(at, "the designs past the limit start here")
-                .with_help("designs past the limit are not read"),
+                .with_help(
+                    "designs past the limit are not read; each design is typeset on its own, \
+                     copies of one (`copies`) cost next to nothing",
+                ),
             );
             return;
         }
         for fields in combos {
-            let filled =
-                |template: &str, diagnostics: &mut Diagnostics| match fill_in(template, &fields) {
-                    Ok(text) => Some(text),
-                    Err(reason) => {
-                        diagnostics.push(
-                            Diagnostic::error(
-                                Code::InvalidValue,
-                                format!("cannot fill in `{template}`: {reason}"),
-                            )
-                            .with_primary(at, "in this card")
-                            .with_help("braces name the card's fields: `id = \"{suit}-{value}\"`"),
-                        );
-                        None
-                    }
+            let filled = |template: &str, what: &str, diagnostics: &mut Diagnostics| {
+                let unfilled = match fill_in(template, &fields) {
+                    Ok(text) => return Some(text),
+                    Err(unfilled) => unfilled,
                 };
+                diagnostics.push(match unfilled {
+                    Unfilled::TooLong => Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!(
+                            "a card's {what}, its braces filled in, is longer than {} characters",
+                            limits::MAX_TEXT_CHARS
+                        ),
+                    )
+                    .with_primary(at, "in this card")
+                    .with_help("a field named in braces is copied in whole each time it is named: name long fields once, or shorten them"),
+                    Unfilled::Fault(reason) => Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "cannot fill in `{}`: {reason}",
+                            crate::diag::printable(template)
+                        ),
+                    )
+                    .with_primary(at, "in this card")
+                    .with_help("braces name the card's fields: `id = \"{suit}-{value}\"`"),
+                });
+                None
+            };
             let (Some(id), Some(title), Some(text)) = (
-                filled(entry.id.get_ref(), diagnostics),
-                filled(&entry.title, diagnostics),
-                filled(&entry.text, diagnostics),
+                filled(entry.id.get_ref(), "id", diagnostics),
+                filled(&entry.title, "title", diagnostics),
+                filled(&entry.text, "text", diagnostics),
             ) else {
                 return;
             };
@@ -855,6 +961,23 @@ impl Lower {
                 );
                 continue;
             }
+            self.card_bytes += id.len() + title.len() + text.len() + json_bytes(&fields);
+            if self.card_bytes > MAX_CARDS_BYTES {
+                self.cards_over_limit = true;
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!(
+                            "the game's cards come to more than {} (ids, titles, texts and fields, with `for-each` and braces filled in)",
+                            limits::bytes(MAX_CARDS_BYTES as u64)
+                        ),
+                    )
+                    .with_primary(at, "the cards past the limit start here")
+                    .with_help("cards past the limit are not read; a long field named in braces many times, or `for-each` over long values, multiplies what the file says"),
+                );
+                return;
+            }
+            self.designs += 1;
             cards.push(Card {
                 id: Located::new(id, at),
                 title,
@@ -944,11 +1067,27 @@ impl Lower {
                     )),
                 );
             }
+            let dice = count(file, &entry.count, MAX_DICE, "count", diagnostics);
+            let before = self.die_faces;
+            self.die_faces += u64::from(dice) * die.sides() as u64;
+            if before <= MAX_DIE_FACES && self.die_faces > MAX_DIE_FACES {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::LimitExceeded,
+                        format!(
+                            "the game's dice have {} faces with these: dice hold at most {MAX_DIE_FACES} faces in a game",
+                            self.die_faces
+                        ),
+                    )
+                    .with_primary(origin_of(file, &entry.count), "these dice go past it")
+                    .with_help("every face of every die is printed as a sticker and on a paper net: a set of dice a player rolls together rarely needs more than a dozen"),
+                );
+            }
             self.dice.push(DiceSet {
                 id: located(file, &entry.id),
                 name: entry.name.clone(),
                 die,
-                count: count(file, &entry.count, MAX_DICE, "count", diagnostics),
+                count: dice,
                 faces,
                 origin: origin_of(file, &entry.id),
             });

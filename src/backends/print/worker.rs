@@ -247,14 +247,17 @@ impl Worker {
             .iter()
             .flat_map(|document| files.typeset_by(document))
             .collect();
-        let suspects = match own.first() {
-            Some((_, name, _)) => format!("{name} or the game's templates"),
-            None => "the game's templates".to_string(),
+        let look = match own.first() {
+            Some((_, name, _)) => format!(
+                "look for a loop, a huge repetition (`range`, `lorem`, a string or array \
+                 multiplied) or an enormous size in {name} or the game's templates"
+            ),
+            // Only safari's own templates ran: what costs this much is the amount of content.
+            None => format!(
+                "safari's built-in templates alone typeset {documents}, so it is the amount \
+                 of content that costs this much: build fewer parts at once (--only)"
+            ),
         };
-        let look = format!(
-            "look for a loop, a huge repetition (`range`, `lorem`, a string or array multiplied) \
-             or an enormous size in {suspects}"
-        );
         let mut diagnostic = match fault {
             Fault::Time => Diagnostic::error(
                 Code::TypesetLimit,

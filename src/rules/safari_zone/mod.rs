@@ -18,6 +18,7 @@ pub mod load;
 pub mod model;
 pub mod module;
 mod play;
+pub(crate) mod purpose;
 pub mod playtest;
 pub mod print;
 mod reachability;
@@ -95,6 +96,7 @@ pub fn check(game: &Game) -> Diagnostics {
     let mut diagnostics = Diagnostics::default();
     structure::check(game, &mut diagnostics);
     evolutions::check(game, &mut diagnostics);
+    purpose::check(game, &mut diagnostics);
     let analysis = Analysis::of(game);
     reachability::check(game, &analysis, &mut diagnostics);
     budget::check(game, &analysis, &mut diagnostics);

@@ -58,6 +58,14 @@ impl crate::rules::Module for SafariZone {
             && !game.guide.sections.is_empty()
         {
             diagnostics.extend(super::check(game));
+            if let Some(rules) = folder.find(&game.manifest.park_rules.0) {
+                super::purpose::causes_the_rules_never_mention(
+                    game,
+                    rules,
+                    &folder.source(rules).text,
+                    &mut diagnostics,
+                );
+            }
             let paper = options.paper.unwrap_or(game.manifest.paper);
             let size = game.manifest.card_size;
             use crate::backends::print::geometry::{DeckLayout, PaperSize, card_fit};
