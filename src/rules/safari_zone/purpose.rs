@@ -143,12 +143,19 @@ pub fn causes_the_rules_never_mention(
     diagnostics: &mut Diagnostics,
 ) {
     let plain = outside_comments(text).to_lowercase();
-    let mentions = |names: &[&str]| names.iter().any(|name| mentioned(&plain, &name.to_lowercase()));
+    let mentions = |names: &[&str]| {
+        names
+            .iter()
+            .any(|name| mentioned(&plain, &name.to_lowercase()))
+    };
     let mut reported: Vec<String> = Vec::new();
     for def in &game.guide.boxes {
         let cause = &def.terms.cause.value;
         let (key, names): (String, Vec<String>) = match cause {
-            Cause::Dice(action) => (format!("dice:{}", action.name()), vec![action.name().to_string()]),
+            Cause::Dice(action) => (
+                format!("dice:{}", action.name()),
+                vec![action.name().to_string()],
+            ),
             Cause::Turn => ("turn".into(), vec!["turn".into()]),
             Cause::Ball => ("ball".into(), vec!["ball".into()]),
             Cause::Collect(species) => (
