@@ -218,7 +218,7 @@ fn copies_of_a_card_add_no_previews() {
 
 #[test]
 fn a_game_without_templates_over_a_bound_is_not_told_to_fix_its_templates() {
-    // 18,000 die faces (within the 20,000 a game may have), typeset by safari's own template
+    // 9,900 die faces (within the 10,000 a game may have), typeset by safari's own template
     // only, under a memory bound they do not fit in: the fault is the amount of content, and
     // the help must not send the designer looking for templates the game does not have.
     let dir = temp_dir("built-in");
@@ -235,7 +235,7 @@ fn a_game_without_templates_over_a_bound_is_not_told_to_fix_its_templates() {
         .map(|k| {
             format!(
                 "[[dice]]\nid = \"d20-{k}\"\nname = \"Twenties {k}\"\ntype = \"d20\"\n\
-                 count = 100\nfaces = [{}]\n",
+                 count = 55\nfaces = [{}]\n",
                 faces.join(", ")
             )
         })
@@ -250,7 +250,7 @@ fn a_game_without_templates_over_a_bound_is_not_told_to_fix_its_templates() {
         "--out",
         &out.to_string_lossy(),
         "--typeset-memory",
-        "128M",
+        "64M",
     ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");

@@ -38,12 +38,13 @@ pub const MAX_CARD_BYTES: usize = 16 << 10;
 /// ruleset `sim` reads (`limits::MAX_RULESET_BYTES`).
 pub const MAX_CARDS_BYTES: usize = 4 << 20;
 /// Card designs in one game. Each design is typeset on its own (for print shops, previews and
-/// Tabletop Simulator) at about 30 ms on a 2-core machine; copies cost next to nothing. 2,000
-/// keeps the largest game well inside the typesetting worker's default time.
-pub const MAX_CARD_DESIGNS: usize = 2_000;
+/// Tabletop Simulator); copies cost next to nothing. With the die faces below and the things
+/// of `MAX_THINGS`, the largest game typesets well inside the worker's default bounds, whose
+/// memory its documents share (docs/performance.md).
+pub const MAX_CARD_DESIGNS: usize = 1_000;
 /// Faces of all the dice of a game (each die's sides, counting every die of a set): each is a
-/// sticker and a face of a paper net, and 20,000 typeset in about 7 s and 0.5 GB.
-pub const MAX_DIE_FACES: u64 = 20_000;
+/// sticker and a face of a paper net.
+pub const MAX_DIE_FACES: u64 = 10_000;
 
 /// A component file, each entry of each list on its own: a fault in one card or tile set is
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
