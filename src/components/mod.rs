@@ -186,6 +186,8 @@ pub struct DiceSet {
     pub name: String,
     pub die: DieType,
     pub count: u32,
+    /// Where `count` is written.
+    pub count_origin: Origin,
     pub faces: Vec<Located<DieFace>>,
     pub origin: Origin,
 }
@@ -194,6 +196,8 @@ pub struct DiceSet {
 pub struct Kind {
     pub symbol: SymbolIx,
     pub count: u32,
+    /// Where `count` is written.
+    pub count_origin: Origin,
     pub back: Option<SymbolIx>,
     pub origin: Origin,
 }
