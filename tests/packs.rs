@@ -997,3 +997,34 @@ fn the_diceafari_checks_follow_the_number_of_safari_dice() {
         );
     }
 }
+
+/// However each animal of the Tricky Safari pack faces at the start, even into the edge or a
+/// forest, its walk brings it where a camera photographs it.
+#[test]
+fn every_tricky_safari_animal_is_photographed_whichever_way_it_starts() {
+    let text = std::fs::read_to_string(pack("tricky-safari").join("components.toml")).unwrap();
+    let animals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("piece = \"animals/"))
+        .collect();
+    assert_eq!(animals.len(), 10);
+    for line in animals {
+        let facing = line
+            .split("facing = \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        for way in ["north", "east", "south", "west"] {
+            let turned = line.replace(
+                &format!("facing = \"{facing}\""),
+                &format!("facing = \"{way}\""),
+            );
+            let found = check_edited("tricky-safari", "components.toml", |text| {
+                text.replace(line, &turned)
+            });
+            assert!(found.is_empty(), "{turned}: {found:?}");
+        }
+    }
+}
