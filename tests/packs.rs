@@ -935,3 +935,96 @@ fn watch_rebuilds_a_game_of_components_whole_whatever_its_files_are_named() {
     assert!(card.contains(&Target::Deck) && !card.contains(&Target::Sheet));
     assert!(!card.contains(&Target::Tiles));
 }
+
+/// A pack's files, one of them edited, as an in-memory game folder; what checking it finds.
+fn check_edited(
+    name: &str,
+    file: &str,
+    edit: impl Fn(&str) -> String,
+) -> Vec<safari::diag::Diagnostic> {
+    fn files(dir: &Path, under: &str, found: &mut Vec<(String, PathBuf)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = format!("{under}{}", path.file_name().unwrap().to_string_lossy());
+            if path.is_dir() {
+                files(&path, &format!("{name}/"), found);
+            } else {
+                found.push((name, path));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    files(&pack(name), "", &mut found);
+    let mut folder = GameFolder::in_memory();
+    for (relative, path) in found {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if relative == file { edit(&text) } else { text };
+        folder.add_source(relative, text);
+    }
+    safari::check(&mut folder).diagnostics.into_vec()
+}
+
+/// What a DiceAFARI turn claims follows the Safari Dice: with one die no turn claims the two
+/// tiles a turn needs and the game never ends; with fewer than a route's four tiles no turn
+/// claims a whole route, and the Bonus Die's faces above the dice are never earned; with four
+/// or more the pack plays as the rulebook's game.
+#[test]
+fn the_diceafari_checks_follow_the_number_of_safari_dice() {
+    let dice = "id = \"safari-dice\"\nname = \"Safari Dice\"\ntype = \"d6\"\ncount = 4\n";
+    for (count, codes, dead_faces) in [
+        (1, vec!["SZ1104"], ""),
+        (
+            2,
+            vec!["SZ1105"],
+            "the Bonus Die's 3 and 4 are never earned",
+        ),
+        (3, vec!["SZ1105"], "the Bonus Die's 4 is never earned"),
+        (4, vec![], ""),
+        (5, vec![], ""),
+    ] {
+        let found = check_edited("diceafari", "components.toml", |text| {
+            assert!(text.contains(dice));
+            text.replace(
+                dice,
+                &dice.replace("count = 4", &format!("count = {count}")),
+            )
+        });
+        let found_codes: Vec<&str> = found.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(found_codes, codes, "{count} dice: {found:?}");
+        assert!(
+            found.iter().all(|d| d.message.contains(dead_faces)),
+            "{found:?}"
+        );
+    }
+}
+
+/// However each animal of the Tricky Safari pack faces at the start, even into the edge or a
+/// forest, its walk brings it where a camera photographs it.
+#[test]
+fn every_tricky_safari_animal_is_photographed_whichever_way_it_starts() {
+    let text = std::fs::read_to_string(pack("tricky-safari").join("components.toml")).unwrap();
+    let animals: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("piece = \"animals/"))
+        .collect();
+    assert_eq!(animals.len(), 10);
+    for line in animals {
+        let facing = line
+            .split("facing = \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        for way in ["north", "east", "south", "west"] {
+            let turned = line.replace(
+                &format!("facing = \"{facing}\""),
+                &format!("facing = \"{way}\""),
+            );
+            let found = check_edited("tricky-safari", "components.toml", |text| {
+                text.replace(line, &turned)
+            });
+            assert!(found.is_empty(), "{turned}: {found:?}");
+        }
+    }
+}

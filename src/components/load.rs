@@ -1089,6 +1089,7 @@ impl Lower {
                 name: entry.name.clone(),
                 die,
                 count: dice,
+                count_origin: origin_of(file, &entry.count),
                 faces,
                 origin: origin_of(file, &entry.id),
             });
@@ -1108,6 +1109,7 @@ impl Lower {
                 Some(Kind {
                     symbol,
                     count: count(file, &kind.count, limits::MAX_COPIES, "count", diagnostics),
+                    count_origin: origin_of(file, &kind.count),
                     back: kind.back.as_ref().and_then(|b| self.symbol(file, b)),
                     origin: origin_of(file, &kind.symbol),
                 })

@@ -186,6 +186,8 @@ pub struct DiceSet {
     pub name: String,
     pub die: DieType,
     pub count: u32,
+    /// Where `count` is written.
+    pub count_origin: Origin,
     pub faces: Vec<Located<DieFace>>,
     pub origin: Origin,
 }
@@ -194,6 +196,8 @@ pub struct DiceSet {
 pub struct Kind {
     pub symbol: SymbolIx,
     pub count: u32,
+    /// Where `count` is written.
+    pub count_origin: Origin,
     pub back: Option<SymbolIx>,
     pub origin: Origin,
 }
@@ -318,7 +322,9 @@ impl Cell {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Facing {
     North,

@@ -4,12 +4,17 @@
 //! A map card's `layout` is the shape: one string per row, `X` for a tile and `.` for none.
 //! A photo token lies on every space between two tiles side by side. The checks hold each map
 //! to the tiles and tokens there are, and every tile of it to some route, since the game ends
-//! only when every tile is claimed; and the dice's faces to the tiles' terrains.
+//! only when every tile is claimed (a tile on no route waits for a Bonus, which claims any
+//! tile); the dice's faces to the tiles' terrains; and the dice, the route, the Bonus Die and
+//! the Travel Tokens to what a turn claims (`claims`).
+
+mod claims;
 
 use std::collections::BTreeSet;
 
 use serde_json::json;
 
+use self::claims::{TURN_MINIMUM, Turn};
 use super::Rules;
 use crate::components::params::ANY_COUNT;
 use crate::components::{DieFace, Key, KeyKind, Table};
@@ -133,10 +138,14 @@ impl Rules for DiceAfari {
         let Some(params) = Params::of(table) else {
             return;
         };
+        let turn = Turn::of(table, &params);
+        let mut unclaimable = false;
         for card in 0..table.decks[params.maps].cards.len() {
-            map(table, &params, card, diagnostics);
+            unclaimable |= map(table, &params, &turn, card, diagnostics);
         }
         terrains(table, &params, diagnostics);
+        claims::check_claiming(table, &params, &turn, unclaimable, diagnostics);
+        claims::check_travel_tokens(table, &params, diagnostics);
     }
 
     fn ruleset(&self, table: &Table) -> serde_json::Value {
@@ -169,8 +178,8 @@ impl Rules for DiceAfari {
             "rolls": count("rolls"),
             "hold_and_reroll": "safari dice only; the bonus die is not re-rolled",
             "claim": "up to one tile per safari die showing its terrain, all on one route; a claimed tile may be reclaimed, replacing the other player's travel token",
-            "turn_ends_unless_claims": 2,
-            "bonus": "claim exactly the bonus die's number of tiles: then claim one more tile anywhere not claimed before",
+            "turn_ends_unless_claims": TURN_MINIMUM,
+            "bonus": "claim or reclaim exactly the bonus die's number of tiles (a player may claim fewer than the dice allow to do so): then claim one more tile anywhere not claimed before",
             "photo": "at the end of the turn, take one photo token lying between two of your travel tokens",
             "end": { "every_tile_claimed": true, "min_turns": count("min-turns") },
             "scoring": {
@@ -201,6 +210,7 @@ impl Rules for DiceAfari {
 struct Params {
     tiles: usize,
     photos: usize,
+    travel: usize,
     maps: usize,
     dice: usize,
     bonus: usize,
@@ -213,6 +223,7 @@ impl Params {
         Some(Params {
             tiles: ix("tiles")?,
             photos: ix("photos")?,
+            travel: ix("travel")?,
             maps: ix("maps")?,
             dice: ix("dice")?,
             bonus: ix("bonus")?,
@@ -310,7 +321,14 @@ fn cell_name((column, row): (usize, usize)) -> String {
     crate::components::Cell { column, row }.name()
 }
 
-fn map(table: &Table, params: &Params, index: usize, diagnostics: &mut Diagnostics) {
+/// Checks one map card; true when it has a tile nothing can ever claim (SZ1108).
+fn map(
+    table: &Table,
+    params: &Params,
+    turn: &Turn,
+    index: usize,
+    diagnostics: &mut Diagnostics,
+) -> bool {
     let card = &table.decks[params.maps].cards[index];
     let shape = match Shape::read(card) {
         Ok(shape) => shape,
@@ -320,7 +338,7 @@ fn map(table: &Table, params: &Params, index: usize, diagnostics: &mut Diagnosti
                     .with_primary(card.origin, "this map")
                     .with_help("give the map's shape: `layout = [\"XXX.\", \".XXX\"]`, `X` a tile and `.` none"),
             );
-            return;
+            return false;
         }
     };
     let tiles = shape.tiles().len() as u64;
@@ -379,22 +397,83 @@ fn map(table: &Table, params: &Params, index: usize, diagnostics: &mut Diagnosti
         .filter(|&t| !shape.on_route(t, params.route as usize))
         .map(cell_name)
         .collect();
-    if !stranded.is_empty() {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::MapUnclaimable,
-                format!(
-                    "the map `{}` has {} on no route of {} tiles: {}",
-                    card.id.value,
-                    if stranded.len() == 1 { "a tile" } else { "tiles" },
-                    params.route,
-                    stranded.join(", ")
-                ),
-            )
-            .with_primary(card.origin, "this map")
-            .with_help("a route is a straight line of tiles side by side, or a square: add tiles around these, or remove them (cells are named by column letter and row number from the top left)"),
-        );
+    if stranded.is_empty() {
+        return false;
     }
+    let claimed = turn.bonus_claims_any_tile();
+    diagnostics.push(match claimed {
+        true => off_route(card, params, &stranded),
+        false => never_claimed(table, card, params, turn, &stranded),
+    });
+    !claimed
+}
+
+/// How to put tiles on a route, for help.
+fn onto_a_route(route: u32, stranded: &[String]) -> String {
+    let shapes = match square_side(route) {
+        Some(side) if side > 1 => format!(
+            "a straight line of {route} tiles side by side, or a square of {side} by {side}"
+        ),
+        _ => format!("a straight line of {route} tiles side by side"),
+    };
+    let (these, each, them) = match stranded.len() {
+        1 => ("it", "it", "it"),
+        _ => ("these", "each", "them"),
+    };
+    format!(
+        "add tiles around {these} so that {each} lies on a route ({shapes}), or remove {them} (cells are named by column letter and row number from the top left)"
+    )
+}
+
+/// SZ1102: the dice never claim a tile on no route; only a Bonus does, which claims any tile
+/// not claimed before, so the game waits for one.
+fn off_route(card: &crate::components::Card, params: &Params, stranded: &[String]) -> Diagnostic {
+    Diagnostic::warning(
+        Code::MapUnclaimable,
+        format!(
+            "the map `{}` has {} on no route of {} tiles, which only a Bonus can claim: {}",
+            card.id.value,
+            if stranded.len() == 1 { "a tile" } else { "tiles" },
+            params.route,
+            stranded.join(", ")
+        ),
+    )
+    .with_primary(card.origin, "this map")
+    .with_help(format!(
+        "the game ends when every tile is claimed, and waits for a Bonus to claim what the dice never do: {}",
+        onto_a_route(params.route, stranded)
+    ))
+}
+
+/// SZ1108: a tile on no route when no Bonus Die face is ever earned.
+fn never_claimed(
+    table: &Table,
+    card: &crate::components::Card,
+    params: &Params,
+    turn: &Turn,
+    stranded: &[String],
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::TileNeverClaimed,
+        format!(
+            "the map `{}` has {} on no route of {} tiles, and no Bonus is ever earned to claim {}: {}",
+            card.id.value,
+            if stranded.len() == 1 { "a tile" } else { "tiles" },
+            params.route,
+            if stranded.len() == 1 { "it" } else { "them" },
+            stranded.join(", ")
+        ),
+    )
+    .with_primary(card.origin, "this map never ends")
+    .with_secondary(
+        table.dice[params.bonus].id.origin,
+        "no face of this die is ever earned",
+    )
+    .with_help(format!(
+        "number the Bonus Die's faces from 1 to {}, the most tiles a turn claims, so that a Bonus can claim any tile; or {}",
+        turn.claiming.most(),
+        onto_a_route(params.route, stranded)
+    ))
 }
 
 /// The safari dice show the tiles' terrains, all of them, and nothing else.
@@ -444,22 +523,6 @@ fn terrains(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
                 .with_primary(kind.origin, "never rolled")
                 .with_secondary(dice.id.origin, "these dice")
                 .with_help("give the terrain a face of the safari dice"),
-            );
-        }
-    }
-    for face in &table.dice[params.bonus].faces {
-        if let DieFace::Number(n) = face.value
-            && !(1..=i64::from(params.route)).contains(&n)
-        {
-            diagnostics.push(
-                Diagnostic::error(
-                    Code::DieTerrain,
-                    format!(
-                        "the bonus face {n} can never be earned: a turn claims 1 to {} tiles",
-                        params.route
-                    ),
-                )
-                .with_primary(face.origin, "never earned"),
             );
         }
     }

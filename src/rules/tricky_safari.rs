@@ -4,15 +4,22 @@
 //! The board's cells are terrain symbols; animals are pieces placed with a facing; a piece's
 //! `crosses` field names the terrain that does not block it (the turtle and the crocodile
 //! swim, the ape and the squirrel climb). The checks hold the start of the game to what the
-//! rules assume: animals on open ground and free to move, each one photographable, the
-//! cameras in corners.
+//! rules assume: animals on open ground and free to move, each one photographable somewhere
+//! its walk takes it (`walk`), the cameras in corners; and the photo log to the animals.
+
+mod walk;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
 
+use self::walk::{Ground, State};
 use super::Rules;
 use crate::components::params::ANY_COUNT;
-use crate::components::{Cell, Facing, Key, KeyKind, Place, Table};
+use crate::components::{Board, Cell, Facing, Key, KeyKind, Piece, Place, Sheet, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::load::guide::WrittenTerms;
+use crate::model::{BoxDef, Section};
 
 pub struct TrickySafari;
 
@@ -117,9 +124,10 @@ impl Rules for TrickySafari {
                 .iter()
                 .filter(|p| p.board == params.board)
                 .collect();
+            let mut sight = Sight::new(table, &params, &places);
             for (ix, animal) in table.pieces[params.animals].pieces.iter().enumerate() {
                 match places.iter().find(|p| p.piece == (params.animals, ix)) {
-                    Some(place) => check_animal(table, &params, place, &places, diagnostics),
+                    Some(place) => check_animal(table, &params, place, &mut sight, diagnostics),
                     None => diagnostics.push(
                         Diagnostic::error(Code::AnimalOffGround, format!("the animal `{}` is not placed on the board", animal.id.value))
                             .with_primary(setup.origin, "this setup")
@@ -186,6 +194,7 @@ struct Params {
     animals: usize,
     cameras: usize,
     open: usize,
+    forest: usize,
     moves: u32,
 }
 
@@ -197,6 +206,7 @@ impl Params {
             animals: ix("animals")?,
             cameras: ix("cameras")?,
             open: ix("open")?,
+            forest: ix("forest")?,
             moves: table.param("moves")?.count()?,
         })
     }
@@ -206,31 +216,117 @@ impl Params {
 /// `moves` of one box per move.
 fn check_log(table: &Table, params: &Params, log: usize, diagnostics: &mut Diagnostics) {
     let sheet = &table.sheets[log];
+    check_log_animals(table, params, sheet, diagnostics);
+    check_log_moves(table, params, sheet, diagnostics);
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+/// A box for each animal. A labelled box (out of the `moves` track) that names no animal is
+/// taken for the box of a missing animal whose name is spelled like its label, and reported
+/// there; the other missing animals are reported at the section their box belongs in, naming
+/// the boxes that name no animal. Such boxes when no animal is missing are the designer's own.
+fn check_log_animals(table: &Table, params: &Params, sheet: &Sheet, diagnostics: &mut Diagnostics) {
     let guide = &sheet.guide;
-    let labels: Vec<String> = guide
+    let moves = guide.tracks.iter().position(|t| t.id == "moves");
+    let labelled: Vec<(&str, &BoxDef<WrittenTerms>)> = guide
         .boxes
         .iter()
-        .filter_map(|b| b.label.as_deref())
-        .map(|l| l.trim().to_lowercase())
+        .filter(|b| Some(b.track.index()) != moves)
+        .filter_map(|b| Some((b.label.as_deref()?, b)))
         .collect();
-    for animal in &table.pieces[params.animals].pieces {
-        let name = &table.symbol(animal.symbol).label;
-        if labels.contains(&name.trim().to_lowercase()) {
+    let animals: Vec<(&str, &Piece)> = table.pieces[params.animals]
+        .pieces
+        .iter()
+        .map(|p| (table.symbol(p.symbol).label.as_str(), p))
+        .collect();
+    let mut missing: Vec<(&str, &Piece)> = animals
+        .iter()
+        .filter(|(name, _)| !labelled.iter().any(|(label, _)| same_name(label, name)))
+        .copied()
+        .collect();
+    let mut orphans = Vec::new();
+    for &(label, at) in &labelled {
+        if animals.iter().any(|(name, _)| same_name(label, name)) {
             continue;
         }
-        diagnostics.push(
-            Diagnostic::error(
-                Code::PhotoLog,
-                format!("the photo log has no box for the {name}"),
-            )
-            .with_primary(sheet.layout.origin, "this photo log")
-            .with_secondary(animal.id.origin, "this animal")
-            .with_help(format!(
-                "add `box label=\"{name}\"` to a section of {}",
-                sheet.layout.value
-            )),
-        );
+        let near = crate::diag::similar_name(label, missing.iter().map(|(name, _)| *name));
+        match near.and_then(|near| missing.iter().position(|(name, _)| *name == near)) {
+            Some(ix) => {
+                let (name, animal) = missing.remove(ix);
+                diagnostics.push(mislabelled_box(label, at, name, animal));
+            }
+            None => orphans.push((label, at)),
+        }
     }
+    if missing.is_empty() {
+        return;
+    }
+    // The box belongs with the other animals' boxes, or anywhere on a log that has none.
+    let section = labelled
+        .iter()
+        .find(|(label, _)| animals.iter().any(|(name, _)| same_name(label, name)))
+        .map(|(_, b)| guide.section(b.section));
+    for (name, animal) in missing {
+        diagnostics.push(missing_box(sheet, section, name, animal, &orphans));
+    }
+}
+
+fn mislabelled_box(
+    label: &str,
+    at: &BoxDef<WrittenTerms>,
+    name: &str,
+    animal: &Piece,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::PhotoLog,
+        format!(
+            "the photo log's box `{}` names no animal, and the {name} has no box",
+            crate::diag::printable(label)
+        ),
+    )
+    .with_primary(at.origin, "names no animal")
+    .with_secondary(animal.id.origin, "this animal")
+    .with_suggestion(Some(name))
+}
+
+fn missing_box(
+    sheet: &Sheet,
+    section: Option<&Section>,
+    name: &str,
+    animal: &Piece,
+    orphans: &[(&str, &BoxDef<WrittenTerms>)],
+) -> Diagnostic {
+    let diagnostic = Diagnostic::error(
+        Code::PhotoLog,
+        format!("the photo log has no box for the {name}"),
+    );
+    let (diagnostic, place) = match section {
+        Some(section) => (
+            diagnostic.with_primary(section.origin, "the animals' boxes"),
+            "this section".to_string(),
+        ),
+        None => (
+            diagnostic.with_primary(sheet.layout.origin, "this photo log"),
+            format!("a section of {}", sheet.layout.value),
+        ),
+    };
+    let mut diagnostic = diagnostic.with_secondary(animal.id.origin, "this animal");
+    for (_, at) in orphans {
+        diagnostic = diagnostic.with_secondary(at.origin, "names no animal");
+    }
+    let relabel = match orphans {
+        [] => String::new(),
+        _ => format!(", or label a box that names no animal `{name}`"),
+    };
+    diagnostic.with_help(format!("add `box label=\"{name}\"` to {place}{relabel}"))
+}
+
+/// A track `moves` of one box per move.
+fn check_log_moves(table: &Table, params: &Params, sheet: &Sheet, diagnostics: &mut Diagnostics) {
+    let guide = &sheet.guide;
     match guide.tracks.iter().find(|t| t.id == "moves") {
         Some(track) if track.boxes.len() as u32 == params.moves => {}
         Some(track) => diagnostics.push(
@@ -272,11 +368,127 @@ fn next(table: &Table, board: usize, at: Cell, way: Facing) -> Option<Cell> {
     })
 }
 
+/// Where the cameras of one setup can photograph from, and from which states each kind of
+/// animal's walk can bring it in front of them.
+struct Sight<'t> {
+    board: &'t Board,
+    open: usize,
+    forest: usize,
+    /// Open cells a camera can reach from its corner: cameras move like a queen over open
+    /// ground, so through open cells side by side or corner to corner.
+    camera_cells: BTreeSet<Cell>,
+    /// By the terrain an animal crosses (none for most).
+    walks: BTreeMap<Option<String>, Walks>,
+}
+
+/// The ground an animal walks, and from which of its states the walk comes where a camera
+/// photographs it.
+struct Walks {
+    ground: Ground,
+    photographed: Vec<bool>,
+}
+
+impl<'t> Sight<'t> {
+    fn new(table: &'t Table, params: &Params, places: &[&Place]) -> Sight<'t> {
+        let board = &table.boards[params.board];
+        let open_cells: BTreeSet<Cell> = (0..board.rows)
+            .flat_map(|row| (0..board.columns).map(move |column| Cell { column, row }))
+            .filter(|&cell| board.cell(cell) == params.open)
+            .collect();
+        let starts: Vec<Cell> = places
+            .iter()
+            .filter(|p| p.piece.0 == params.cameras && open_cells.contains(&p.at))
+            .map(|p| p.at)
+            .collect();
+        // With no camera on open ground (SZ1203), any open cell may be a camera's.
+        let camera_cells = match starts.is_empty() {
+            true => open_cells,
+            false => connected(&open_cells, &starts),
+        };
+        Sight {
+            board,
+            open: params.open,
+            forest: params.forest,
+            camera_cells,
+            walks: BTreeMap::new(),
+        }
+    }
+
+    /// The board as an animal that crosses `crosses` sees it.
+    fn ground(&self, table: &Table, crosses: Option<&str>) -> Ground {
+        let board = self.board;
+        let walkable = board
+            .cells
+            .iter()
+            .map(|&t| t == self.open || crosses == Some(table.symbol(t).id.value.as_str()))
+            .collect::<Vec<bool>>();
+        let forest = board
+            .cells
+            .iter()
+            .zip(&walkable)
+            .map(|(&t, &walks)| t == self.forest && !walks)
+            .collect();
+        Ground {
+            columns: board.columns,
+            rows: board.rows,
+            walkable,
+            forest,
+        }
+    }
+
+    /// Whether a camera can photograph an animal in `state`: from the cell at its front or
+    /// one of its sides.
+    fn sees(&self, ground: &Ground, (at, facing): State) -> bool {
+        [facing, facing.left(), facing.right()]
+            .into_iter()
+            .filter_map(|way| ground.neighbour(at, way))
+            .any(|cell| self.camera_cells.contains(&cell))
+    }
+
+    /// The walks of an animal that crosses `crosses`.
+    fn walks(&mut self, table: &Table, crosses: Option<&str>) -> &Walks {
+        let key = crosses.map(str::to_string);
+        if !self.walks.contains_key(&key) {
+            let ground = self.ground(table, crosses);
+            let photographed = ground.can_reach(|state| self.sees(&ground, state));
+            let walks = Walks {
+                ground,
+                photographed,
+            };
+            self.walks.insert(key.clone(), walks);
+        }
+        &self.walks[&key]
+    }
+}
+
+/// The cells of `cells` joined to one of `starts` through cells of `cells` side by side or
+/// corner to corner.
+fn connected(cells: &BTreeSet<Cell>, starts: &[Cell]) -> BTreeSet<Cell> {
+    let mut joined: BTreeSet<Cell> = starts.iter().copied().collect();
+    let mut queue: Vec<Cell> = starts.to_vec();
+    while let Some(at) = queue.pop() {
+        for (dc, dr) in (-1i64..=1).flat_map(|dc| (-1i64..=1).map(move |dr| (dc, dr))) {
+            let (c, r) = (at.column as i64 + dc, at.row as i64 + dr);
+            if c < 0 || r < 0 {
+                continue;
+            }
+            let next = Cell {
+                column: c as usize,
+                row: r as usize,
+            };
+            if cells.contains(&next) && joined.insert(next) {
+                queue.push(next);
+            }
+        }
+    }
+    joined
+}
+
 fn check_animal(
     table: &Table,
     params: &Params,
     place: &Place,
-    places: &[&Place],
+    sight: &mut Sight,
     diagnostics: &mut Diagnostics,
 ) {
     let board = &table.boards[params.board];
@@ -334,29 +546,48 @@ fn check_animal(
         );
         return;
     }
-    let occupied = |cell: Cell| places.iter().any(|p| p.at == cell);
-    let views = [facing, facing.left(), facing.right()];
-    let from = views
-        .iter()
-        .filter_map(|&way| next(table, params.board, place.at, way))
-        .any(|cell| board.cell(cell) == params.open && !occupied(cell));
-    if !from {
-        diagnostics.push(
-            Diagnostic::error(
-                Code::AnimalHidden,
-                format!(
-                    "the {name} on {} facing {} cannot be photographed at the start",
-                    place.at.name(),
-                    facing.name()
-                ),
-            )
-            .with_primary(
-                place.origin,
-                "its front and sides are blocked, off the board or taken",
-            )
-            .with_help("turn it or move it so that a cell at its front or a side is open ground"),
-        );
+    let start = (place.at, facing);
+    let walks = sight.walks(table, crosses);
+    if !walks.photographed[walks.ground.state_index(start)] {
+        let walk = walks.ground.walk(start, WALK_NAMED);
+        diagnostics.push(never_photographed(name, place, facing, walk));
     }
+}
+
+/// The most cells of a walk a report names.
+const WALK_NAMED: usize = 8;
+
+/// SZ1202: no state the animal's walk can bring it to has open ground a camera reaches at its
+/// front or sides.
+fn never_photographed(
+    name: &str,
+    place: &Place,
+    facing: Facing,
+    walk: Option<BTreeSet<Cell>>,
+) -> Diagnostic {
+    let at = place.at;
+    let label = match walk {
+        Some(cells) if cells.len() == 1 => format!("it never leaves {}", at.name()),
+        Some(cells) => format!(
+            "it only ever walks {}",
+            cells
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => "wherever it walks".to_string(),
+    };
+    Diagnostic::error(
+        Code::AnimalHidden,
+        format!(
+            "the {name} on {} facing {} can never be photographed: wherever its walk takes it, no cell at its front or sides is open ground a camera can reach",
+            at.name(),
+            facing.name()
+        ),
+    )
+    .with_primary(place.origin, label)
+    .with_help("a camera photographs an animal from the cell at its front or a side, standing on open ground it can reach from its corner: open a forest or lake cell beside the animal's walk, or start it elsewhere")
 }
 
 fn check_camera(table: &Table, params: &Params, place: &Place, diagnostics: &mut Diagnostics) {
