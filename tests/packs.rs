@@ -1028,3 +1028,29 @@ fn every_tricky_safari_animal_is_photographed_whichever_way_it_starts() {
         }
     }
 }
+
+#[test]
+fn diceafari_ruleset_names_every_component_it_uses() {
+    // Each component key of the rules names a component the ruleset lists: the Bonus Die's
+    // id once sat under a key the rule's text then overwrote.
+    let built = build("diceafari", |o| o.targets = vec![Target::Ruleset]);
+    let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
+    let rules = &ruleset["rules"];
+    let ids: Vec<&str> = ["tiles", "tokens", "decks", "dice"]
+        .iter()
+        .filter_map(|kind| ruleset[kind].as_array())
+        .flatten()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    for key in ["tiles", "photos", "travel", "maps", "dice", "bonus"] {
+        let id = rules[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("rules.{key}: {}", rules[key]));
+        assert!(ids.contains(&id), "rules.{key} = {id} is none of {ids:?}");
+    }
+    assert!(
+        rules["bonus_rule"]
+            .as_str()
+            .is_some_and(|t| t.contains("bonus die"))
+    );
+}

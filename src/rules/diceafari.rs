@@ -179,7 +179,7 @@ impl Rules for DiceAfari {
             "hold_and_reroll": "safari dice only; the bonus die is not re-rolled",
             "claim": "up to one tile per safari die showing its terrain, all on one route; a claimed tile may be reclaimed, replacing the other player's travel token",
             "turn_ends_unless_claims": TURN_MINIMUM,
-            "bonus": "claim or reclaim exactly the bonus die's number of tiles (a player may claim fewer than the dice allow to do so): then claim one more tile anywhere not claimed before",
+            "bonus_rule": "claim or reclaim exactly the bonus die's number of tiles (a player may claim fewer than the dice allow to do so): then claim one more tile anywhere not claimed before",
             "photo": "at the end of the turn, take one photo token lying between two of your travel tokens",
             "end": { "every_tile_claimed": true, "min_turns": count("min-turns") },
             "scoring": {
