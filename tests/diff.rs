@@ -22,6 +22,9 @@ struct Spec {
     base: String,
     /// Games of each version to simulate (0: content and reachability only).
     games: u64,
+    /// The policy both versions are played with (the default's when absent).
+    #[serde(default)]
+    policy: Option<String>,
     #[serde(default)]
     edit: Vec<Edit>,
     #[serde(default)]
@@ -54,6 +57,15 @@ struct Expect {
     /// Lines of `--full` (whole, after the indentation).
     #[serde(default)]
     full_contains: Vec<String>,
+    /// Words anywhere in the summary.
+    #[serde(default)]
+    summary_mentions: Vec<String>,
+    /// Lines of the summary (whole, after the indentation) that come in this order.
+    #[serde(default)]
+    summary_order: Vec<String>,
+    /// How the change of the mean VP is worded (`balance.mean_vp.change.magnitude`).
+    #[serde(default)]
+    mean_vp_magnitude: Option<String>,
     /// Ids of boxes, cards or species only the new version has, which balance must show.
     #[serde(default)]
     new_in_balance: Vec<String>,
@@ -135,6 +147,12 @@ impl Pair {
         let out = Command::new(env!("CARGO_BIN_EXE_safari"))
             .args(["diff", "old", "new", "--out", "out", "--seed", "1"])
             .args(["--games", &self.spec.games.to_string()])
+            .args(
+                self.spec
+                    .policy
+                    .iter()
+                    .flat_map(|p| ["--policy", p.as_str()]),
+            )
             .args(extra)
             .current_dir(&self.work)
             .output()
@@ -209,6 +227,22 @@ fn each_pair_leads_with_a_summary_that_fits_one_screen() {
                 pair.name
             );
         }
+        for expected in &pair.spec.expect.summary_mentions {
+            assert!(
+                text.contains(expected.as_str()),
+                "{}: the summary does not say `{expected}`:\n{text}",
+                pair.name
+            );
+        }
+        let places: Vec<Option<usize>> = (pair.spec.expect.summary_order.iter())
+            .map(|expected| lines.iter().position(|l| l.trim() == expected))
+            .collect();
+        assert!(
+            places.iter().all(Option::is_some) && places.windows(2).all(|w| w[0] < w[1]),
+            "{}: the summary does not have {:?} in this order:\n{text}",
+            pair.name,
+            pair.spec.expect.summary_order
+        );
         let full = pair.text(&["--full"]);
         for expected in &pair.spec.expect.full_contains {
             assert!(
@@ -252,6 +286,15 @@ fn new_and_removed_content_takes_part_in_balance() {
     for pair in pairs().into_iter().filter(|p| p.spec.games > 0) {
         let value = pair.json();
         let balance = &value["balance"];
+        if let Some(expected) = &pair.spec.expect.mean_vp_magnitude {
+            assert_eq!(
+                balance["mean_vp"]["change"]["magnitude"],
+                expected.as_str(),
+                "{}: {}",
+                pair.name,
+                balance["mean_vp"]
+            );
+        }
         let shifts: Vec<&serde_json::Value> = ["boxes", "cards", "species"]
             .iter()
             .flat_map(|family| balance[family].as_array().unwrap())
@@ -342,6 +385,8 @@ fn ruleset_fields() -> Vec<(&'static str, Vec<String>)> {
     vec![
         ("game", keys(&value["game"], &["id", "rules"])),
         ("parameter", keys(&value["parameters"], &[])),
+        ("sheet", keys(&value["field_guide"], &["sections"])),
+        ("deck", keys(&value["deck"], &["cards"])),
         ("section", keys(section, &["id", "tracks"])),
         ("track", {
             let mut k = keys(track, &["id"]);

@@ -7,12 +7,18 @@
 //! nothing: a new box filled in 35% of games is a shift from 0% (h = 1.27). Shifts of the same
 //! kind, place and direction are grouped ("14 boxes of the Turn Tracker are filled less
 //! often"), since one change to the rules moves many boxes together.
+//!
+//! Cohen's d measures how much two distributions overlap, not what a player notices: with a
+//! wide spread of scores, a fall of 6 VP in 90 is "negligible" on its scale. The whole-game
+//! means therefore also say their change in the game's units, with its 95% interval from both
+//! versions' games, and a magnitude from the change's share of the old mean ([`MeanChange`]).
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
+use super::shape::{Shape, shape};
 use crate::rules::safari_zone::ruleset::Ruleset;
 use crate::rules::safari_zone::sim::Report;
 
@@ -75,6 +81,9 @@ pub struct Shift {
     pub presence: &'static str,
     /// Whether the values are proportions (shown as percentages).
     pub proportion: bool,
+    /// For a mean: its change in the game's own units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<MeanChange>,
 }
 
 /// Shifts of one kind, in one place, in one direction.
@@ -106,6 +115,9 @@ pub struct Balance {
     pub players: usize,
     pub seed: u64,
     pub mean_vp: Shift,
+    /// Peaks of the final VP that one version has and the other does not (none when too few
+    /// games were played to tell).
+    pub vp_shape: Option<Shape>,
     pub mean_turns: Shift,
     pub ended_by_balls: Shift,
     /// Boxes whose fill rate changed significantly, and boxes only one version has; the
@@ -130,44 +142,148 @@ pub struct Unchanged {
     pub species: usize,
 }
 
-fn two_sided_normal(z: f64) -> f64 {
+pub(super) fn two_sided_normal(z: f64) -> f64 {
     let normal = Normal::new(0.0, 1.0).expect("the standard normal");
     2.0 * (1.0 - normal.cdf(z.abs()))
 }
 
-/// Welch's t-test on two samples of integers, with Cohen's d.
-fn means(what: &str, a: &[u32], b: &[u32]) -> Shift {
-    let stats = |x: &[u32]| {
+/// A mean's change, as a share of the old mean, from which it is small (below: too small to
+/// notice)...
+pub const SMALL: f64 = 0.01;
+/// ...from which a player notices it...
+pub const NOTICEABLE: f64 = 0.05;
+/// ...and from which it is large.
+pub const LARGE: f64 = 0.10;
+
+/// A change of a mean in the game's own units: how much, how sure, and how much it matters.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeanChange {
+    /// VP, turns
+    pub unit: &'static str,
+    /// The new mean less the old one.
+    pub difference: f64,
+    /// The difference as a share of the old mean (none when the old mean is 0).
+    pub relative: Option<f64>,
+    /// The standard error of the difference, from both versions' games (Welch).
+    pub standard_error: f64,
+    /// The 95% confidence interval of the difference.
+    pub ci95: [f64; 2],
+    /// within the noise (the interval includes 0), or how a player would feel it: too small
+    /// to notice (under 1% of the old mean), small, noticeable (5% and more), large (10%)
+    pub magnitude: &'static str,
+}
+
+/// The mean, variance and count of a sample of integers.
+struct Sample {
+    n: f64,
+    mean: f64,
+    variance: f64,
+}
+
+impl Sample {
+    fn of(x: &[u32]) -> Sample {
         let n = x.len().max(1) as f64;
         let mean = x.iter().map(|v| *v as f64).sum::<f64>() / n;
-        let var = x.iter().map(|v| (*v as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        (n, mean, var)
+        let variance =
+            x.iter().map(|v| (*v as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        Sample { n, mean, variance }
+    }
+
+    /// The variance of its mean.
+    fn error2(&self) -> f64 {
+        self.variance / self.n
+    }
+}
+
+/// Welch's test of two means: the difference's standard error, p-value and 95% interval.
+struct Welch {
+    standard_error: f64,
+    p: f64,
+    ci95: [f64; 2],
+}
+
+fn welch(a: &Sample, b: &Sample) -> Welch {
+    let difference = b.mean - a.mean;
+    let se2 = a.error2() + b.error2();
+    if se2 <= 0.0 {
+        let p = if difference == 0.0 { 1.0 } else { 0.0 };
+        return Welch {
+            standard_error: 0.0,
+            p,
+            ci95: [difference, difference],
+        };
+    }
+    let se = se2.sqrt();
+    let df = se2.powi(2)
+        / (a.error2().powi(2) / (a.n - 1.0).max(1.0) + b.error2().powi(2) / (b.n - 1.0).max(1.0));
+    let t = difference / se;
+    let (p, quantile) = match StudentsT::new(0.0, 1.0, df.max(1.0)) {
+        Ok(dist) => (2.0 * (1.0 - dist.cdf(t.abs())), dist.inverse_cdf(0.975)),
+        Err(_) => (two_sided_normal(t), 1.96),
     };
-    let ((na, ma, va), (nb, mb, vb)) = (stats(a), stats(b));
-    let se2 = va / na + vb / nb;
-    let p = if se2 <= 0.0 {
-        if ma == mb { 1.0 } else { 0.0 }
+    Welch {
+        standard_error: se,
+        p,
+        ci95: [difference - quantile * se, difference + quantile * se],
+    }
+}
+
+/// How a player would feel a change of a mean: by its share of the old mean, or, when the
+/// old mean is 0, by Cohen's d; nothing to feel when the interval includes 0.
+fn magnitude(significant: bool, relative: Option<f64>, effect: &Effect) -> &'static str {
+    if !significant {
+        return "within the noise";
+    }
+    let Some(relative) = relative.map(f64::abs) else {
+        return match effect.size {
+            "negligible" => "too small to notice",
+            "small" => "small",
+            "medium" => "noticeable",
+            _ => "large",
+        };
+    };
+    match relative {
+        r if r >= LARGE => "large",
+        r if r >= NOTICEABLE => "noticeable",
+        r if r >= SMALL => "small",
+        _ => "too small to notice",
+    }
+}
+
+/// Welch's t-test on two samples of integers measured in `unit`, with Cohen's d and the
+/// change in the game's own units.
+fn means(what: &str, unit: &'static str, a: &[u32], b: &[u32]) -> Shift {
+    let (a, b) = (Sample::of(a), Sample::of(b));
+    let test = welch(&a, &b);
+    let difference = b.mean - a.mean;
+    let pooled = ((a.variance + b.variance) / 2.0).sqrt();
+    let d = if difference == 0.0 {
+        0.0
     } else {
-        let t = (mb - ma) / se2.sqrt();
-        let df = se2.powi(2)
-            / ((va / na).powi(2) / (na - 1.0).max(1.0) + (vb / nb).powi(2) / (nb - 1.0).max(1.0));
-        match StudentsT::new(0.0, 1.0, df.max(1.0)) {
-            Ok(dist) => 2.0 * (1.0 - dist.cdf(t.abs())),
-            Err(_) => two_sided_normal(t),
-        }
+        difference / pooled
     };
-    let pooled = ((va + vb) / 2.0).sqrt();
-    let d = if mb == ma { 0.0 } else { (mb - ma) / pooled };
+    let effect = Effect::new("d", d);
+    let significant = test.p < ALPHA;
+    let relative = (a.mean != 0.0).then(|| difference / a.mean);
+    let change = MeanChange {
+        unit,
+        difference,
+        relative,
+        standard_error: test.standard_error,
+        ci95: test.ci95,
+        magnitude: magnitude(significant, relative, &effect),
+    };
     Shift {
         what: what.to_string(),
         label: what.to_string(),
-        old: Some(ma),
-        new: Some(mb),
-        p: Some(p),
-        significant: p < ALPHA,
-        effect: Effect::new("d", d),
+        old: Some(a.mean),
+        new: Some(b.mean),
+        p: Some(test.p),
+        significant,
+        effect,
         presence: "both",
         proportion: false,
+        change: Some(change),
     }
 }
 
@@ -222,6 +338,7 @@ fn proportions(what: &str, label: String, a: Option<Tally>, b: Option<Tally>, al
         effect: Effect::new("h", h),
         presence,
         proportion: true,
+        change: None,
     }
 }
 
@@ -459,8 +576,9 @@ pub fn balance(old: &Report, new: &Report, old_rules: &Ruleset, new_rules: &Rule
         games: new.games,
         players: new.players,
         seed: new.seed,
-        mean_vp: means("mean VP", &old.scores, &new.scores),
-        mean_turns: means("mean turns played", &old.lengths, &new.lengths),
+        mean_vp: means("mean VP", "VP", &old.scores, &new.scores),
+        vp_shape: shape(&old.scores, &new.scores),
+        mean_turns: means("mean turns played", "turns", &old.lengths, &new.lengths),
         ended_by_balls,
         boxes,
         cards,
@@ -488,5 +606,46 @@ impl Balance {
     /// The three whole-game figures.
     pub fn headline(&self) -> [&Shift; 3] {
         [&self.mean_vp, &self.mean_turns, &self.ended_by_balls]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` scores: `mean` plus and minus `spread` in turn.
+    fn scores(mean: u32, spread: u32, n: usize) -> Vec<u32> {
+        (0..n)
+            .map(|i| {
+                if i % 2 == 0 {
+                    mean + spread
+                } else {
+                    mean - spread
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fall_players_notice_is_noticeable_whatever_cohen_says() {
+        let shift = means(
+            "mean VP",
+            "VP",
+            &scores(91, 36, 2000),
+            &scores(85, 36, 2000),
+        );
+        let change = shift.change.clone().expect("a mean's change");
+        assert_eq!(shift.effect.size, "negligible", "{shift:?}");
+        assert_eq!(change.magnitude, "noticeable");
+        assert_eq!(change.difference, -6.0);
+        assert!(change.ci95[1] < 0.0 && change.ci95[0] > -9.0, "{change:?}");
+    }
+
+    #[test]
+    fn a_change_the_noise_explains_is_within_it() {
+        let shift = means("mean VP", "VP", &scores(91, 36, 100), &scores(89, 36, 100));
+        let change = shift.change.clone().expect("a mean's change");
+        assert!(change.ci95[0] < 0.0 && change.ci95[1] > 0.0, "{change:?}");
+        assert_eq!(change.magnitude, "within the noise");
     }
 }

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::matters::{self, Matters};
 use super::words::{self, Glossary};
 use crate::rules::safari_zone::ruleset::{GuideBox, Ruleset};
 
@@ -28,7 +29,7 @@ pub struct FieldChange {
 /// One entry of the content that changed.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Change {
-    /// game, parameter, section, track, box, card, dice, item, species
+    /// game, parameter, sheet, section, track, box, deck, card, dice, item, species
     pub kind: &'static str,
     pub id: String,
     /// added, removed, changed, moved, renamed
@@ -43,6 +44,9 @@ pub struct Change {
     pub fields: Vec<FieldChange>,
     /// The whole change in one line of words: "areas.area-1#6 now gives Area 4 Key".
     pub words: String,
+    /// What it means to a player (totals, presence, play, cosmetic): changes come in this
+    /// order.
+    pub matters: Matters,
 }
 
 fn fields<T: Serialize>(value: &T) -> BTreeMap<String, Value> {
@@ -155,6 +159,7 @@ impl Comparison<'_> {
             change,
             renamed_from: renamed_from.map(str::to_string),
             track: None,
+            matters: matters::change(kind, change, &fields),
             fields,
             words,
         });
@@ -298,10 +303,54 @@ fn loose_tracks(old: &Ruleset, new: &Ruleset) -> BTreeSet<String> {
 
 const PLACEMENT: [&str; 3] = ["section", "track", "position"];
 
-/// Every change of content from `old` to `new`, in the order a designer reads a game: the
-/// game and its numbers, the sheet (sections, tracks, boxes), the deck, the dice, the items
-/// and the species.
+/// The Field Guide as a whole: its title, its grid, and how many boxes it has.
+#[derive(Serialize)]
+struct SheetSummary<'a> {
+    title: &'a str,
+    columns: u32,
+    boxes: usize,
+}
+
+fn sheet(r: &Ruleset) -> SheetSummary<'_> {
+    let guide = &r.field_guide;
+    SheetSummary {
+        title: &guide.title,
+        columns: guide.columns,
+        boxes: guide
+            .sections
+            .iter()
+            .flat_map(|s| &s.tracks)
+            .map(|t| t.boxes.len())
+            .sum(),
+    }
+}
+
+/// The Encounter Deck as a whole: its name and its cards, counting copies.
+#[derive(Serialize)]
+struct DeckSummary<'a> {
+    name: &'a str,
+    size: u32,
+}
+
+fn deck(r: &Ruleset) -> DeckSummary<'_> {
+    DeckSummary {
+        name: &r.deck.name,
+        size: r.deck.size,
+    }
+}
+
+/// Every change of content from `old` to `new`, by what it means to a player ([`Matters`]:
+/// totals, then what was added or removed, what plays differently, and what only reads or sits
+/// differently), and within each in the order a designer reads a game: the game and its
+/// numbers, the sheet (sections, tracks, boxes), the deck, the dice, the items and the
+/// species.
 pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
+    let mut changes = in_reading_order(old, new);
+    changes.sort_by_key(|c| c.matters);
+    changes
+}
+
+fn in_reading_order(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
     let mut c = Comparison {
         glossary: Glossary::of(old, new),
         out: Vec::new(),
@@ -313,6 +362,10 @@ pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
     let parameters = differing(&old.parameters, &new.parameters, &[]);
     if !parameters.is_empty() {
         c.change("parameter", "parameters", "changed", None, parameters);
+    }
+    let guide = differing(&sheet(old), &sheet(new), &[]);
+    if !guide.is_empty() {
+        c.change("sheet", "field-guide", "changed", None, guide);
     }
     c.keyed(
         "section",
@@ -339,6 +392,10 @@ pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
         if change.change == "changed" && moved_only {
             change.change = "moved";
         }
+    }
+    let totals = differing(&deck(old), &deck(new), &[]);
+    if !totals.is_empty() {
+        c.change("deck", "deck", "changed", None, totals);
     }
     c.keyed(
         "card",

@@ -7,12 +7,16 @@
 //! reachability and balance, the largest effects first), [`text`] prints it or everything,
 //! and [`page`] writes both as one HTML page. The JSON of [`Diff`] is the complete diff.
 //!
-//! - `content`: the comparison by id; `words`: each change in the designer's terms.
-//! - `balance`: the statistics (tests, effect sizes, groups).
+//! - `content`: the comparison by id; `words`: each change in the designer's terms;
+//!   `matters`: what it means to a player, which orders the changes.
+//! - `balance`: the statistics (tests, effect sizes, means in the game's units, groups);
+//!   `shape`: the peaks of the final VP one version has and the other lacks.
 
 mod balance;
 mod content;
+pub mod matters;
 pub mod page;
+mod shape;
 pub mod summary;
 pub mod text;
 pub mod words;
@@ -21,8 +25,10 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-pub use balance::{ALPHA, Balance, Effect, Group, Shift, Unchanged, balance};
+pub use balance::{ALPHA, Balance, Effect, Group, MeanChange, Shift, Unchanged, balance};
 pub use content::{Change, FieldChange, content};
+pub use matters::Matters;
+pub use shape::{PeakChange, Shape};
 
 use crate::diag::Diagnostic;
 use crate::rules::safari_zone::ruleset::Ruleset;

@@ -8,7 +8,7 @@ use crate::html::{self, Column, Markup, html, text};
 use crate::rules::safari_zone::sim::Report;
 
 use super::summary::{self, BalanceSummary};
-use super::text::{effect, signed, value};
+use super::text::{effect, mean_change, shape_lines, signed, value};
 use super::{Balance, Change, Diff, Group, Shift};
 
 /// The badge of a shift's direction.
@@ -22,8 +22,30 @@ fn direction(s: &Shift) -> Markup {
     }
 }
 
+/// How large a shift is: a mean's by how a player would feel it, the others' by Cohen's scale.
 fn size(s: &Shift) -> Markup {
-    html::badge(s.effect.size, s.effect.size)
+    match &s.change {
+        Some(c) => html::badge(tone(c.magnitude), c.magnitude),
+        None => html::badge(s.effect.size, s.effect.size),
+    }
+}
+
+/// The stylesheet's tone of a mean's magnitude.
+fn tone(magnitude: &str) -> &'static str {
+    match magnitude {
+        "large" => "large",
+        "noticeable" => "medium",
+        "small" => "small",
+        _ => "negligible",
+    }
+}
+
+/// The badge of a whole-game figure: its change in words.
+fn figure_badge(s: &Shift) -> Markup {
+    match &s.change {
+        Some(c) => html::badge(tone(c.magnitude), &mean_change(c)),
+        None => html::badge(s.effect.size, &effect(s)),
+    }
 }
 
 /// The difference of a shift: points of percentage, or the change of a mean.
@@ -90,10 +112,11 @@ fn figures(b: &Balance) -> Markup {
                         (value(s, s.new)) " "
                         span.from { "from " (value(s, s.old)) }
                     }
-                    div { (direction(s)) " " (html::badge(s.effect.size, &effect(s))) }
+                    div { (direction(s)) " " (figure_badge(s)) }
                 }
             }
         }
+        (html::lines("shape", shape_lines(b).iter().map(String::as_str)))
     }
 }
 
@@ -131,7 +154,9 @@ fn summary_section(diff: &Diff) -> Markup {
             @if s.content.is_empty() { p { "No change." } }
             (html::lines("changes", s.content.iter().map(String::as_str)))
             @if s.content_hidden > 0 {
-                p.note { (s.content_hidden) " more in the content table below." }
+                p.note {
+                    (s.content_hidden) " more in the content table below: " (s.content_left_out) "."
+                }
             }
             h3 { "Reachability" }
             (html::lines("verdicts", s.reachability.iter().map(String::as_str)))
@@ -230,6 +255,9 @@ fn balance_section(b: &Balance) -> Markup {
         "Balance",
         html! {
             p.note {
+                "Means: the change with its 95% interval from the games of both versions; "
+                "within the noise when the interval includes 0, else small from 1% of the old "
+                "mean, noticeable from 5%, large from 10%. "
                 "Effect sizes are Cohen's: d for means, h for shares (0.2 small, 0.5 medium, "
                 "0.8 large). Listed: shifts significant at p < 0.05 (Bonferroni-corrected per "
                 "kind), and content only one version has, compared with nothing."

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::matters::{self, Matters};
 use super::{Balance, Change, Diff, Group, Shift, Verdicts};
 
 /// The lines of the first screen, unless asked otherwise.
@@ -26,7 +27,7 @@ const IDS_IN_A_LINE: usize = 6;
 const HEADER_LINES: usize = 3; // title, run, blank
 const CONTENT_FRAME: usize = 2; // heading, blank after
 const REACHABILITY_FRAME: usize = 1; // heading
-const BALANCE_FRAME: usize = 3 + 3; // blank, heading, legend, the three whole-game figures
+const BALANCE_FRAME: usize = 4 + 3; // blank, heading, legend (2), the three whole-game figures
 const CLOSING_LINES: usize = 2; // blank, how to see everything
 
 /// What the first screen shows.
@@ -34,6 +35,8 @@ pub struct Summary<'a> {
     pub content: Vec<String>,
     /// Content lines left out.
     pub content_hidden: usize,
+    /// What they are: "3 moved sections, 2 reworded items".
+    pub content_left_out: String,
     pub reachability: Vec<String>,
     pub reachability_hidden: usize,
     pub balance: Option<BalanceSummary<'a>>,
@@ -94,10 +97,31 @@ fn sorted(ids: &mut [&str]) {
     });
 }
 
-/// The content changes as lines, in order: boxes a track gained or lost are named in the
-/// track's line ("track safari-balls: 30 -> 25 boxes; removed balls.safari-balls#26 to #30")
-/// rather than one line each.
-pub fn content_lines(changes: &[Change]) -> Vec<String> {
+/// A line of the content changes: its words, what it means to a player, and how it is
+/// counted when the summary leaves it out ("moved", "section").
+pub struct ContentLine {
+    pub words: String,
+    pub matters: Matters,
+    adjective: &'static str,
+    kind: &'static str,
+}
+
+impl ContentLine {
+    fn of(c: &Change, words: String) -> ContentLine {
+        ContentLine {
+            words,
+            matters: c.matters,
+            adjective: matters::adjective(c),
+            kind: c.kind,
+        }
+    }
+}
+
+/// The content changes as lines, by what they mean to a player (as [`super::content`]
+/// orders them): boxes a track gained or lost are named in the track's line ("track
+/// safari-balls: 30 -> 25 boxes; removed balls.safari-balls#26 to #30") rather than one line
+/// each, and the line counts as boxes added or removed.
+pub fn content_lines(changes: &[Change]) -> Vec<ContentLine> {
     let folded = |c: &Change| {
         c.kind == "box" && (c.change == "added" || c.change == "removed") && c.track.is_some()
     };
@@ -133,15 +157,70 @@ pub fn content_lines(changes: &[Change]) -> Vec<String> {
     for c in changes.iter().filter(|c| !folded(c)) {
         if c.kind == "track" {
             tracks_said.push(c.id.as_str());
-            lines.push(format!("{}{}", c.words, boxes_of(&c.id, Some(c.change))));
+            let mut line =
+                ContentLine::of(c, format!("{}{}", c.words, boxes_of(&c.id, Some(c.change))));
+            if by_track.contains_key(c.id.as_str()) {
+                line.matters = line.matters.min(Matters::Presence);
+            }
+            lines.push(line);
         } else {
-            lines.push(c.words.clone());
+            lines.push(ContentLine::of(c, c.words.clone()));
         }
     }
     for track in by_track.keys().filter(|t| !tracks_said.contains(t)) {
-        lines.push(format!("track {track}{}", boxes_of(track, None)).replacen("; ", ": ", 1));
+        lines.push(ContentLine {
+            words: format!("track {track}{}", boxes_of(track, None)).replacen("; ", ": ", 1),
+            matters: Matters::Presence,
+            adjective: "changed",
+            kind: "track",
+        });
     }
+    lines.sort_by_key(|l| l.matters);
     lines
+}
+
+/// What lines left out are, the most telling first, by how they changed and then by kind:
+/// "4 reworded tracks", "2 changed (item, species), 3 moved (2 sections, box)".
+fn left_out(lines: &[ContentLine]) -> String {
+    let mut by_adjective: Vec<(&str, Vec<(&str, usize)>)> = Vec::new();
+    for l in lines {
+        let at = match by_adjective.iter().position(|(a, _)| *a == l.adjective) {
+            Some(at) => at,
+            None => {
+                by_adjective.push((l.adjective, Vec::new()));
+                by_adjective.len() - 1
+            }
+        };
+        let kinds = &mut by_adjective[at].1;
+        match kinds.iter_mut().find(|(kind, _)| *kind == l.kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((l.kind, 1)),
+        }
+    }
+    let things = |kind: &str, n: usize| {
+        let (one, many) = matters::noun(kind);
+        if n == 1 { one } else { many }
+    };
+    let parts: Vec<String> = by_adjective
+        .into_iter()
+        .map(|(adjective, kinds)| {
+            let total: usize = kinds.iter().map(|(_, n)| n).sum();
+            match kinds.as_slice() {
+                [(kind, n)] => format!("{n} {adjective} {}", things(kind, *n)),
+                _ => {
+                    let each: Vec<String> = kinds
+                        .iter()
+                        .map(|(kind, n)| match n {
+                            1 => things(kind, 1).to_string(),
+                            n => format!("{n} {}", things(kind, *n)),
+                        })
+                        .collect();
+                    format!("{total} {adjective} ({})", each.join(", "))
+                }
+            }
+        })
+        .collect();
+    parts.join(", ")
 }
 
 fn count(n: usize, one: &str, many: &str) -> String {
@@ -190,22 +269,28 @@ fn clipped(line: String) -> String {
     }
 }
 
-/// At most `cap` of `lines`, and how many were left out: when some are, the last line shown
-/// gives way to the count.
+/// How many of `len` lines are shown under a cap of `cap` lines: all when they fit, else
+/// one fewer than the cap, whose last line gives way to the count of the rest.
+fn shown_of(len: usize, cap: usize) -> usize {
+    if len <= cap { len } else { cap - 1 }
+}
+
+/// At most `cap` of `lines` (see [`shown_of`]), and how many were left out.
 fn capped(lines: Vec<String>, cap: usize) -> (Vec<String>, usize) {
     let mut lines: Vec<String> = lines.into_iter().map(clipped).collect();
-    if lines.len() <= cap {
-        return (lines, 0);
-    }
-    let hidden = lines.len() - (cap - 1);
-    lines.truncate(cap - 1);
+    let shown = shown_of(lines.len(), cap);
+    let hidden = lines.len() - shown;
+    lines.truncate(shown);
     (lines, hidden)
 }
 
 /// The first screen of `diff` in at most `max_lines` lines of text (no fewer than 30 are
 /// needed for the fixed parts).
 pub fn summary(diff: &Diff, max_lines: usize) -> Summary<'_> {
-    let (content, content_hidden) = capped(content_lines(&diff.content), CONTENT_LINES);
+    let lines = content_lines(&diff.content);
+    let content_left_out = left_out(&lines[shown_of(lines.len(), CONTENT_LINES)..]);
+    let (content, content_hidden) =
+        capped(lines.into_iter().map(|l| l.words).collect(), CONTENT_LINES);
     let (reachability, reachability_hidden) = capped(
         reachability_lines(&diff.reachability, IDS_IN_A_LINE),
         REACHABILITY_LINES,
@@ -220,7 +305,8 @@ pub fn summary(diff: &Diff, max_lines: usize) -> Summary<'_> {
         + hidden_line(reachability_hidden)
         + CLOSING_LINES;
     let balance = diff.balance.as_ref().map(|b| {
-        let mut left = max_lines.saturating_sub(used + BALANCE_FRAME);
+        let shape = super::text::shape_lines(b).len();
+        let mut left = max_lines.saturating_sub(used + BALANCE_FRAME + shape);
         let mut groups = Vec::new();
         let mut shifts_hidden = 0;
         let mut groups_hidden = 0;
@@ -246,6 +332,7 @@ pub fn summary(diff: &Diff, max_lines: usize) -> Summary<'_> {
     Summary {
         content,
         content_hidden,
+        content_left_out,
         reachability,
         reachability_hidden,
         balance,

@@ -3,7 +3,7 @@
 //! The callers pass the text through `diag::printable`, as every human output of content.
 
 use super::summary::{self, Summary};
-use super::{Balance, Diff, Shift};
+use super::{Balance, Diff, MeanChange, Shift};
 
 /// A value as the shift measures it: a percentage or a mean; "absent" when the version
 /// does not have the thing.
@@ -21,9 +21,42 @@ pub fn signed(value: f64) -> String {
     format!("{value:+.2}")
 }
 
-/// The effect, or that there is no significant change.
+/// A number with its sign, to `decimals` places, with no "-0.0".
+fn with_sign(value: f64, decimals: usize) -> String {
+    let shown = format!("{value:+.decimals$}");
+    if shown
+        .trim_start_matches(['-', '+'])
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        format!("{:+.decimals$}", 0.0)
+    } else {
+        shown
+    }
+}
+
+/// A mean's change in the game's units: "-5.90 VP (-6.5%), 95% CI -7.61 to -4.19: noticeable".
+pub fn mean_change(c: &MeanChange) -> String {
+    let relative = c
+        .relative
+        .map(|r| format!(" ({}%)", with_sign(r * 100.0, 1)))
+        .unwrap_or_default();
+    format!(
+        "{} {}{relative}, 95% CI {} to {}: {}",
+        with_sign(c.difference, 2),
+        c.unit,
+        with_sign(c.ci95[0], 2),
+        with_sign(c.ci95[1], 2),
+        c.magnitude
+    )
+}
+
+/// The effect, or that there is no significant change; a mean's in the game's units first.
 pub fn effect(s: &Shift) -> String {
     let (measure, value) = (s.effect.measure, signed(s.effect.value));
+    if let Some(change) = &s.change {
+        return format!("{}; {measure} {value}", mean_change(change));
+    }
     if !s.significant && s.presence == "both" {
         return format!("{measure} {value}, not significant");
     }
@@ -55,9 +88,15 @@ fn run_line(diff: &Diff) -> String {
     }
 }
 
-const LEGEND: &str = "  d, h: Cohen's effect sizes (0.2 small, 0.5 medium, 0.8 large); \
-                      listed: significant at p < 0.05 (Bonferroni), and content only one version has";
+/// What the balance lines mean, one line each.
+pub const LEGEND: [&str; 2] = [
+    "  means: the change with its 95% interval; within the noise if that holds 0, else small from 1% \
+     of the old mean, noticeable from 5%, large from 10%",
+    "  d, h: Cohen's effect sizes (0.2 small, 0.5 medium, 0.8 large); \
+     listed: significant at p < 0.05 (Bonferroni), and content only one version has",
+];
 
+/// The whole-game figures, each peak of the final VP gained or lost after the mean VP.
 fn headline(out: &mut Vec<String>, b: &Balance) {
     let width = b
         .headline()
@@ -67,7 +106,19 @@ fn headline(out: &mut Vec<String>, b: &Balance) {
         .unwrap_or(0);
     for s in b.headline() {
         out.push(shift_line(s, width, "  "));
+        if std::ptr::eq(s, &b.mean_vp) {
+            out.extend(shape_lines(b).into_iter().map(|l| format!("  {l}")));
+        }
     }
+}
+
+/// The peaks of the final VP one version has and the other does not, as lines.
+pub fn shape_lines(b: &Balance) -> Vec<String> {
+    b.vp_shape
+        .iter()
+        .flat_map(|shape| &shape.changes)
+        .map(|c| format!("final VP: {}", c.words))
+        .collect()
 }
 
 fn content_heading(diff: &Diff) -> String {
@@ -92,7 +143,10 @@ pub fn summary(diff: &Diff, max_lines: usize) -> String {
     }
     out.extend(s.content.iter().map(|l| format!("  {l}")));
     if s.content_hidden > 0 {
-        out.push(format!("  … and {} more", s.content_hidden));
+        out.push(format!(
+            "  … and {} more: {}",
+            s.content_hidden, s.content_left_out
+        ));
     }
     out.push(String::new());
     out.push("Reachability".to_string());
@@ -103,7 +157,7 @@ pub fn summary(diff: &Diff, max_lines: usize) -> String {
     if let Some(bs) = &s.balance {
         out.push(String::new());
         out.push("Balance, the largest effects first".to_string());
-        out.push(LEGEND.to_string());
+        out.extend(LEGEND.map(String::from));
         headline(&mut out, bs.balance);
         let width = bs
             .groups
@@ -172,7 +226,7 @@ pub fn full(diff: &Diff) -> String {
     if let Some(b) = &diff.balance {
         out.push(String::new());
         out.push("Balance, the largest effects first".to_string());
-        out.push(LEGEND.to_string());
+        out.extend(LEGEND.map(String::from));
         headline(&mut out, b);
         let width = b
             .boxes

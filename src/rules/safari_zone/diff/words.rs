@@ -33,6 +33,7 @@ pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[
             "hazard_limit",
         ],
     ),
+    ("sheet", &["title", "columns", "boxes"]),
     ("section", &["title", "column", "row", "width", "height"]),
     ("track", &["section", "title", "loose", "flow", "boxes"]),
     (
@@ -42,6 +43,7 @@ pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[
             "label",
         ],
     ),
+    ("deck", &["name", "size"]),
     (
         "card",
         &["species", "capture_rate", "criteria", "copies", "flavor"],
@@ -448,7 +450,13 @@ fn dice_change(old: &[Vec<Face>], new: &[Vec<Face>]) -> String {
     // has another number of them.
     let die_change = |a: &[Face], b: &[Face]| -> String {
         if a.len() != b.len() {
-            return format!("faces {} -> {}", faces(a), faces(b));
+            return format!(
+                "{} -> {} faces: {} -> {}",
+                a.len(),
+                b.len(),
+                faces(a),
+                faces(b)
+            );
         }
         let differ: Vec<String> = a
             .iter()
@@ -556,7 +564,16 @@ fn meaning(
         | ("box", "label")
         | ("dice", "name")
         | ("item", "name")
-        | ("species", "name") => Some(arrow(field, quoted(old), quoted(new))),
+        | ("species", "name")
+        | ("deck", "name")
+        | ("sheet", "title") => Some(arrow(field, quoted(old), quoted(new))),
+        ("deck", "size") => Some(format!(
+            "{} -> {} cards, counting copies",
+            number(old),
+            number(new)
+        )),
+        ("sheet", "boxes") => Some(format!("{} -> {} boxes", number(old), number(new))),
+        ("sheet", "columns") => Some(arrow("grid columns", number(old), number(new))),
         ("section", "column" | "row" | "width" | "height") => {
             Some(arrow(&format!("grid {field}"), number(old), number(new)))
         }
@@ -630,11 +647,14 @@ fn meaning(
 }
 
 /// How a kind of entry is named at the start of a line: a box by its id alone (ids of boxes
-/// say where they are), the others by kind and id.
-fn subject(kind: &str, id: &str) -> String {
+/// say where they are), the deck and the sheet by their names (a game has one of each), the
+/// others by kind and id.
+fn subject(kind: &str, id: &str, g: &Glossary) -> String {
     match kind {
         "box" => id.to_string(),
         "game" => format!("game {id}"),
+        "deck" => g.new.deck.name.clone(),
+        "sheet" => g.new.field_guide.title.clone(),
         _ => format!("{kind} {id}"),
     }
 }
@@ -659,16 +679,16 @@ pub fn change(
     let phrases: Vec<&str> = fields.iter().map(|f| f.words.as_str()).collect();
     match change {
         "added" => match g.describe(kind, id, g.new) {
-            Some(what) => format!("new {}: {what}", subject(kind, id)),
-            None => format!("new {}", subject(kind, id)),
+            Some(what) => format!("new {}: {what}", subject(kind, id, g)),
+            None => format!("new {}", subject(kind, id, g)),
         },
         "removed" => match g.describe(kind, id, g.old) {
-            Some(what) => format!("{} removed (was: {what})", subject(kind, id)),
-            None => format!("{} removed", subject(kind, id)),
+            Some(what) => format!("{} removed (was: {what})", subject(kind, id, g)),
+            None => format!("{} removed", subject(kind, id, g)),
         },
         "renamed" => {
             let from = renamed_from.unwrap_or_default();
-            let head = format!("{} renamed to {id}", subject(kind, from));
+            let head = format!("{} renamed to {id}", subject(kind, from, g));
             if phrases.is_empty() {
                 head
             } else {
@@ -677,7 +697,7 @@ pub fn change(
         }
         _ if kind == "parameter" => phrases.join("; "),
         _ => {
-            let subject = subject(kind, id);
+            let subject = subject(kind, id, g);
             match phrases.first() {
                 Some(first) if reads_on(first) => format!("{subject} {}", phrases.join("; ")),
                 _ => format!("{subject}: {}", phrases.join("; ")),

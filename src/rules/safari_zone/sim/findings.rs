@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::peaks::{Bins, MODE_MIN_MASS, peaks, valley};
 use super::report::{Report, Sample};
 
 /// A best rate below this share of games is "rarely".
@@ -14,12 +15,6 @@ pub const RARELY: f64 = 0.05;
 /// Features filled in fewer (or more) games than this share are left out of the drivers:
 /// their lift rests on too few games.
 pub const DRIVER_MIN_RATE: f64 = 0.05;
-/// A VP peak is kept when at least this share of the highest peak's height...
-pub const PEAK_MIN_HEIGHT: f64 = 0.15;
-/// ...and the valley between two peaks is at most this share of the lower one.
-pub const VALLEY_MAX_DEPTH: f64 = 0.6;
-/// Each side of a split between two peaks holds at least this share of the games.
-pub const MODE_MIN_MASS: f64 = 0.1;
 /// A feature separates two peaks when its rate differs by at least this much between them.
 pub const SEPARATOR_MIN_GAP: f64 = 0.25;
 /// Runs smaller than this many player-games make no findings about shapes and drivers.
@@ -378,67 +373,23 @@ fn distinct<T: Copy>(samples: &[Sample], ranked: &[(usize, T)], k: usize) -> Vec
 /// The peaks of a VP distribution, smoothed, and where it splits between the two highest:
 /// `(lower peak, upper peak, split)` in VP.
 fn two_peaks(scores: &[u32]) -> Option<(f64, f64, f64)> {
-    let (min, max) = (*scores.iter().min()?, *scores.iter().max()?);
-    let width = ((max - min + 1) as f64 / 40.0).ceil().max(1.0);
-    let bins = ((max - min) as f64 / width) as usize + 1;
-    let mut counts = vec![0.0; bins];
-    for s in scores {
-        counts[((s - min) as f64 / width) as usize] += 1.0;
-    }
-    const KERNEL: [f64; 5] = [1.0, 2.0, 3.0, 2.0, 1.0];
-    let smooth: Vec<f64> = (0..bins)
-        .map(|i| {
-            KERNEL
-                .iter()
-                .enumerate()
-                .filter_map(|(k, w)| {
-                    let j = (i + k).checked_sub(2)?;
-                    counts.get(j).map(|c| c * w)
-                })
-                .sum::<f64>()
-                / 9.0
-        })
-        .collect();
-    let highest = smooth.iter().copied().fold(0.0, f64::max);
-    let mut peaks: Vec<usize> = (0..bins)
-        .filter(|i| {
-            let left = if *i == 0 { 0.0 } else { smooth[i - 1] };
-            let right = smooth.get(i + 1).copied().unwrap_or(0.0);
-            smooth[*i] > left && smooth[*i] >= right && smooth[*i] >= PEAK_MIN_HEIGHT * highest
-        })
-        .collect();
-    // Neighbouring peaks without a deep enough valley between them are one peak.
-    let mut merged = true;
-    while merged && peaks.len() > 1 {
-        merged = false;
-        for k in 0..peaks.len() - 1 {
-            let (a, b) = (peaks[k], peaks[k + 1]);
-            let valley = smooth[a..=b].iter().copied().fold(f64::MAX, f64::min);
-            if valley > VALLEY_MAX_DEPTH * smooth[a].min(smooth[b]) {
-                let lower = if smooth[a] < smooth[b] { k } else { k + 1 };
-                peaks.remove(lower);
-                merged = true;
-                break;
-            }
-        }
-    }
-    if peaks.len() < 2 {
+    let bins = Bins::over(scores.iter())?;
+    let smooth = bins.smoothed(scores);
+    let mut by_height = peaks(&smooth);
+    if by_height.len() < 2 {
         return None;
     }
-    let mut by_height = peaks.clone();
     by_height.sort_by(|a, b| smooth[*b].total_cmp(&smooth[*a]));
     let (a, b) = (
         by_height[0].min(by_height[1]),
         by_height[0].max(by_height[1]),
     );
-    let valley = (a..=b).min_by(|x, y| smooth[*x].total_cmp(&smooth[*y]))?;
-    let at = |bin: usize| min as f64 + (bin as f64 + 0.5) * width;
-    let split = min as f64 + (valley as f64 + 1.0) * width;
+    let split = bins.start(valley(&smooth, a, b) + 1);
     let below = scores.iter().filter(|s| (**s as f64) < split).count() as f64;
     let share = below / scores.len() as f64;
     (MODE_MIN_MASS..=1.0 - MODE_MIN_MASS)
         .contains(&share)
-        .then_some((at(a), at(b), split))
+        .then_some((bins.centre(a), bins.centre(b), split))
 }
 
 fn vp_modes(run: &Report) -> Option<Finding> {

@@ -5,6 +5,7 @@
 
 mod findings;
 mod page;
+pub mod peaks;
 mod render;
 mod report;
 mod totals;
