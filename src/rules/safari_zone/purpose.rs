@@ -143,30 +143,41 @@ pub fn causes_the_rules_never_mention(
     diagnostics: &mut Diagnostics,
 ) {
     let plain = outside_comments(text).to_lowercase();
-    let mentions = |names: &[&str]| {
-        names
-            .iter()
-            .any(|name| mentioned(&plain, &name.to_lowercase()))
+    // A cause's own word, then the ids and names of what it names.
+    let with = |word: &str, named: Vec<(&String, &String)>| -> Vec<String> {
+        std::iter::once(word.to_string())
+            .chain(
+                named
+                    .into_iter()
+                    .flat_map(|(id, name)| [id.clone(), name.clone()]),
+            )
+            .collect()
     };
     let mut reported: Vec<String> = Vec::new();
     for def in &game.guide.boxes {
-        let cause = &def.terms.cause.value;
-        let (key, names): (String, Vec<String>) = match cause {
+        let (key, names): (String, Vec<String>) = match &def.terms.cause.value {
             Cause::Dice(action) => (
                 format!("dice:{}", action.name()),
-                vec![action.name().to_string()],
+                with(action.name(), vec![]),
             ),
-            Cause::Turn => ("turn".into(), vec!["turn".into()]),
-            Cause::Ball => ("ball".into(), vec!["ball".into()]),
-            Cause::Collect(species) => (
-                "collect".into(),
-                std::iter::once("collect".to_string())
-                    .chain(species.iter().flat_map(|s| {
-                        let s = game.species(*s);
-                        [s.id.clone(), s.name.clone()]
-                    }))
-                    .collect(),
-            ),
+            Cause::Turn => ("turn".into(), with("turn", vec![])),
+            Cause::Ball => ("ball".into(), with("ball", vec![])),
+            Cause::Free => ("free".into(), with("free", vec![])),
+            Cause::Bonus => ("bonus".into(), with("bonus", vec![])),
+            Cause::Collect(species) => {
+                let named = species
+                    .iter()
+                    .map(|s| game.species(*s))
+                    .map(|s| (&s.id, &s.name));
+                ("collect".into(), with("collect", named.collect()))
+            }
+            Cause::Obtain(items) => {
+                let named = items
+                    .iter()
+                    .map(|i| game.item(*i))
+                    .map(|i| (&i.id, &i.name));
+                ("obtain".into(), with("obtain", named.collect()))
+            }
             Cause::Use(item) => {
                 let item = game.item(*item);
                 let mut names = vec![item.id.clone(), item.name.clone()];
@@ -179,24 +190,15 @@ pub fn causes_the_rules_never_mention(
                 }
                 (format!("use:{}", item.id), names)
             }
-            Cause::Obtain(items) => (
-                "obtain".into(),
-                std::iter::once("obtain".to_string())
-                    .chain(items.iter().flat_map(|i| {
-                        let i = game.item(*i);
-                        [i.id.clone(), i.name.clone()]
-                    }))
-                    .collect(),
-            ),
-            Cause::Free => ("free".into(), vec!["free".into()]),
-            Cause::Bonus => ("bonus".into(), vec!["bonus".into()]),
             Cause::Unknown => continue,
         };
         if reported.contains(&key) {
             continue;
         }
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        if mentions(&names) {
+        if names
+            .iter()
+            .any(|name| mentioned(&plain, &name.to_lowercase()))
+        {
             continue;
         }
         reported.push(key.clone());

@@ -44,22 +44,9 @@ const TEXT: &[(&str, &[&str])] = &[
     ("sheet", &["title"]),
 ];
 
-/// Fields that are totals of the game, whatever their values.
-const TOTALS: &[(&str, &[&str])] = &[
-    (
-        "parameter",
-        &[
-            "players_min",
-            "players_max",
-            "turns",
-            "safari_balls",
-            "rolls_per_turn",
-            "hazard_limit",
-        ],
-    ),
-    ("deck", &["size"]),
-    ("sheet", &["boxes"]),
-];
+/// Fields that are totals of the game, whatever their values (besides every `parameter`:
+/// players, turns, balls, rolls and hazards).
+const TOTALS: &[(&str, &[&str])] = &[("deck", &["size"]), ("sheet", &["boxes"])];
 
 fn listed(table: &[(&str, &[&str])], kind: &str, field: &str) -> bool {
     table
@@ -86,7 +73,7 @@ fn dice_shape(v: Option<&Value>) -> Option<Vec<usize>> {
 /// What one field's change means to a player.
 pub fn field(kind: &str, f: &FieldChange) -> Matters {
     let field = f.field.as_str();
-    if listed(TOTALS, kind, field) {
+    if kind == "parameter" || listed(TOTALS, kind, field) {
         return Matters::Totals;
     }
     if (kind, field) == ("dice", "dice") && dice_shape(f.old.as_ref()) != dice_shape(f.new.as_ref())

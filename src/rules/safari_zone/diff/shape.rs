@@ -223,17 +223,7 @@ pub fn shape(old: &[u32], new: &[u32]) -> Option<Shape> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `n` values in a triangle of half-width `spread` around `at`.
-    fn lump(at: u32, spread: u32, n: usize) -> Vec<u32> {
-        let shape: Vec<u32> = (0..=2 * spread)
-            .flat_map(|d| {
-                let weight = spread + 1 - d.abs_diff(spread);
-                std::iter::repeat_n(at - spread + d, weight as usize)
-            })
-            .collect();
-        shape.iter().cycle().take(n).copied().collect()
-    }
+    use crate::rules::safari_zone::sim::peaks::tests::lump;
 
     #[test]
     fn a_second_lump_is_a_peak_that_appears_and_back_again_disappears() {

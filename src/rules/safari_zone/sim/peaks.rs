@@ -149,11 +149,11 @@ pub fn stretches(smooth: &[f64], peaks: &[usize]) -> Vec<(usize, usize)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// `n` values in a triangle of half-width `spread` around `at`.
-    fn lump(at: u32, spread: u32, n: usize) -> Vec<u32> {
+    pub(crate) fn lump(at: u32, spread: u32, n: usize) -> Vec<u32> {
         let shape: Vec<u32> = (0..=2 * spread)
             .flat_map(|d| {
                 let weight = spread + 1 - d.abs_diff(spread);
