@@ -91,11 +91,18 @@ fn write(folder: &mut Files, passes: &[Pass]) {
     }
 }
 
-/// The edits, each to the content as the one before left it, and whether the sheet prints
-/// what it changes: a flavour text, a capture rate (which the card prints as odds), the
-/// flavour text back as it was, and a card printed once more (the Park Rules count the
-/// cards).
-fn edits(deck: &str) -> Vec<(String, bool)> {
+/// The edits, each to the content as the one before left it, and whether the Field Guide
+/// receives what it changes (and so names other content at its foot): a flavour text (only
+/// the card prints it), a capture rate (the generated reference page prints it, the game's
+/// own Park Rules may), the flavour text back as it was, and a card printed once more (the
+/// Park Rules count the cards, and every card after it is numbered anew).
+struct Edit {
+    deck: String,
+    sheet_shows_it: bool,
+    renumbers: bool,
+}
+
+fn edits(deck: &str) -> Vec<Edit> {
     let flavour = "Its large ears stay raised to catch the faintest rustle in the tall grass.";
     assert!(deck.contains(flavour));
     let first = deck.replace(flavour, "Its ears twitch at every rustle of the grass.");
@@ -107,11 +114,16 @@ fn edits(deck: &str) -> Vec<(String, bool)> {
             .replacen("size = 52", "size = 53", 1)
             .replacen("copies = 5", "copies = 6", 1);
     assert_ne!(third, fourth);
+    let edit = |deck: String, sheet_shows_it, renumbers| Edit {
+        deck,
+        sheet_shows_it,
+        renumbers,
+    };
     vec![
-        (first, false),
-        (second, false),
-        (third, false),
-        (fourth, true),
+        edit(first, false, false),
+        edit(second, true, false),
+        edit(third, false, false),
+        edit(fourth, true, true),
     ]
 }
 
@@ -132,11 +144,9 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
         &rebuild(&game, &out, &Target::ALL, &mut session),
     );
     let deck = std::fs::read_to_string(game.join("deck.toml")).unwrap();
-    for (step, (text, card_on_sheet)) in edits(&deck).into_iter().enumerate() {
-        // The sheet's foot names the content (`content <id>`): every edit shows on it, so the
-        // third build always redraws it; the cards shown on it only tell the second build.
-        let sheet_shows_it = true;
-        std::fs::write(game.join("deck.toml"), text).unwrap();
+    for (step, edit) in edits(&deck).into_iter().enumerate() {
+        let sheet_shows_it = edit.sheet_shows_it;
+        std::fs::write(game.join("deck.toml"), edit.deck).unwrap();
         let passes = rebuild(&game, &out, &targets, &mut session);
         assert_eq!(
             passes.len(),
@@ -146,7 +156,7 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
         // The second build, previews and export, rasterises one card's face and the deck
         // page that first shows it, and encodes them and that card's sprite sheet: no more.
         // (A card printed once more numbers every card after it anew.)
-        if let (Some((reused, made)), false) = (passes[1].counts, card_on_sheet) {
+        if let (Some((reused, made)), false) = (passes[1].counts, edit.renumbers) {
             assert!(
                 made <= 3 && reused > 30,
                 "edit {step}: {made} images made and {reused} reused"
@@ -188,6 +198,19 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
         );
         for (path, bytes) in &full {
             assert!(folder[path] == *bytes, "edit {step}: {path} differs");
+        }
+        // The third build typesets the sheet only when it receives the edit: otherwise the
+        // session's Field Guide is the one typeset before (a hit of the session's cache, as
+        // each document it keeps is), and nothing is drawn again.
+        if let Some((reused, made)) = passes[2].counts {
+            if sheet_shows_it {
+                assert!(made > 0, "edit {step}: the changed sheet was not typeset");
+            } else {
+                assert!(
+                    made == 0 && reused > 0,
+                    "edit {step}: the unchanged sheet made {made} results ({reused} reused)"
+                );
+            }
         }
         if sheet_shows_it {
             let before = &passes[1].files;

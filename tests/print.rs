@@ -804,9 +804,10 @@ fn the_reference_page_describes_item_effects_and_odds_with_bonuses() {
 }
 
 /// The Field Guide's pages say which content made them (`content <id>` at their foot), one id
-/// for the front and the Park Rules, and another once the content changes, though no version
-/// in game.toml was bumped. The sheets that are cut up (cards, stickers) say what they are and
-/// the game's versions on every page.
+/// for the front and the Park Rules, and another once the content it receives changes, though
+/// no version in game.toml was bumped; a card's flavour text, which only the card prints,
+/// leaves it as it was. The sheets that are cut up (cards, stickers) say what they are and the
+/// game's versions on every page.
 #[test]
 fn printed_pages_name_the_content_that_made_them() {
     let ids_of = |dir: &Path| {
@@ -850,10 +851,19 @@ fn printed_pages_name_the_content_that_made_them() {
     assert_eq!(before.len(), 1, "one id on every page: {before:?}");
     let deck = dir.join("deck.toml");
     let text = std::fs::read_to_string(&deck).unwrap();
-    std::fs::write(&deck, text.replacen("flavor = \"", "flavor = \"Now ", 1)).unwrap();
+    let flavour = text.replacen("flavor = \"", "flavor = \"Now ", 1);
+    assert_ne!(flavour, text);
+    std::fs::write(&deck, &flavour).unwrap();
+    assert_eq!(ids_of(&dir), before, "a flavour text is the card's alone");
+    let rate = flavour.replacen("capture-rate = 10", "capture-rate = 11", 1);
+    assert_ne!(rate, flavour);
+    std::fs::write(&deck, rate).unwrap();
     let after = ids_of(&dir);
     assert_eq!(after.len(), 1, "{after:?}");
-    assert_ne!(before, after, "an edit gives the pages another id");
+    assert_ne!(
+        before, after,
+        "an edit the sheet receives gives its pages another id"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

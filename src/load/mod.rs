@@ -192,15 +192,19 @@ pub const CONTENT_VERSION: &str = "content";
 /// every file of the game folder read so far, so that printed copies of different content
 /// can be told apart even when nobody bumped a version. The id is the first eight hex digits
 /// of a SHA-256 over the files' names and texts (the built-in templates left out: the same
-/// content printed by another safari keeps its id).
+/// content printed by another safari keeps its id). `shown` stands in for one file's text
+/// with what of it the pages print (a rules module's choice: Safari Zone RNW's Field Guide
+/// shows no card's flavour text or art, so editing those leaves its id, and the sheet, as
+/// they were).
 pub fn add_content_version(
     folder: &crate::world::GameFolder,
     versions: &mut Vec<(String, String)>,
+    shown: Option<(crate::world::FileId, &[u8])>,
 ) {
     if versions.iter().any(|(part, _)| part == CONTENT_VERSION) {
         return;
     }
-    let digest = sources_digest(folder, |name| !name.starts_with("<built-in>"));
+    let digest = digest_of(folder, |name| !name.starts_with("<built-in>"), shown);
     let id: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     versions.push((CONTENT_VERSION.to_string(), id));
 }
@@ -208,18 +212,29 @@ pub fn add_content_version(
 /// SHA-256 over the folder's sources whose name `keep` takes, sorted by name (name, NUL,
 /// text, NUL each): what the ruleset's `content_hash` and the printed content id are made of.
 pub fn sources_digest(folder: &crate::world::GameFolder, keep: impl Fn(&str) -> bool) -> [u8; 32] {
+    digest_of(folder, keep, None)
+}
+
+fn digest_of(
+    folder: &crate::world::GameFolder,
+    keep: impl Fn(&str) -> bool,
+    shown: Option<(crate::world::FileId, &[u8])>,
+) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut sources: Vec<_> = folder
         .sources()
-        .map(|(_, source)| source)
-        .filter(|source| keep(&source.name))
+        .filter(|(_, source)| keep(&source.name))
+        .map(|(id, source)| match shown {
+            Some((file, bytes)) if file == id => (source.name.as_str(), bytes),
+            _ => (source.name.as_str(), source.text.as_bytes()),
+        })
         .collect();
-    sources.sort_by(|a, b| a.name.cmp(&b.name));
+    sources.sort_by(|a, b| a.0.cmp(b.0));
     let mut hasher = Sha256::new();
-    for source in sources {
-        hasher.update(source.name.as_bytes());
+    for (name, bytes) in sources {
+        hasher.update(name.as_bytes());
         hasher.update([0]);
-        hasher.update(source.text.as_bytes());
+        hasher.update(bytes);
         hasher.update([0]);
     }
     hasher.finalize().into()

@@ -118,7 +118,7 @@ impl Module for OnComponents {
         });
         // Every file is read: the printed pages name the content that made them.
         if let Some(table) = &mut table {
-            crate::load::add_content_version(folder, &mut table.manifest.versions);
+            crate::load::add_content_version(folder, &mut table.manifest.versions, None);
         }
         if let Some(table) = &table
             && !diagnostics.lost_content_since(0)

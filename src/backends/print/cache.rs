@@ -145,6 +145,16 @@ impl RenderCache {
         Some(value)
     }
 
+    /// Counts a look-up made with [`Self::peek`] as this build's hit or miss.
+    pub fn count(&self, hit: bool) {
+        let mut state = self.state();
+        if hit {
+            state.hits += 1;
+        } else {
+            state.misses += 1;
+        }
+    }
+
     /// Keeps `value` under `key` (within budget), in place of what was there.
     pub fn put<T: Weigh + Send + Sync + 'static>(&self, key: Key, value: Arc<T>) {
         let bytes = value.bytes();

@@ -76,8 +76,15 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
     for job in &plan.jobs {
         let Some(pdf) = &job.pdf else { continue };
         let name = stem(&job.template);
-        let mut inputs: Vec<(String, String)> = vec![("game".to_string(), "game.json".into())];
-        let mut data: Vec<(String, Vec<u8>)> = vec![("game.json".to_string(), json(&plan.game))];
+        // A job's own `game` (the Field Guide's, without what only cards print) replaces the
+        // plan's.
+        let own_game = job.inputs.iter().any(|(key, _)| key == "game");
+        let mut inputs: Vec<(String, String)> = Vec::new();
+        let mut data: Vec<(String, Vec<u8>)> = Vec::new();
+        if !own_game {
+            inputs.push(("game".to_string(), "game.json".into()));
+            data.push(("game.json".to_string(), json(&plan.game)));
+        }
         for (key, value) in &job.inputs {
             let file = format!("{key}.json");
             inputs.push((key.clone(), file.clone()));

@@ -220,6 +220,17 @@ impl TemplateFiles {
             .map(|(id, (source, _))| (id.vpath().get_with_slash().to_string(), source.text()))
     }
 
+    /// The key of where each source is in the folder's source table (diagnostics point there).
+    pub fn table_key(&self) -> super::cache::Key {
+        let mut places: Vec<(String, u32)> = self
+            .sources
+            .iter()
+            .map(|(id, (_, file))| (id.vpath().get_with_slash().to_string(), file.0))
+            .collect();
+        places.sort();
+        super::cache::key(&places)
+    }
+
     /// Whether the game has its own source at this Typst path (`/park-rules.typ`).
     pub fn has(&self, typst_path: &str) -> bool {
         self.present.iter().any(|(path, _, _)| path == typst_path)

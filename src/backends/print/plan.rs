@@ -13,7 +13,7 @@ use super::geometry::CardPage;
 pub struct Plan {
     /// The game's id, from which each PDF's stable identifier is derived.
     pub game_id: String,
-    /// `sys.inputs.game` of every document.
+    /// `sys.inputs.game` of every document whose `inputs` do not give its own.
     pub game: serde_json::Value,
     pub jobs: Vec<Job>,
     /// The exports drawn from typeset pages (the Tabletop Simulator save, the playtest page),
@@ -27,7 +27,8 @@ pub struct Job {
     pub template: String,
     /// The PDF to write, or none when the document is only a source for another export.
     pub pdf: Option<String>,
-    /// `sys.inputs` besides `game`.
+    /// `sys.inputs` besides the plan's `game`; a `game` here replaces the plan's (the Field
+    /// Guide's, without what only cards print).
     pub inputs: Vec<(String, serde_json::Value)>,
     pub previews: Option<Previews>,
     /// Each page a card to render at print resolution (the page after the last design is

@@ -135,7 +135,7 @@ fn run_job(
     if let Some(template) = &job.designs {
         let mut design_inputs = inputs.clone();
         design_inputs.insert("game".into(), game.clone());
-        let mut designs = typesetter.typeset(template, design_inputs)?;
+        let mut designs = typesetter.typeset(template, design_inputs, reuse)?;
         let bytes = Bytes::new(cache::owned(pdf(
             &mut designs.document,
             game_id,
@@ -151,7 +151,7 @@ fn run_job(
         inputs.insert("designs".into(), Value::Bytes(bytes));
         warnings = designs.warnings;
     }
-    let mut typeset = typesetter.typeset(&job.template, inputs)?;
+    let mut typeset = typesetter.typeset(&job.template, inputs, reuse)?;
     typeset.warnings.extend(warnings);
     let typeset_ms = clock.elapsed().as_secs_f64() * 1e3;
     if let Some(name) = &job.pdf {

@@ -1,12 +1,24 @@
 //! Typst as a library: one engine per build (fonts parsed once), documents compiled from the
 //! templates with the game's data as `sys.inputs`, and Typst's diagnostics turned into ours.
+//!
+//! In a session of builds (`watch`) a document whose inputs are the last build's, and whose
+//! every file Typst read reads the same, is the document typeset then: after a card edit the
+//! Field Guide, which receives no card's flavour text or art, is not typeset again. What was
+//! read is recorded as Typst reads it (a [`World`] wrapped around the build's), so a template
+//! that reads a file nobody foresaw is still held to it.
 
-use typst::WorldExt;
-use typst::diag::{Severity as TypstSeverity, SourceDiagnostic};
-use typst::foundations::Dict;
+use std::sync::{Arc, Mutex};
+
+use typst::diag::{FileResult, Severity as TypstSeverity, SourceDiagnostic};
+use typst::foundations::{Bytes, Datetime, Dict, Duration};
+use typst::syntax::{FileId as TypstFileId, Source};
+use typst::text::{Font, FontBook};
+use typst::utils::LazyHash;
+use typst::{Library, World, WorldExt};
 use typst_as_lib::TypstEngine;
 use typst_layout::PagedDocument;
 
+use super::cache::{self, Key, Reuse, Weigh};
 use super::files::{TemplateFiles, typst_id};
 use crate::diag::{Code, Diagnostic};
 use crate::world::Origin;
@@ -14,12 +26,56 @@ use crate::world::Origin;
 pub struct Typesetter<'a> {
     engine: TypstEngine,
     files: &'a TemplateFiles,
+    /// The key of where each source is in the folder's table: a kept document's warnings
+    /// point into the table of the build that made them, so another table is another key.
+    table: Key,
 }
 
 /// A typeset document and the warnings Typst gave on the way.
+#[derive(Clone)]
 pub struct Typeset {
     pub document: PagedDocument,
     pub warnings: Vec<Diagnostic>,
+}
+
+/// A document an earlier build of the session typeset, and what Typst read to make it.
+struct Kept {
+    typeset: Typeset,
+    reads: Reads,
+}
+
+/// Every file a compilation read (as a source, or as bytes), with the key of what it got (the
+/// error too). A compilation that asked for today's date, or read one file twice and got two
+/// things (a save while it ran), is not one a later build can take.
+#[derive(Default)]
+struct Reads {
+    files: std::collections::HashMap<(TypstFileId, bool), Key>,
+    today: bool,
+    torn: bool,
+}
+
+impl Weigh for Kept {
+    /// An estimate: what the pages' frames hold, 64 bytes an item (the images and fonts they
+    /// draw are shared with Typst's own caches).
+    fn bytes(&self) -> usize {
+        fn items(frame: &typst::layout::Frame) -> usize {
+            frame
+                .items()
+                .map(|(_, item)| match item {
+                    typst::layout::FrameItem::Group(group) => 1 + items(&group.frame),
+                    _ => 1,
+                })
+                .sum()
+        }
+        let pages: usize = self
+            .typeset
+            .document
+            .pages()
+            .iter()
+            .map(|p| items(&p.frame))
+            .sum();
+        64 * (pages + self.reads.files.len()) + 4096
+    }
 }
 
 impl<'a> Typesetter<'a> {
@@ -33,12 +89,26 @@ impl<'a> Typesetter<'a> {
             )
             .add_file_resolver(files.resolver())
             .build();
-        Typesetter { engine, files }
+        Typesetter {
+            engine,
+            files,
+            table: files.table_key(),
+        }
     }
 
-    /// Typesets `templates/<template>` with `inputs` as `sys.inputs`.
-    pub fn typeset(&self, template: &str, inputs: Dict) -> Result<Typeset, Vec<Diagnostic>> {
+    /// Typesets `templates/<template>` with `inputs` as `sys.inputs`. With a cache (`reuse`),
+    /// the document an earlier build made of the same template and inputs, when every file
+    /// it read reads the same now.
+    pub fn typeset(
+        &self,
+        template: &str,
+        inputs: Dict,
+        reuse: Reuse,
+    ) -> Result<Typeset, Vec<Diagnostic>> {
         let main = typst_id(&format!("/templates/{template}"));
+        let key = reuse
+            .is_on()
+            .then(|| cache::key(&("document", template, &inputs, self.table)));
         let world = self
             .engine
             .world_builder(main)
@@ -50,11 +120,40 @@ impl<'a> Typesetter<'a> {
                     format!("cannot prepare `{template}`: {err}"),
                 )]
             })?;
-        let result = typst::compile::<PagedDocument>(&world);
+        if let (Some(cache), Some(key)) = (reuse.0, key) {
+            let kept = cache
+                .peek::<Kept>(key)
+                .filter(|kept| kept.reads.same_in(&world));
+            cache.count(kept.is_some());
+            if let Some(kept) = kept {
+                return Ok(kept.typeset.clone());
+            }
+        }
+        let recording = Recording {
+            world: &world,
+            reads: Mutex::default(),
+        };
+        let result = typst::compile::<PagedDocument>(&recording);
+        let reads = recording
+            .reads
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let convert = |d: &SourceDiagnostic| self.diagnostic(&world, template, d);
         let warnings: Vec<Diagnostic> = result.warnings.iter().map(convert).collect();
         match result.output {
-            Ok(document) => Ok(Typeset { document, warnings }),
+            Ok(document) => {
+                let typeset = Typeset { document, warnings };
+                if let (Some(cache), Some(key)) = (reuse.0, key)
+                    && reads.keepable()
+                {
+                    let kept = Kept {
+                        typeset: typeset.clone(),
+                        reads,
+                    };
+                    cache.put(key, Arc::new(kept));
+                }
+                Ok(typeset)
+            }
             Err(errors) => Err(errors.iter().map(convert).chain(warnings).collect()),
         }
     }
@@ -110,6 +209,89 @@ impl<'a> Typesetter<'a> {
         let (_, file) = self.files.lookup(span.id()?)?;
         let range = world.range(span)?;
         Some(Origin::new(*file, range))
+    }
+}
+
+impl Reads {
+    fn read(&mut self, file: (TypstFileId, bool), key: Key) {
+        if self
+            .files
+            .insert(file, key)
+            .is_some_and(|before| before != key)
+        {
+            self.torn = true;
+        }
+    }
+
+    /// Whether a later build may take what was made from these reads.
+    fn keepable(&self) -> bool {
+        !self.today && !self.torn
+    }
+
+    /// Whether `world` gives every file read what it gave then.
+    fn same_in(&self, world: &impl World) -> bool {
+        self.keepable()
+            && self.files.iter().all(|(&(id, source), &key)| {
+                key == if source {
+                    cache::key(&world.source(id))
+                } else {
+                    cache::key(&world.file(id))
+                }
+            })
+    }
+}
+
+/// The build's world, noting every file Typst reads through it.
+struct Recording<'w, W> {
+    world: &'w W,
+    reads: Mutex<Reads>,
+}
+
+impl<W> Recording<'_, W> {
+    fn note(&self, read: impl FnOnce(&mut Reads)) {
+        read(
+            &mut self
+                .reads
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+    }
+}
+
+impl<W: World> World for Recording<'_, W> {
+    fn library(&self) -> &LazyHash<Library> {
+        self.world.library()
+    }
+
+    fn book(&self) -> &LazyHash<FontBook> {
+        self.world.book()
+    }
+
+    fn main(&self) -> TypstFileId {
+        self.world.main()
+    }
+
+    fn source(&self, id: TypstFileId) -> FileResult<Source> {
+        let source = self.world.source(id);
+        let key = cache::key(&source);
+        self.note(|reads| reads.read((id, true), key));
+        source
+    }
+
+    fn file(&self, id: TypstFileId) -> FileResult<Bytes> {
+        let bytes = self.world.file(id);
+        let key = cache::key(&bytes);
+        self.note(|reads| reads.read((id, false), key));
+        bytes
+    }
+
+    fn font(&self, index: usize) -> Option<Font> {
+        self.world.font(index)
+    }
+
+    fn today(&self, offset: Option<Duration>) -> Option<Datetime> {
+        self.note(|reads| reads.today = true);
+        self.world.today(offset)
     }
 }
 

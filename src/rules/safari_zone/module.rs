@@ -46,9 +46,30 @@ impl crate::rules::Module for SafariZone {
                 diagnostics.push(diagnostic);
             }
         }
-        // Every file is read: the printed pages name the content that made them.
+        // Every file is read: the printed pages name the content that made them. The deck's
+        // file counts as the Field Guide receives it (the only page that prints the id),
+        // unless another part of the game is written in it too, or the sheet prints it whole
+        // as its Park Rules.
         if let Some(game) = &mut game {
-            crate::load::add_content_version(folder, &mut game.manifest.versions);
+            let deck = game.deck.origin.file;
+            let shared = game.manifest.origin.file == deck
+                || game.items.iter().any(|item| item.origin.file == deck)
+                || game
+                    .species
+                    .iter()
+                    .any(|species| species.origin.file == deck)
+                || game.dice.iter().any(|set| set.origin.file == deck)
+                || folder.find(&game.manifest.park_rules.0) == Some(deck);
+            let shown = (!shared)
+                .then(|| {
+                    super::template_data::deck_file_as_the_sheet_sees_it(&folder.source(deck).text)
+                })
+                .flatten();
+            crate::load::add_content_version(
+                folder,
+                &mut game.manifest.versions,
+                shown.as_deref().map(|shown| (deck, shown)),
+            );
         }
         let mut sheet = None;
         // Rules checks reason about the whole game; on a partly loaded one they would report

@@ -131,6 +131,7 @@ pub fn plan(
     let paper = options.paper.unwrap_or(game.manifest.paper);
     let mut data: GameData = template_data::game_data(game, paper, layout, has_park_rules);
     data.color_space = options.color_space;
+    let game_json = json(&data);
     let previews = |name: &str, pages: Option<Vec<usize>>| {
         options.page_previews.then(|| Previews {
             name: name.to_string(),
@@ -144,6 +145,10 @@ pub fn plan(
     if wants(Document::Sheet) || keep {
         let sheet = wants(Document::Sheet);
         jobs.push(Job {
+            inputs: vec![(
+                "game".to_string(),
+                template_data::as_the_sheet_sees_it(&game_json),
+            )],
             previews: previews("field-guide", None).filter(|_| sheet),
             keep,
             ..Job::new("field-guide.typ", sheet.then_some("field-guide.pdf"))
@@ -214,7 +219,7 @@ pub fn plan(
     }
     Plan {
         game_id: data.id.clone(),
-        game: json(&data),
+        game: game_json,
         jobs,
         export,
     }

@@ -167,6 +167,47 @@ pub fn game_data<'a>(
     }
 }
 
+/// What only a card prints of its design. The Field Guide's templates receive each design
+/// without them, so that editing a card's words or picture leaves the sheet, and the
+/// `content <id>` it prints, as they were.
+pub const CARD_ONLY: [&str; 2] = ["flavor", "art"];
+
+/// The templates' data (`game` as JSON) as the Field Guide's templates receive it: each of
+/// the deck's designs without [`CARD_ONLY`].
+pub fn as_the_sheet_sees_it(game: &serde_json::Value) -> serde_json::Value {
+    let mut game = game.clone();
+    if let Some(designs) = game
+        .pointer_mut("/deck/designs")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        for design in designs
+            .iter_mut()
+            .filter_map(serde_json::Value::as_object_mut)
+        {
+            for key in CARD_ONLY {
+                design.remove(key);
+            }
+        }
+    }
+    game
+}
+
+/// The deck's file as the Field Guide receives it, for the id of the content the sheet
+/// prints: the file as read (TOML), each `[[card]]` without [`CARD_ONLY`], written out as
+/// JSON. Made from the file, not from the data the templates get, so that the same content
+/// keeps its id whatever a later safari derives from it. None when the file does not parse.
+pub fn deck_file_as_the_sheet_sees_it(text: &str) -> Option<Vec<u8>> {
+    let mut deck: toml::Table = text.parse().ok()?;
+    if let Some(cards) = deck.get_mut("card").and_then(toml::Value::as_array_mut) {
+        for card in cards.iter_mut().filter_map(toml::Value::as_table_mut) {
+            for key in CARD_ONLY {
+                card.remove(key);
+            }
+        }
+    }
+    serde_json::to_vec(&deck).ok()
+}
+
 /// `"field-guide v20240524 · deck v20240517 · …"`.
 pub fn versions(game: &Game) -> String {
     game.manifest
