@@ -194,7 +194,17 @@ pub fn build_with(
     let (outputs, timings) = match module.build(&checked, folder, options, typesetting) {
         Ok(built) => {
             checked.diagnostics.extend(built.warnings);
-            (Some(built.outputs), built.timings)
+            let id = checked.identity().map(|(id, _)| id.to_string());
+            let base = options.asset_base.url(id.as_deref().unwrap_or_default());
+            let missing = backends::tts::images_not_written(&built.outputs, &base);
+            if missing.is_empty() {
+                (Some(built.outputs), built.timings)
+            } else {
+                checked
+                    .diagnostics
+                    .push(images_not_written(&missing, &base));
+                (None, built.timings)
+            }
         }
         Err(errors) => {
             checked.diagnostics.extend(errors);
@@ -207,6 +217,24 @@ pub fn build_with(
         outputs,
         timings,
     }
+}
+
+/// SZ0804: the save names images the build does not write under the folder to upload.
+fn images_not_written(missing: &[String], base: &str) -> Diagnostic {
+    let shown: Vec<&str> = missing.iter().take(3).map(String::as_str).collect();
+    let more = match missing.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Diagnostic::error(
+        diag::Code::ImageNotWritten,
+        format!(
+            "the Tabletop Simulator save names {} image(s) the build does not write under {base}/: {}{more}",
+            missing.len(),
+            shown.join(", ")
+        ),
+    )
+    .with_help("this is a fault of safari; please report it with the game folder")
 }
 
 /// Cards a build prints in its deck layout fit the paper (`check` holds them to a duplex page;

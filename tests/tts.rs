@@ -1,6 +1,6 @@
 //! The Tabletop Simulator export, read as the game would read it: a saved object whose cards,
-//! dice, sheets and rules object hold together, images of the sizes its grids imply, a Lua
-//! script that parses and carries the ruleset, and the same bytes from build to build.
+//! dice, sheets and rules object hold together, images of the sizes its grids imply, a rules
+//! object that carries the ruleset, and the same bytes from build to build.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -208,14 +208,11 @@ fn the_saved_object_holds_together() {
             );
         }
 
-        // The rules object: Lua that parses, and the ruleset in its state.
+        // The rules object: the ruleset in its state (tests/tts_lua.rs runs its script).
         let rules = objects
             .iter()
             .find(|o| o["LuaScript"].as_str().is_some_and(|s| !s.is_empty()))
             .expect("a rules object");
-        let lua = rules["LuaScript"].as_str().unwrap();
-        full_moon::parse(lua).expect("the Lua script parses");
-        assert!(lua.contains("JSON.decode(script_state)"));
         let state: Value = serde_json::from_str(rules["LuaScriptState"].as_str().unwrap()).unwrap();
         assert_eq!(state, ruleset, "LuaScriptState decodes to the ruleset");
 
@@ -303,4 +300,110 @@ fn the_saved_object_matches_its_snapshot() {
     }, {
         insta::assert_json_snapshot!("tts-saved-object", value);
     });
+}
+
+/// Cards and decks can be held in a hand and hide their face (name and tooltip too) when face
+/// down, in every game's save; sheets, dice and the rules object stay out of hands.
+#[test]
+fn cards_go_into_hands_and_hide_face_down() {
+    let packs = ["gamewright-safari", "diceafari", "tricky-safari"]
+        .map(|pack| root().join("content").join(pack))
+        .into_iter()
+        .filter(|dir| dir.join("game.toml").exists());
+    for dir in games().into_iter().chain(packs) {
+        let files = export(&dir);
+        let (path, saved) = saved_object(&files);
+        let objects = saved["ObjectStates"].as_array().expect("ObjectStates");
+        let mut cards = 0;
+        for object in all_objects(objects) {
+            let held = matches!(object["Name"].as_str(), Some("Card" | "DeckCustom"));
+            cards += usize::from(held);
+            assert_eq!(
+                object["Hands"], held,
+                "{path}: {} {}",
+                object["Name"], object["Nickname"]
+            );
+            assert_eq!(
+                object["HideWhenFaceDown"], held,
+                "{path}: {} {}",
+                object["Name"], object["Nickname"]
+            );
+        }
+        // Tricky Safari has no cards; every other game has a deck.
+        assert!(
+            cards > 0 || dir.ends_with("tricky-safari"),
+            "{path}: no cards"
+        );
+    }
+}
+
+/// Every image the save names is the asset base and a file the same build writes under
+/// `tts/images/`, the folder a designer uploads; a save naming any other is caught.
+#[test]
+fn every_image_the_save_names_is_in_the_folder_to_upload() {
+    use safari::backends::Output;
+    use safari::backends::tts::images_not_written;
+    for dir in games() {
+        let files = export(&dir);
+        let outputs: Vec<Output> = files
+            .iter()
+            .map(|(path, bytes)| Output {
+                path: path.clone(),
+                bytes: bytes.clone(),
+            })
+            .collect();
+        assert_eq!(images_not_written(&outputs, BASE), Vec::<String>::new());
+        // Another base, or an image left out of the folder, is named.
+        assert!(!images_not_written(&outputs, "https://elsewhere.example").is_empty());
+        let image = outputs
+            .iter()
+            .position(|o| o.path.starts_with("tts/images/"))
+            .unwrap();
+        let mut without = outputs.clone();
+        let gone = without.remove(image);
+        let missing = images_not_written(&without, BASE);
+        assert_eq!(
+            missing,
+            vec![format!("{BASE}/{}", &gone.path["tts/images/".len()..])]
+        );
+    }
+}
+
+/// `--asset-base` is refused (SZ0803) when the images could not be found there: not a web
+/// address, a space, a share link's query.
+#[test]
+fn an_asset_base_the_table_cannot_load_from_is_refused() {
+    use safari::backends::tts::asset_base_fault;
+    for good in [
+        "https://example.org/safari",
+        "https://example.org/safari/",
+        "http://localhost:8000/images",
+        "file:///home/me/out/images",
+    ] {
+        assert_eq!(asset_base_fault(good), None, "{good}");
+    }
+    assert_eq!(asset_base_fault("HTTPS://Example.org/Safari"), None);
+    assert_eq!(asset_base_fault("https://[::1]:8443/a%20b"), None);
+    for bad in [
+        "https:///images",
+        "example.org/safari",
+        "images",
+        "https://",
+        "ftp://example.org/x",
+        "https://example.org/my images",
+        "https://www.dropbox.com/s/abc/images?dl=0",
+        "https://example.org/images#top",
+    ] {
+        assert!(asset_base_fault(bad).is_some(), "{bad}");
+    }
+    let out = std::env::temp_dir().join(format!("safari-asset-base-{}", std::process::id()));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["build", "--asset-base", "www.example.org/images", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(stderr.contains("SZ0803"), "{stderr}");
+    assert!(!out.exists(), "nothing is built");
 }

@@ -157,28 +157,99 @@ pub(crate) fn object(
     })
 }
 
-/// The Lua of the rules object: the ruleset travels in its saved state, is decoded once on
-/// load, and other scripts ask for it.
-pub const RULES_LUA: &str = r#"-- The game's ruleset (ruleset.json from `safari build`), for other scripts:
---   local rules = getObjectFromGUID("<this object's GUID>").call("getRuleset")
-local raw = ""
-ruleset = nil
+/// Makes a card or a deck what players expect of one: it can be held in a hand, and face down
+/// it hides its face and name (Tabletop Simulator's own default for cards).
+pub(crate) fn held_in_hands(object: &mut Value) {
+    object["Hands"] = json!(true);
+    object["HideWhenFaceDown"] = json!(true);
+}
 
-function onLoad(script_state)
-  if script_state ~= nil and script_state ~= "" then
-    raw = script_state
-    ruleset = JSON.decode(script_state)
-  end
-end
+/// Why `base` cannot be where the save's images are found, if it cannot: Tabletop Simulator
+/// loads images over HTTP(S) or from a `file:///` path, and each image's URL is `base/<file>`,
+/// so a query or a fragment (a share link's `?dl=0`) would end up before the file's name.
+pub fn asset_base_fault(base: &str) -> Option<String> {
+    let lower = base.to_ascii_lowercase();
+    // A web address names a host after its scheme; a file address a path after `file:///`.
+    let scheme_ok = ["https://", "http://"].iter().any(|scheme| {
+        lower
+            .strip_prefix(scheme)
+            .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
+    }) || lower
+        .strip_prefix("file:///")
+        .is_some_and(|rest| !rest.is_empty());
+    if !scheme_ok {
+        return Some(format!(
+            "`{}` is not a web address: it must start with https:// (or http://) and a host",
+            base
+        ));
+    }
+    if let Some(c) = base.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        return Some(format!(
+            "`{}` holds a space or a control character ({c:?}): write it as %20 and so on",
+            base
+        ));
+    }
+    if base.contains('?') || base.contains('#') {
+        return Some(format!(
+            "`{}` has a query or a fragment (`?`, `#`): each image's address is this one, `/`, \
+             and the file's name, so it must be the folder's plain address",
+            base
+        ));
+    }
+    None
+}
 
-function onSave()
-  return raw
-end
+/// The image addresses the saved objects among `outputs` (`tts/*.json`) name that are not
+/// `base/<file>` for a file the same outputs write under `tts/images/`: the folder a designer
+/// is asked to upload must hold every image the table loads.
+pub fn images_not_written(outputs: &[crate::backends::Output], base: &str) -> Vec<String> {
+    let written: std::collections::HashSet<&str> = outputs
+        .iter()
+        .filter_map(|o| o.path.strip_prefix("tts/images/"))
+        .collect();
+    let prefix = format!("{}/", base.trim_end_matches('/'));
+    let mut missing = std::collections::BTreeSet::new();
+    for save in outputs
+        .iter()
+        .filter(|o| o.path.starts_with("tts/") && o.path.ends_with(".json"))
+    {
+        let Ok(value) = serde_json::from_slice::<Value>(&save.bytes) else {
+            missing.insert(format!("{} (not JSON)", save.path));
+            continue;
+        };
+        let mut stack = vec![&value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Object(fields) => {
+                    for (key, field) in fields {
+                        match field {
+                            Value::String(url) if key.ends_with("URL") && !url.is_empty() => {
+                                let named = url.strip_prefix(&prefix);
+                                if !named.is_some_and(|file| written.contains(file)) {
+                                    missing.insert(url.clone());
+                                }
+                            }
+                            _ => stack.push(field),
+                        }
+                    }
+                }
+                Value::Array(items) => stack.extend(items),
+                _ => {}
+            }
+        }
+    }
+    missing.into_iter().collect()
+}
 
-function getRuleset()
-  return ruleset
-end
-"#;
+/// The Lua of the rules object (`tts_rules.lua`) for rulesets of `format` whose `version_key`
+/// is `version`: the ruleset travels in its saved state, is decoded and checked once on load
+/// (one of another format or version is refused in the chat), and other scripts ask for it.
+pub fn rules_lua(format: &str, version_key: &str, version: u32) -> String {
+    include_str!("tts_rules.lua")
+        .replace("@FORMAT@", format)
+        .replace("@VERSION_KEY@", version_key)
+        .replace("@FORMAT_VERSION@", &version.to_string())
+}
 
 /// An encoded image and the hash it is named by.
 pub(crate) struct Png {

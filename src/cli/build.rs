@@ -128,7 +128,21 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
     options.print.printer = args.printer;
     options.print.color_space = color_space;
     options.asset_base = match &args.asset_base {
-        Some(url) => AssetBase::Url(url.clone()),
+        Some(url) => {
+            if let Some(fault) = crate::backends::tts::asset_base_fault(url) {
+                let diagnostic = crate::diag::Diagnostic::error(
+                    crate::diag::Code::AssetBaseUnusable,
+                    format!("--asset-base: {fault}"),
+                )
+                .with_help(
+                    "give the address of the folder you upload out/<game>/tts/images/ to \
+                     (docs/tabletop-simulator.md)",
+                );
+                report(&folder, &diagnostic.into(), Format::Human, ui);
+                return exit::FAILURE;
+            }
+            AssetBase::Url(url.clone())
+        }
         None => AssetBase::OutputFolder(args.out.clone()),
     };
     if args.emit_typst {
@@ -229,6 +243,20 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                     "wrote the Tabletop Simulator export ({tts} files) into {}",
                     target.join("tts").display()
                 ));
+                if let AssetBase::Url(url) = &options.asset_base
+                    && !url.to_ascii_lowercase().starts_with("file:")
+                {
+                    let images = outputs
+                        .iter()
+                        .filter(|o| o.path.starts_with("tts/images/"))
+                        .count();
+                    ui.info(format!(
+                        "upload the {images} image(s) in {} to {}/ before the table is loaded \
+                         (docs/tabletop-simulator.md)",
+                        target.join("tts/images").display(),
+                        url.trim_end_matches('/')
+                    ));
+                }
             }
             // Installed only once `out/` holds the same export, so that a failed build never
             // leaves Tabletop Simulator with a table `out/` does not have.

@@ -219,6 +219,12 @@ codes! {
     OutputOfAnotherGame = "SZ0802", "the output folder holds another game folder's outputs",
         "A game's outputs go to `out/<id>/`, named by the `id` in game.toml. A copy of a game folder (to try a change beside the original) keeps the original's id, so both would build into the same folder, each silently replacing the other's print files, ruleset and playtest page. Every build marks its output folder with the game folder it was built from (`out/<id>/.safari-game`), and a build or `watch` of another folder with the same id is refused, leaving the outputs as they were. Give the copy an id of its own, build it elsewhere with `--out`, or pass `--replace` to replace the other folder's outputs on purpose.",
         "$ cp -r my-game my-game-v2 && safari build my-game && safari build my-game-v2";
+    AssetBaseUnusable = "SZ0803", "--asset-base is not a folder address the table can load images from",
+        "`--asset-base URL` says where the Tabletop Simulator save finds its images once you have uploaded the files of `out/<game>/tts/images/` there: each image's address in the save is that URL, `/`, and the file's name. So it must be the plain address of a folder: starting with https:// (or http://, or file:/// for a folder on this machine), with no spaces, and with no query or fragment (a share link's `?dl=0` would end up before the file's name, and every image would fail to load at the table). Nothing is built until it is one; docs/tabletop-simulator.md shows how to host the images.",
+        "$ safari build --asset-base 'https://www.dropbox.com/s/abc/images?dl=0'";
+    ImageNotWritten = "SZ0804", "the Tabletop Simulator save names an image the build does not write",
+        "Every image the saved object names is `<asset base>/<file>` for a file the same build writes into `out/<game>/tts/images/`, the folder you upload: so a table loaded from the save finds every image once that folder is uploaded. A build whose save names any other address is refused and writes nothing. This is a fault of safari, not of the content: please report it with the game folder.",
+        "# none: safari itself would have to name an image it does not write";
 }
 
 impl Code {

@@ -18,7 +18,7 @@ use super::data::TableData;
 use crate::backends::Output;
 use crate::backends::print::geometry::PaperSize;
 use crate::backends::tts::{
-    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, RULES_LUA, object, save_name,
+    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, object, rules_lua, save_name,
     short_hash, transform,
 };
 use crate::components::{Keep, Table};
@@ -273,7 +273,13 @@ impl Export {
                 bytes: output.bytes,
             });
         }
-        let url = |stem: &str| urls.get(stem).cloned().unwrap_or_default();
+        // A picture nothing drew gets an address no file answers, which the build refuses
+        // (SZ0804) rather than a save with an empty image.
+        let url = |stem: &str| {
+            urls.get(stem)
+                .cloned()
+                .unwrap_or_else(|| format!("{base}/{stem}.png"))
+        };
         let mut guids = Guids {
             game: data.id.clone(),
             taken: Default::default(),
@@ -402,6 +408,7 @@ fn objects(
                         transform(0.0, 0.0, 0.0, 1.0),
                     );
                     object["CardID"] = json!(id);
+                    crate::backends::tts::held_in_hands(&mut object);
                     cards.push(object);
                     designs.push(design);
                 }
@@ -434,6 +441,7 @@ fn objects(
                         object["CustomDeck"] = Value::Object(custom.clone());
                         object["ContainedObjects"] =
                             Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
+                        crate::backends::tts::held_in_hands(&mut object);
                         object
                     }
                 };
@@ -660,7 +668,11 @@ fn objects(
         "The game's rules as data, for scripts: call getRuleset() on this object.",
         transform(-right, 0.0, 0.0, 1.0),
     );
-    rules["LuaScript"] = json!(RULES_LUA);
+    rules["LuaScript"] = json!(rules_lua(
+        super::ruleset::FORMAT,
+        "version",
+        super::ruleset::VERSION,
+    ));
     rules["LuaScriptState"] = json!(ruleset_json);
     rules["Locked"] = json!(true);
     objects.push(rules);

@@ -15,7 +15,7 @@ use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, MAX_COLUMNS, MAX_ROWS, Png,
-    RULES_LUA, card_scale, object, page_key, save_name, short_hash, transform,
+    card_scale, object, page_key, rules_lua, save_name, short_hash, transform,
 };
 use crate::raster::Image;
 use crate::rules::safari_zone::ruleset::Ruleset;
@@ -209,6 +209,7 @@ pub fn export(
             );
             object["CardID"] = json!(card_id);
             object["Memo"] = json!(memo);
+            crate::backends::tts::held_in_hands(&mut object);
             object["CustomDeck"] = json!({ (card_id / 100).to_string(): deck_entry.clone() });
             contained.push(object);
             deck_ids.push(card_id);
@@ -227,6 +228,7 @@ pub fn export(
     deck["DeckIDs"] = json!(deck_ids);
     deck["CustomDeck"] = Value::Object(custom_decks);
     deck["ContainedObjects"] = Value::Array(contained);
+    crate::backends::tts::held_in_hands(&mut deck);
     objects.push(deck);
 
     // Dice: a texture per die, faces named by their rotation values.
@@ -381,7 +383,11 @@ pub fn export(
         "The game's rules as data, for scripts: call getRuleset() on this object.",
         transform(-8.0, -6.0, 0.0, 1.0),
     );
-    rules["LuaScript"] = json!(RULES_LUA);
+    rules["LuaScript"] = json!(rules_lua(
+        safari_engine::ruleset::FORMAT,
+        "format_version",
+        safari_engine::ruleset::FORMAT_VERSION
+    ));
     rules["LuaScriptState"] = json!(ruleset_json);
     rules["Locked"] = json!(true);
     objects.push(rules);
