@@ -190,7 +190,8 @@ fn the_saved_object_holds_together() {
             assert_eq!((w, h, colour), (2048, 2048, png::ColorType::Rgb));
         }
 
-        // A locked Field Guide per player, with the Park Rules on its back.
+        // A Field Guide per player, with the Park Rules on its back: unlocked, as it says to
+        // flip it.
         let tiles: Vec<&Value> = objects
             .iter()
             .filter(|o| o["Name"] == "Custom_Tile")
@@ -200,7 +201,8 @@ fn the_saved_object_holds_together() {
             ruleset["parameters"]["players_max"].as_u64().unwrap()
         );
         for tile in tiles {
-            assert_eq!(tile["Locked"], true);
+            assert_eq!(tile["Locked"], false);
+            assert!(tile["Description"].as_str().unwrap().contains("Flip it"));
             image(&files, tile["CustomImage"]["ImageURL"].as_str().unwrap());
             image(
                 &files,

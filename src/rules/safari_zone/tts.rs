@@ -352,10 +352,10 @@ pub fn export(
                 "Custom_Tile",
                 guid(&format!("field-guide/{player}")),
                 &format!("Field Guide (player {})", player + 1),
-                "Mark boxes with the vector paint tool. Flip it for the Park Rules.",
+                "Mark boxes with the vector paint tool. Flip it (F) for the Park Rules.",
                 transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
             );
-            tile["Locked"] = json!(true);
+            // Unlocked, so that a player can flip it to the Park Rules and back.
             tile["CustomImage"] = json!({
                 "ImageURL": front_url,
                 "ImageSecondaryURL": back_url,
@@ -369,7 +369,7 @@ pub fn export(
                 },
             });
             tile["Description"] = json!(format!(
-                "Mark boxes with the vector paint tool. Flip it for the Park Rules. ({aspect:.3}:1)"
+                "Mark boxes with the vector paint tool. Flip it (F) for the Park Rules. ({aspect:.3}:1)"
             ));
             objects.push(tile);
         }
