@@ -409,3 +409,26 @@ fn an_asset_base_the_table_cannot_load_from_is_refused() {
     assert!(stderr.contains("SZ0803"), "{stderr}");
     assert!(!out.exists(), "nothing is built");
 }
+
+/// A standee shows which way it faces from either side: its front and its back are different
+/// pictures, in the save as on the printed sheet (Tricky Safari's animals move the way they
+/// face).
+#[test]
+fn standees_show_their_front_and_their_back() {
+    let files = export(&root().join("content/tricky-safari"));
+    let (path, saved) = saved_object(&files);
+    let objects = saved["ObjectStates"].as_array().expect("ObjectStates");
+    let standees: Vec<&Value> = all_objects(objects)
+        .into_iter()
+        .filter(|o| o["Name"] == "Figurine_Custom" && o["Description"] == "Animals")
+        .collect();
+    assert_eq!(standees.len(), 10, "{path}: the ten animals");
+    for standee in standees {
+        let front = standee["CustomImage"]["ImageURL"].as_str().unwrap();
+        let back = standee["CustomImage"]["ImageSecondaryURL"]
+            .as_str()
+            .unwrap();
+        assert_ne!(front, back, "{}", standee["Nickname"]);
+        assert_ne!(image(&files, front), image(&files, back));
+    }
+}

@@ -66,8 +66,10 @@ pub enum What {
         shape: &'static str,
         symbol: String,
     },
+    /// One side of a standee: its front, the way the piece faces, or its back.
     Standee {
         symbol: String,
+        back: bool,
     },
     Board {
         board: usize,
@@ -173,14 +175,17 @@ impl Export {
         }
         for set in &data.pieces {
             for piece in &set.pieces {
-                push(
-                    format!("standee-{}-{}", set.id, piece.id),
-                    set.size * 0.62,
-                    set.size,
-                    What::Standee {
-                        symbol: piece.symbol.clone(),
-                    },
-                );
+                for (side, back) in [("", false), ("back-", true)] {
+                    push(
+                        format!("standee-{side}{}-{}", set.id, piece.id),
+                        set.size * 0.62,
+                        set.size,
+                        What::Standee {
+                            symbol: piece.symbol.clone(),
+                            back,
+                        },
+                    );
+                }
             }
         }
         for (ix, board) in data.boards.iter().enumerate() {
@@ -583,6 +588,7 @@ fn objects(
         let scale = set.size / MM_PER_UNIT / TILE_UNITS;
         for (piece_ix, piece) in set.pieces.iter().enumerate() {
             let picture = url(&format!("standee-{}-{}", set.id, piece.id));
+            let back = url(&format!("standee-back-{}-{}", set.id, piece.id));
             let mut object = object(
                 "Figurine_Custom",
                 guids.next(&format!("figure/{}/{}", set.id, piece.id)),
@@ -590,8 +596,9 @@ fn objects(
                 &set.name,
                 transform(0.0, 0.0, 0.0, scale),
             );
+            // The front faces the way the piece does; the back shows that it is the back.
             object["CustomImage"] =
-                json!({ "ImageURL": picture, "ImageSecondaryURL": picture, "ImageScalar": 1.0 });
+                json!({ "ImageURL": picture, "ImageSecondaryURL": back, "ImageScalar": 1.0 });
             let placed =
                 setup.and_then(|s| s.places.iter().find(|p| p.piece == (set_ix, piece_ix)));
             match placed {
