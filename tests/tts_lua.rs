@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use mlua::{Function, Lua, LuaOptions, LuaSerdeExt, StdLib, Table, Value as LuaValue};
-use safari::backends::{BuildOptions, Target};
-use safari::world::GameFolder;
 use serde_json::Value;
+
+#[allow(dead_code)] // the export only, of what more than one test file reads.
+mod common;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -30,18 +31,10 @@ fn games() -> Vec<PathBuf> {
 
 /// The save's objects (contained ones too) and the ruleset.json beside it.
 fn save(dir: &Path) -> (Vec<Value>, Value) {
-    let options = BuildOptions {
-        targets: vec![Target::Tts, Target::Ruleset],
-        asset_base: safari::backends::tts::AssetBase::Url("https://example.org/t".into()),
-        ..BuildOptions::default()
-    };
-    let mut folder = GameFolder::open(dir).unwrap();
-    let outputs = safari::build(&mut folder, &options)
-        .outputs
-        .unwrap_or_else(|| panic!("{} builds", dir.display()));
+    let outputs = common::tts_export(dir, "https://example.org/t");
     let file = |test: &dyn Fn(&str) -> bool| {
-        let output = outputs.iter().find(|o| test(&o.path)).unwrap();
-        serde_json::from_slice::<Value>(&output.bytes).unwrap()
+        let (_, bytes) = outputs.iter().find(|(path, _)| test(path)).unwrap();
+        serde_json::from_slice::<Value>(bytes).unwrap()
     };
     let saved = file(&|p| p.starts_with("tts/") && p.ends_with(".json"));
     let ruleset = file(&|p| p == "ruleset.json");

@@ -93,3 +93,25 @@ pub fn page_sizes_mm(doc: &lopdf::Document) -> Vec<(f64, f64)> {
         })
         .collect()
 }
+
+/// The Tabletop Simulator export and the ruleset of the game in `dir`, by path, with image
+/// addresses under `asset_base` (not every test file reads the export).
+#[allow(dead_code)]
+pub fn tts_export(
+    dir: &std::path::Path,
+    asset_base: &str,
+) -> std::collections::HashMap<String, Vec<u8>> {
+    use safari::backends::{BuildOptions, Target};
+    let options = BuildOptions {
+        targets: vec![Target::Tts, Target::Ruleset],
+        asset_base: safari::backends::tts::AssetBase::Url(asset_base.to_string()),
+        ..BuildOptions::default()
+    };
+    let mut folder = safari::world::GameFolder::open(dir).unwrap();
+    safari::build(&mut folder, &options)
+        .outputs
+        .unwrap_or_else(|| panic!("{} builds", dir.display()))
+        .into_iter()
+        .map(|o| (o.path, o.bytes))
+        .collect()
+}
