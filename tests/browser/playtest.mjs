@@ -199,7 +199,14 @@ const scenarios = {
     const refusals = [];
     for (const name of readdirSync(folder).sort()) {
       await page.setInputFiles('[data-action="open-ruleset"] input', join(folder, name));
-      await page.waitForSelector("#message.error");
+      // The previous file's refusal is still shown until this one is read: wait for this one.
+      await page.waitForFunction(
+        (file) => {
+          const message = document.querySelector("#message.error");
+          return message !== null && message.innerText.includes(file);
+        },
+        name,
+      );
       refusals.push({ file: name, message: await page.locator("#message").innerText(), state: await page.getAttribute("#app", "data-state") });
       await page.screenshot({ path: join(dir, `broken-${name}.png`) });
     }
