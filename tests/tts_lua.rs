@@ -5,6 +5,7 @@
 //! scripts use, which records what they do (the chat among it).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -192,11 +193,19 @@ fn as_lua_holds_it(value: Value) -> Value {
     }
 }
 
+/// The rules objects: every scripted object but the Field Guides (tested below).
 fn scripted(objects: &[Value]) -> Vec<&Value> {
     objects
         .iter()
         .filter(|o| o["LuaScript"].as_str().is_some_and(|s| !s.is_empty()))
+        .filter(|o| !is_field_guide(o))
         .collect()
+}
+
+fn is_field_guide(object: &Value) -> bool {
+    object["Nickname"]
+        .as_str()
+        .is_some_and(|n| n.starts_with("Field Guide"))
 }
 
 /// Every script of every save loads and runs in Lua 5.2 without a word in the chat; the rules
@@ -299,5 +308,497 @@ fn a_ruleset_the_scripts_cannot_read_is_refused_in_the_chat() {
             let handed: LuaValue = env.get::<Function>("getRuleset").unwrap().call(()).unwrap();
             assert!(handed.is_nil(), "{state:.40}: no rules handed out");
         }
+    }
+}
+
+/// The stand-in's objects and the scripts' own code, in Lua (tests/tts/stand_in.lua).
+const STAND_IN: &str = include_str!("tts/stand_in.lua");
+
+/// A save set out in the stand-in: every object made, then every script loaded and its
+/// `onLoad` run, as the game does. `edit` changes the save first.
+struct Tabletop {
+    stand: Stand,
+    /// Each scripted object's script environment and object, by GUID.
+    scripts: Vec<(String, Table, Table)>,
+    ruleset: Value,
+}
+
+fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
+    let outputs = common::tts_export(dir, "https://example.org/t");
+    let saved: Value = serde_json::from_slice(
+        outputs
+            .iter()
+            .find(|(p, _)| p.starts_with("tts/") && p.ends_with(".json"))
+            .unwrap()
+            .1,
+    )
+    .unwrap();
+    let ruleset: Value = serde_json::from_slice(&outputs["ruleset.json"]).unwrap();
+    let mut objects = saved["ObjectStates"].as_array().unwrap().clone();
+    edit(&mut objects);
+    let stand = table();
+    let lua = &stand.lua;
+    lua.load(STAND_IN).set_name("stand_in.lua").exec().unwrap();
+    let stand_table: Table = lua.globals().get("Stand").unwrap();
+    let make: Function = stand_table.get("object").unwrap();
+    let add: Function = stand_table.get("add").unwrap();
+    let fields = |object: &Value| -> Table {
+        let t = lua.create_table().unwrap();
+        t.set("guid", object["GUID"].as_str().unwrap_or_default())
+            .unwrap();
+        t.set("name", object["Nickname"].as_str().unwrap_or_default())
+            .unwrap();
+        let kind = match object["Name"].as_str().unwrap_or_default() {
+            "DeckCustom" | "Deck" => "Deck",
+            "Card" | "CardCustom" => "Card",
+            other => other,
+        };
+        t.set("type", kind).unwrap();
+        t.set("memo", object["Memo"].as_str()).unwrap();
+        t.set("script_state", object["LuaScriptState"].as_str())
+            .unwrap();
+        t.set("scale", object["Transform"]["scaleX"].as_f64())
+            .unwrap();
+        t.set("aspect", 297.0 / 210.0).unwrap();
+        let at = &object["Transform"];
+        t.set(
+            "position",
+            lua.create_sequence_from(
+                ["posX", "posY", "posZ"].map(|k| at[k].as_f64().unwrap_or(0.0)),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        t
+    };
+    let mut made = Vec::new();
+    for object in &objects {
+        let t = fields(object);
+        if let Some(cards) = object["ContainedObjects"].as_array() {
+            let contained = lua.create_table().unwrap();
+            for card in cards {
+                let card: Table = make.call(fields(card)).unwrap();
+                contained.push(card).unwrap();
+            }
+            t.set("contained", contained).unwrap();
+        }
+        let o: Table = make.call(t).unwrap();
+        add.call::<()>(o.clone()).unwrap();
+        made.push((object.clone(), o));
+    }
+    let mut scripts = Vec::new();
+    for (object, o) in &made {
+        let Some(script) = object["LuaScript"].as_str().filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let env = lua.create_table().unwrap();
+        let meta = lua.create_table().unwrap();
+        meta.set("__index", lua.globals()).unwrap();
+        env.set_metatable(Some(meta)).unwrap();
+        env.set("self", o.clone()).unwrap();
+        env.set("_G", env.clone()).unwrap();
+        lua.load(script)
+            .set_name(object["Nickname"].as_str().unwrap_or("script"))
+            .set_environment(env.clone())
+            .exec()
+            .unwrap_or_else(|e| panic!("{}: {e}", object["Nickname"]));
+        scripts.push((
+            object["Nickname"].as_str().unwrap().to_string(),
+            env,
+            o.clone(),
+        ));
+    }
+    for (object, o) in &made {
+        if let Some((_, env, _)) = scripts.iter().find(|(_, _, s)| s == o) {
+            let on_load: Function = env.get("onLoad").unwrap();
+            on_load
+                .call::<()>(object["LuaScriptState"].as_str().unwrap_or_default())
+                .unwrap_or_else(|e| panic!("{}: onLoad: {e}", object["Nickname"]));
+        }
+    }
+    Tabletop {
+        stand,
+        scripts,
+        ruleset,
+    }
+}
+
+impl Tabletop {
+    fn sheet(&self, n: usize) -> (Table, Table) {
+        let (_, env, o) = self
+            .scripts
+            .iter()
+            .filter(|(name, _, _)| name.starts_with("Field Guide"))
+            .nth(n)
+            .expect("a Field Guide");
+        (env.clone(), o.clone())
+    }
+
+    fn buttons(&self, o: &Table) -> Vec<Table> {
+        let buttons: Table = o.get("buttons").unwrap();
+        buttons.sequence_values().map(Result::unwrap).collect()
+    }
+
+    fn labels(&self, o: &Table) -> Vec<String> {
+        self.buttons(o)
+            .iter()
+            .map(|b| {
+                b.get::<Option<String>>("label")
+                    .unwrap()
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// The sheet's line of counts: "Turn 3 of 20 · 27 Safari Balls · 14 VP · 5 species".
+    fn status(&self, o: &Table) -> String {
+        self.labels(o)
+            .into_iter()
+            .find(|l| l.starts_with("Turn "))
+            .expect("a status line")
+    }
+
+    fn click(&self, env: &Table, o: &Table, label: impl mlua::IntoLua, colour: &str) -> bool {
+        let stand: Table = self.stand.lua.globals().get("Stand").unwrap();
+        let click: Function = stand.get("click").unwrap();
+        click.call((env.clone(), o.clone(), label, colour)).unwrap()
+    }
+
+    fn auto(&self, env: &Table, o: &Table) -> Option<String> {
+        let stand: Table = self.stand.lua.globals().get("Stand").unwrap();
+        let auto: Function = stand.get("auto").unwrap();
+        auto.call((env.clone(), o.clone())).unwrap()
+    }
+
+    /// The box buttons: the first one per placed box, in the ruleset's box order.
+    fn marks(&self, o: &Table) -> Vec<String> {
+        let boxes = self.ruleset["sheet"]["boxes"].as_array().unwrap().len();
+        self.labels(o).into_iter().take(boxes).collect()
+    }
+
+    /// The VP of the boxes marked, from the ruleset.
+    fn marked_vp(&self, o: &Table) -> u64 {
+        let vp: HashMap<&str, u64> = self.ruleset["field_guide"]["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["tracks"].as_array().unwrap())
+            .flat_map(|t| t["boxes"].as_array().unwrap())
+            .map(|b| (b["id"].as_str().unwrap(), b["vp"].as_u64().unwrap()))
+            .collect();
+        let places = self.ruleset["sheet"]["boxes"].as_array().unwrap();
+        self.marks(o)
+            .iter()
+            .zip(places)
+            .filter(|(mark, _)| *mark == "X")
+            .map(|(_, place)| vp[place["id"].as_str().unwrap()])
+            .sum()
+    }
+}
+
+fn default_game() -> PathBuf {
+    root().join("content/safari-zone")
+}
+
+/// Every seat's Field Guide loads without a word in the chat and puts a button over every
+/// box, at the box's printed place on the tile, in the ruleset's order.
+#[test]
+fn each_field_guide_marks_every_box_at_its_printed_place() {
+    let table = set_out(&default_game(), &|_| {});
+    assert_eq!(table.stand.chat(), Vec::<String>::new());
+    let sheet = &table.ruleset["sheet"];
+    let (width, height) = (
+        sheet["width_mm"].as_f64().unwrap(),
+        sheet["height_mm"].as_f64().unwrap(),
+    );
+    let sheets = table
+        .scripts
+        .iter()
+        .filter(|(n, _, _)| n.starts_with("Field Guide"))
+        .count();
+    assert_eq!(
+        sheets as u64,
+        table.ruleset["parameters"]["players_max"].as_u64().unwrap()
+    );
+    for n in 0..sheets {
+        let (_, o) = table.sheet(n);
+        let buttons = table.buttons(&o);
+        for (place, button) in sheet["boxes"].as_array().unwrap().iter().zip(&buttons) {
+            let at: Table = button.get("position").unwrap();
+            let (x, z): (f64, f64) = (at.get(1).unwrap(), at.get(3).unwrap());
+            let u = (place["x"].as_f64().unwrap() + place["width"].as_f64().unwrap() / 2.0) / width;
+            let v =
+                (place["y"].as_f64().unwrap() + place["height"].as_f64().unwrap() / 2.0) / height;
+            // The stand-in's tile is 2 wide and 2 x 297/210 deep: the image's left edge at
+            // x = +1, its top at z = -297/210.
+            assert!(
+                (x - -(u - 0.5) * 2.0).abs() < 1e-9,
+                "{}: x {x}",
+                place["id"]
+            );
+            assert!(
+                (z - (v - 0.5) * 2.0 * 297.0 / 210.0).abs() < 1e-9,
+                "{}: z {z}",
+                place["id"]
+            );
+            assert!(
+                !button.get::<String>("tooltip").unwrap().is_empty(),
+                "{}: a box says what it is",
+                place["id"]
+            );
+        }
+        assert!(table.status(&o).starts_with("Turn 0 of 20"));
+        assert!(
+            table
+                .labels(&o)
+                .contains(&"Roll the Expedition Dice".to_string())
+        );
+    }
+}
+
+/// A whole game played on one Field Guide by its buttons alone: each turn fills its Turn
+/// Tracker box, the VP shown is the VP of the boxes marked, and the game ends with the
+/// player out; the cards drawn leave the deck.
+#[test]
+fn a_whole_game_is_played_on_a_field_guide_by_its_buttons() {
+    let table = set_out(&default_game(), &|_| {});
+    let (env, o) = table.sheet(0);
+    let deck_size = |table: &Tabletop| -> usize {
+        let deck: Table = table
+            .stand
+            .lua
+            .load("for _, o in ipairs(getObjects()) do if o.type == 'Deck' then return o end end")
+            .eval()
+            .unwrap();
+        deck.get::<Table>("contained").unwrap().raw_len()
+    };
+    let full = deck_size(&table);
+    let mut clicks = 0;
+    let mut turns = 0;
+    while let Some(clicked) = table.auto(&env, &o) {
+        clicks += 1;
+        assert!(clicks < 5000, "the game goes on and on");
+        if clicked == "Roll the Expedition Dice" {
+            turns += 1;
+            let status = table.status(&o);
+            assert!(
+                status.starts_with(&format!("Turn {turns} of 20")),
+                "{status}"
+            );
+        }
+        let status = table.status(&o);
+        assert!(
+            status.contains(&format!(" {} VP", table.marked_vp(&o))),
+            "after `{clicked}`: {status}, while the marked boxes are worth {}",
+            table.marked_vp(&o)
+        );
+    }
+    assert!(turns >= 5, "{turns} turns");
+    let labels = table.labels(&o);
+    assert!(
+        labels.iter().any(|l| l.starts_with("Out: ")),
+        "the sheet says the player is out: {labels:?}"
+    );
+    let chat = table.stand.chat();
+    assert!(chat.iter().any(|l| l.contains("rolled")), "{chat:?}");
+    assert!(chat.iter().any(|l| l.contains("is out")), "{chat:?}");
+    assert!(
+        !chat.iter().any(|l| l.contains("stopped")),
+        "no rule stopped: {chat:?}"
+    );
+    assert!(deck_size(&table) < full, "cards were drawn");
+}
+
+/// The marks survive a save and a load: the sheet saved mid-game loads to the same marks and
+/// counts, and loading draws no card and rolls nothing again.
+#[test]
+fn marks_survive_a_save_and_a_load() {
+    let table = set_out(&default_game(), &|_| {});
+    let (env, o) = table.sheet(0);
+    let mut rolls = 0;
+    while rolls < 6 {
+        match table.auto(&env, &o) {
+            Some(clicked) => rolls += (clicked == "Roll the Expedition Dice") as u32,
+            None => break,
+        }
+    }
+    let marks = table.marks(&o);
+    assert!(marks.iter().filter(|m| *m == "X").count() >= 6);
+    let status = table.status(&o);
+    let labels = table.labels(&o);
+    let saved: String = env.get::<Function>("onSave").unwrap().call(()).unwrap();
+    let guid: String = o.get::<Function>("getGUID").unwrap().call(()).unwrap();
+    let reloaded = set_out(&default_game(), &|objects| {
+        for object in objects.iter_mut() {
+            if object["GUID"] == guid.as_str() {
+                object["LuaScriptState"] = Value::String(saved.clone());
+            }
+        }
+    });
+    let (_, again) = reloaded.sheet(0);
+    assert_eq!(reloaded.marks(&again), marks);
+    assert_eq!(reloaded.status(&again), status);
+    assert_eq!(reloaded.labels(&again), labels);
+    assert_eq!(reloaded.stand.chat(), Vec::<String>::new());
+    let deck: Table = reloaded
+        .stand
+        .lua
+        .load("for _, o in ipairs(getObjects()) do if o.type == 'Deck' then return o end end")
+        .eval()
+        .unwrap();
+    let fresh = set_out(&default_game(), &|_| {});
+    let fresh_deck: Table = fresh
+        .stand
+        .lua
+        .load("for _, o in ipairs(getObjects()) do if o.type == 'Deck' then return o end end")
+        .eval()
+        .unwrap();
+    assert_eq!(
+        deck.get::<Table>("contained").unwrap().raw_len(),
+        fresh_deck.get::<Table>("contained").unwrap().raw_len(),
+        "loading draws no card"
+    );
+}
+
+/// A box the rules forbid now is refused, to the player who clicked, with the reason: the
+/// track's order, a box that fills itself, a need unmet; another seated player's sheet is
+/// not theirs to mark.
+#[test]
+fn a_box_the_rules_forbid_is_refused_with_the_reason() {
+    let table = set_out(&default_game(), &|_| {});
+    let (env, o) = table.sheet(0);
+    let boxes: Vec<&Value> = table.ruleset["field_guide"]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tracks"].as_array().unwrap())
+        .flat_map(|t| t["boxes"].as_array().unwrap())
+        .collect();
+    let index = |test: &dyn Fn(&Value) -> bool| boxes.iter().position(|b| test(b)).unwrap() + 1;
+    // The second box of a track of dice boxes.
+    let second = {
+        let tracks = table.ruleset["field_guide"]["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["tracks"].as_array().unwrap());
+        let mut found = None;
+        for track in tracks {
+            let list = track["boxes"].as_array().unwrap();
+            if list.len() > 1 && list[1]["fill"]["kind"] == "dice" {
+                found = Some(list[1]["id"].as_str().unwrap().to_string());
+                break;
+            }
+        }
+        found.unwrap()
+    };
+    let cases: Vec<(usize, Vec<&str>)> = vec![
+        (
+            index(&|b| b["id"] == second.as_str()),
+            vec!["in order", "first"],
+        ),
+        (
+            index(&|b| b["fill"]["kind"] == "turn"),
+            vec!["cannot be filled by a click now", "each turn begins"],
+        ),
+        (
+            index(&|b| {
+                b["requires"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|r| r["kind"] == "item"))
+                    && b["fill"]["kind"] == "dice"
+            }),
+            vec!["needs the"],
+        ),
+    ];
+    for (n, words) in cases {
+        let before = table.stand.chat().len();
+        assert!(table.click(&env, &o, n, "White"));
+        let chat = table.stand.chat();
+        assert_eq!(chat.len(), before + 1, "box {n}: {chat:?}");
+        let said = chat.last().unwrap();
+        assert!(said.starts_with("[to White]"), "{said}");
+        for word in words {
+            assert!(said.contains(word), "box {n}: `{word}` in {said}");
+        }
+    }
+    assert_eq!(table.marks(&o).iter().filter(|m| *m == "X").count(), 0);
+    // Red is seated and clicks White's sheet; White is seated too.
+    table
+        .stand
+        .lua
+        .load("Stand.seated.White = true")
+        .exec()
+        .unwrap();
+    let before = table.status(&o);
+    assert!(table.click(&env, &o, "Roll the Expedition Dice", "Red"));
+    let chat = table.stand.chat();
+    assert!(
+        chat.last().unwrap().contains("White's Field Guide"),
+        "{chat:?}"
+    );
+    assert_eq!(table.status(&o), before);
+}
+
+/// A Field Guide whose rules object carries a ruleset it cannot read says so in the chat, in
+/// words that say what to do, and marks nothing.
+#[test]
+fn a_field_guide_refuses_a_ruleset_it_cannot_read() {
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit, Vec<&str>)> = vec![
+        (
+            "older",
+            Box::new(|r: &mut Value| r["format_version"] = 2.into()),
+            vec!["format version 2", "safari build"],
+        ),
+        (
+            "other",
+            Box::new(|r: &mut Value| r["format"] = "safari-log".into()),
+            vec!["another kind", "safari-log"],
+        ),
+        (
+            "broken",
+            Box::new(|r: &mut Value| {
+                r["deck"]["cards"][0]["species"] = "missingno".into();
+            }),
+            vec!["does not hold together", "missingno"],
+        ),
+        (
+            "no places",
+            Box::new(|r: &mut Value| {
+                r.as_object_mut().unwrap().remove("sheet");
+            }),
+            vec!["where the Field Guide's boxes are printed"],
+        ),
+    ];
+    for (name, edit, words) in cases {
+        let table = set_out(&default_game(), &|objects| {
+            for object in objects.iter_mut() {
+                if object["Nickname"]
+                    .as_str()
+                    .is_some_and(|n| n.ends_with("ruleset"))
+                {
+                    let mut ruleset: Value =
+                        serde_json::from_str(object["LuaScriptState"].as_str().unwrap()).unwrap();
+                    edit(&mut ruleset);
+                    object["LuaScriptState"] = Value::String(ruleset.to_string());
+                }
+            }
+        });
+        let (_, o) = table.sheet(0);
+        let chat = table.stand.chat();
+        let sheet_said: Vec<&String> = chat
+            .iter()
+            .filter(|l| l.starts_with("Field Guide"))
+            .collect();
+        assert!(!sheet_said.is_empty(), "{name}: {chat:?}");
+        for word in words {
+            assert!(
+                sheet_said[0].contains(word),
+                "{name}: `{word}` in {}",
+                sheet_said[0]
+            );
+        }
+        assert!(table.buttons(&o).len() <= 1, "{name}: no marks");
     }
 }

@@ -367,6 +367,9 @@ pub enum Event {
     },
     Throw {
         player: usize,
+        /// What each capture die shows, in the dice's order (a locked die at its kept value).
+        dice: Vec<u32>,
+        /// The dice's sum, with the usable boosts spent on this throw.
         total: u32,
         needed: u32,
         caught: bool,
@@ -1504,11 +1507,14 @@ impl<'r> Game<'r> {
             let mut total = 0;
             // The best die rolled (the first of equals), for the Poké Doll.
             let mut best: Option<(usize, u32)> = None;
+            let mut dice: ArrayVec<u32, { crate::limits::MAX_CAPTURE_DICE as usize }> =
+                ArrayVec::new();
             for (i, die) in rules.capture.iter().enumerate() {
                 let value = match locked {
                     Some((locked_die, value)) if locked_die == i => value,
                     _ => self.roll(die),
                 };
+                dice.push(value);
                 total += value;
                 if best.is_none_or(|(_, v)| value > v) {
                     best = Some((i, value));
@@ -1525,6 +1531,7 @@ impl<'r> Game<'r> {
             let caught = total >= rate;
             self.event(|| Event::Throw {
                 player: p,
+                dice: dice.to_vec(),
                 total,
                 needed: rate,
                 caught,

@@ -20,6 +20,24 @@ use crate::backends::tts::{
 use crate::raster::Image;
 use crate::rules::safari_zone::ruleset::Ruleset;
 
+/// Safari Zone RNW's rules in Lua, for the Field Guide's script: the second reading of the
+/// rules beside the engine, held to it by `tests/tts_replay.rs`.
+pub const FIELD_GUIDE_RULES_LUA: &str = include_str!("field_guide_rules.lua");
+/// The Field Guide's script on the table: the rules above, then the marks and buttons.
+pub fn field_guide_lua() -> String {
+    format!(
+        "{FIELD_GUIDE_RULES_LUA}\n{}",
+        include_str!("field_guide.lua")
+    )
+}
+/// The seats' colours, in seat order.
+const SEAT_COLOURS: [&str; 10] = [
+    "White", "Red", "Yellow", "Green", "Blue", "Orange", "Purple", "Pink", "Teal", "Brown",
+];
+
+/// Where the discard pile goes: left of the deck (at x = -8).
+const DISCARD_SPOT: [f64; 3] = [-11.0, 1.5, 0.0];
+
 /// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
 const SHEET_DPI: f64 = 150.0;
 
@@ -79,6 +97,11 @@ pub fn export(
         taken: Default::default(),
     };
     let mut guid = |role: &str| guids.next(role);
+    let rules_guid = guid("ruleset");
+    let rules_name = format!("{} ruleset", ruleset.game.name);
+    let deck_guid = guid("deck");
+    // The dice's objects by role, for the Field Guides' scripts to show what they roll.
+    let mut dice_guids: serde_json::Map<String, Value> = serde_json::Map::new();
     let mut outputs = Vec::new();
     // An image made by `draw` (unless the cache has it under `key`), encoded and hashed.
     let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| {
@@ -217,7 +240,7 @@ pub fn export(
     }
     let mut deck = object(
         "DeckCustom",
-        guid("deck"),
+        deck_guid.clone(),
         &ruleset.deck.name,
         &format!(
             "{} cards: shuffle, and draw one per habitat rolled.",
@@ -281,9 +304,20 @@ pub fn export(
                     json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
                 })
                 .collect();
+            let die_guid = guid(&format!("die/{}/{die_index}", set.id));
+            let role = match set.role {
+                super::model::DiceRole::Expedition => "expedition",
+                super::model::DiceRole::Capture => "capture",
+            };
+            dice_guids
+                .entry(role)
+                .or_insert_with(|| Value::Array(Vec::new()))
+                .as_array_mut()
+                .expect("a list")
+                .push(json!(die_guid));
             let mut object = object(
                 "Custom_Dice",
-                guid(&format!("die/{}/{die_index}", set.id)),
+                die_guid,
                 &format!("{} {}", set.name, die_index + 1),
                 "",
                 transform(
@@ -351,9 +385,29 @@ pub fn export(
             let mut tile = object(
                 "Custom_Tile",
                 guid(&format!("field-guide/{player}")),
-                &format!("Field Guide (player {})", player + 1),
-                "Mark boxes with the vector paint tool. Flip it (F) for the Park Rules.",
+                &format!(
+                    "Field Guide ({})",
+                    SEAT_COLOURS[player as usize % SEAT_COLOURS.len()]
+                ),
+                "",
                 transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
+            );
+            // The script marks the boxes; its state is the table's wiring, and then every
+            // answer the game was given (field_guide.lua).
+            tile["LuaScript"] = json!(field_guide_lua());
+            tile["LuaScriptState"] = json!(
+                json!({
+                    "table": {
+                        "rules": rules_guid,
+                        "rules_name": rules_name,
+                        "deck": deck_guid,
+                        "deck_name": ruleset.deck.name,
+                        "discard": DISCARD_SPOT,
+                        "dice": dice_guids,
+                        "colour": SEAT_COLOURS[player as usize % SEAT_COLOURS.len()],
+                    }
+                })
+                .to_string()
             );
             // Unlocked, so that a player can flip it to the Park Rules and back.
             tile["CustomImage"] = json!({
@@ -369,7 +423,7 @@ pub fn export(
                 },
             });
             tile["Description"] = json!(format!(
-                "Mark boxes with the vector paint tool. Flip it (F) for the Park Rules. ({aspect:.3}:1)"
+                "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({aspect:.3}:1)"
             ));
             objects.push(tile);
         }
@@ -378,8 +432,8 @@ pub fn export(
     // The rules object: the ruleset in its saved state.
     let mut rules = object(
         "BlockSquare",
-        guid("ruleset"),
-        &format!("{} ruleset", ruleset.game.name),
+        rules_guid,
+        &rules_name,
         "The game's rules as data, for scripts: call getRuleset() on this object.",
         transform(-8.0, -6.0, 0.0, 1.0),
     );

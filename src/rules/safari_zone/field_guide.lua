@@ -1,0 +1,705 @@
+-- One seat's Field Guide on the table: a mark over every box at its printed place, the score,
+-- the turn's dice, cards and throws at buttons, every box the rules forbid refused with the
+-- reason. The rules are SafariRules (above, from field_guide_rules.lua), read from the
+-- ruleset the rules object carries; this part only shows the game and takes the clicks.
+--
+-- The saved state is the table's wiring (which objects are the rules, the deck and the dice,
+-- whose sheet this is) and every answer the game was given, in order: loading replays them,
+-- so the marks survive a save, a load and a rewind, and nothing is drawn or rolled again.
+
+local wiring = {}
+local inputs = {}
+-- Answers an earlier load could not replay (another ruleset): kept in the save, never lost.
+local unplayable = nil
+local rules = nil
+local game = nil
+local replaying = false
+-- The dice marked for a re-roll, and the cards this turn has drawn, by card id.
+local marked = {}
+local on_table = {}
+local problem = nil
+
+local GOLD = { 1, 0.8, 0.15, 0.55 }
+local CLEAR = { 0, 0, 0, 0 }
+local INK = { 0.1, 0.1, 0.35 }
+
+local function say(message)
+  printToAll(tostring(self.getName()) .. ": " .. message, { 0.9, 0.9, 0.9 })
+end
+
+local function warn(message)
+  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
+end
+
+------------------------------------------------------------------------------------------
+-- Where things are on the tile. Box places come from the ruleset in mm from the page's top
+-- left; the tile's extent is measured, since the game sizes a tile from its image.
+
+local half_width, half_depth = 1, 1.4142
+-- Which way the image runs along the tile's local axes (docs/tabletop-simulator.md).
+local X_SIGN, Z_SIGN = -1, 1
+local LIFT = 0.11
+-- Buttons are drawn at a quarter size and made four times larger, so that a small box's
+-- button is above the game's smallest width.
+local BUTTON_SCALE = 0.25
+local UNITS_PER_LOCAL = 500 / BUTTON_SCALE
+
+local function measure()
+  local ok, bounds = pcall(self.getBoundsNormalized)
+  local scale = self.getScale()
+  if ok and bounds and bounds.size and bounds.size.x > 0 and scale.x > 0 then
+    half_width = bounds.size.x / scale.x / 2
+    half_depth = bounds.size.z / scale.z / 2
+  end
+end
+
+-- The tile's local point at (x, y) mm of the printed page.
+local function at_mm(x, y)
+  local page = rules.sheet
+  local u, v = x / page.width_mm - 0.5, y / page.height_mm - 0.5
+  return { X_SIGN * u * 2 * half_width, LIFT, Z_SIGN * v * 2 * half_depth }
+end
+
+local function size_mm(width, height)
+  local page = rules.sheet
+  return width / page.width_mm * 2 * half_width * UNITS_PER_LOCAL, height / page.height_mm * 2 * half_depth * UNITS_PER_LOCAL
+end
+
+-- Below the printed page, the n-th row of controls (from 0), at `column` of 4 across.
+local function control_at(row, column, columns)
+  local across = (column - 0.5) / columns - 0.5
+  return { X_SIGN * across * 2 * half_width, LIFT, Z_SIGN * (half_depth + 0.18 + row * 0.3) }
+end
+
+------------------------------------------------------------------------------------------
+-- Names a person reads.
+
+local function box_name(b)
+  local box = rules.boxes[b]
+  local track = rules.tracks[box.track]
+  if box.label ~= nil then
+    return box.label
+  end
+  if box.cause == "collect" then
+    local names = {}
+    for _, id in ipairs(box.fill.species or {}) do
+      local s = rules.species_index[id]
+      table.insert(names, s and rules.species[s].name or id)
+    end
+    return (track.title or "") .. ": " .. table.concat(names, " / ")
+  end
+  if #track.boxes > 1 then
+    for n, other in ipairs(track.boxes) do
+      if other == b then
+        return (track.title or track.id) .. ", box " .. n
+      end
+    end
+  end
+  return track.title or box.id
+end
+
+local function item_name(i)
+  return rules.items[i].name
+end
+
+local function species_name(s)
+  return rules.species[s].name
+end
+
+local function card_name(c)
+  local card = rules.cards[c]
+  return species_name(card.species)
+end
+
+local function need_words(need)
+  local kind, value = need[1], need[2]
+  if kind == "item" then
+    return "the " .. item_name(value)
+  elseif kind == "species" then
+    return species_name(value) .. " collected"
+  elseif kind == "box" then
+    return "\"" .. box_name(value) .. "\" filled"
+  elseif kind == "vp" then
+    return value .. " VP (you have " .. game.vp .. ")"
+  end
+  return "an area with no boxes"
+end
+
+local CAUSES = {
+  dice = function(box)
+    return "a " .. box.face .. " face fills it"
+  end,
+  turn = function()
+    return "it fills itself as each turn begins"
+  end,
+  ball = function()
+    return "it fills itself with each Safari Ball thrown"
+  end,
+  collect = function(box)
+    local names = {}
+    for _, id in ipairs(box.fill.species or {}) do
+      for _, s in ipairs(rules.species) do
+        if s.id == id then
+          table.insert(names, s.name)
+        end
+      end
+    end
+    return "collecting " .. table.concat(names, " or ") .. " fills it"
+  end,
+  obtain = function()
+    return "obtaining its item fills it"
+  end,
+  use = function(box)
+    return "using the " .. item_name(box.used_item) .. " (a Trainer face) fills it"
+  end,
+  free = function()
+    return "it fills itself once the boxes before it are filled"
+  end,
+  bonus = function()
+    return "only a bonus box lets you fill it"
+  end,
+}
+
+-- Why box `b` cannot be filled by a click now.
+local function why_not(b)
+  local box = rules.boxes[b]
+  if game.filled[b] then
+    return "\"" .. box_name(b) .. "\" is already filled."
+  end
+  if box.previous ~= nil and not game.filled[box.previous] then
+    return "Boxes of a track fill in order: fill \"" .. box_name(box.previous) .. "\" first."
+  end
+  local missing = {}
+  for _, need in ipairs(box.needs) do
+    if not game:meets(need) then
+      table.insert(missing, need_words(need))
+    end
+  end
+  if #missing > 0 then
+    return "\"" .. box_name(b) .. "\" needs " .. table.concat(missing, " and ") .. "."
+  end
+  local request = game.request
+  if request and request.kind == "decide" and request.decision == "track" and box.face and box.face ~= request.face then
+    return "\"" .. box_name(b) .. "\": a " .. box.face .. " face fills it, and you are placing a " .. request.face .. " face."
+  end
+  local cause = (CAUSES[box.cause] or CAUSES.bonus)(box)
+  return "\"" .. box_name(b) .. "\" cannot be filled by a click now: " .. cause .. "."
+end
+
+------------------------------------------------------------------------------------------
+-- The game, driven: the table answers what it can (dice, cards), the player the rest.
+
+local function record(value)
+  table.insert(inputs, { v = value })
+end
+
+local function die_objects(set)
+  return wiring.dice and wiring.dice[set] or {}
+end
+
+local function capitalised(face)
+  return string.upper(string.sub(face, 1, 1)) .. string.sub(face, 2)
+end
+
+-- Shows a rolled face on the table's die, when the die is there.
+local function show_die(set, i, face)
+  local guid = die_objects(set)[i]
+  local die = guid and getObjectFromGUID(guid)
+  if die ~= nil then
+    local value = type(face) == "string" and capitalised(face) or face
+    pcall(die.setRotationValue, value)
+  end
+end
+
+local function find_deck()
+  local deck = wiring.deck and getObjectFromGUID(wiring.deck)
+  if deck ~= nil then
+    return deck
+  end
+  for _, object in ipairs(getObjects()) do
+    if object.type == "Deck" and object.getName() == wiring.deck_name then
+      return object
+    end
+  end
+  return nil
+end
+
+local function card_id_of(object)
+  local ok, card = pcall(JSON.decode, object.memo or "")
+  if ok and type(card) == "table" then
+    return card.id
+  end
+  return nil
+end
+
+-- Takes `count` cards from the Encounter Deck, face up in front of the sheet.
+local function draw_cards(count)
+  local ids = {}
+  local deck = find_deck()
+  for n = 1, count do
+    if deck == nil then
+      warn("the Encounter Deck is out of cards: shuffle the discard pile, put it where the deck was, and draw again on your next turn.")
+      break
+    end
+    local spot = self.positionToWorld(control_at(4, n, count + 1))
+    local remainder = deck.type == "Card"
+    local card = remainder and deck or deck.takeObject({ position = spot, flip = true, smooth = true })
+    if remainder then
+      card.setPositionSmooth(spot, false, true)
+      card.setRotation({ 0, self.getRotation().y, 0 })
+      deck = nil
+    elseif deck.remainder ~= nil then
+      deck = deck.remainder
+    end
+    local id = card and card_id_of(card)
+    if id ~= nil then
+      table.insert(ids, id)
+      on_table[id] = on_table[id] or {}
+      table.insert(on_table[id], card)
+    end
+  end
+  return ids
+end
+
+local function move_card(id, where)
+  local cards = on_table[id]
+  local card = cards and table.remove(cards)
+  if card ~= nil and where ~= nil then
+    card.setPositionSmooth(where, false, true)
+  end
+end
+
+-- Automatic answers: a die rolled, cards drawn, whether the discard pile is empty (the table
+-- cannot tell: the Poké Flute is offered whenever held).
+local function automatic(request)
+  if request.kind == "die" then
+    local face = request.faces[math.random(#request.faces)]
+    show_die(request.set, request.die, face)
+    return true, face
+  elseif request.kind == "draw" then
+    return true, draw_cards(request.count)
+  elseif request.kind == "discard_empty" then
+    return true, false
+  end
+  return false, nil
+end
+
+-- What the events since `from` did on the table: cards moved, and a line in the chat.
+local met = nil
+local function follow(from)
+  local lines = {}
+  for n = from + 1, #game.events do
+    local event = game.events[n]
+    local kind = event.event
+    if kind == "roll" then
+      local faces = {}
+      for i, face in ipairs(event.faces) do
+        faces[i] = capitalised(face)
+      end
+      table.insert(lines, "rolled " .. table.concat(faces, ", "))
+    elseif kind == "bust" then
+      table.insert(lines, "too many Hazards: the turn ends")
+    elseif kind == "fill" and event.vp > 0 then
+      table.insert(lines, "filled \"" .. box_name(rules.box_index[event.box]) .. "\" (+" .. event.vp .. " VP)")
+    elseif kind == "throw" then
+      local dice = {}
+      for i, value in ipairs(event.dice) do
+        dice[i] = tostring(value)
+      end
+      table.insert(lines, "threw: " .. table.concat(dice, " + ") .. " = " .. event.total .. " against " .. event.needed .. (event.caught and ", caught!" or ", missed"))
+    elseif kind == "collect" then
+      table.insert(lines, "collected " .. species_name(rules.species_index[event.species]))
+    elseif kind == "use" then
+      table.insert(lines, "used the " .. item_name(rules.item_index[event.item]))
+    elseif kind == "reshuffle" then
+      table.insert(lines, "shuffle the discard pile into the Encounter Deck")
+    elseif kind == "discard" then
+      for _, id in ipairs(event.cards) do
+        move_card(id, wiring.discard)
+      end
+    elseif kind == "out" then
+      table.insert(lines, "is out (" .. (event.reason == "balls" and "no Safari Balls left" or "no turns left") .. ") with " .. game.vp .. " VP and " .. game.unique_species .. " species")
+    end
+    if kind == "encounter" then
+      met = event.card
+    elseif kind == "throw" and event.caught and met ~= nil then
+      -- A card caught stays with its catcher.
+      move_card(met, self.positionToWorld(control_at(6, 1, 1)))
+      met = nil
+    end
+  end
+  if #lines > 0 and not replaying then
+    say(table.concat(lines, "; "))
+  end
+end
+
+local render
+local start_sheet
+
+-- Answers the waiting request with `value` (the player's), then every automatic request.
+local function advance(value)
+  local from = #game.events
+  record(value)
+  game:answer(value)
+  while game.request ~= nil do
+    local automatic_answer, answer = automatic(game.request)
+    if not automatic_answer then
+      break
+    end
+    record(answer)
+    game:answer(answer)
+  end
+  if game.broken then
+    warn("the rules stopped: " .. game.broken)
+  end
+  follow(from)
+  marked = {}
+  render()
+end
+
+------------------------------------------------------------------------------------------
+-- Loading: the rules from the rules object, then the answers replayed.
+
+-- The rules object: by its GUID, or (the game gives objects spawned beside others new GUIDs
+-- when theirs are taken) by its name.
+local function rules_object()
+  local holder = wiring.rules and getObjectFromGUID(wiring.rules)
+  if holder ~= nil then
+    return holder
+  end
+  for _, object in ipairs(getObjects()) do
+    if object.getName() == wiring.rules_name and wiring.rules_name ~= nil then
+      return object
+    end
+  end
+  return nil
+end
+
+local function read_rules()
+  local holder = rules_object()
+  if holder == nil then
+    return nil, "the table has no rules object. Load the save safari built again."
+  end
+  local text = holder.script_state or ""
+  if not string.match(text, "^%s*{") then
+    return nil, "the rules object carries no ruleset. Build it again with `safari build` and load the new save."
+  end
+  local ok, decoded = pcall(JSON.decode, text)
+  if not ok or type(decoded) ~= "table" then
+    return nil, "the rules object's ruleset is not JSON. Build it again with `safari build` and load the new save."
+  end
+  local compiled, why = SafariRules.compile(decoded)
+  if compiled == nil then
+    return nil, why .. ". Build the save again with `safari build` and load the new save."
+  end
+  if type(decoded.sheet) ~= "table" then
+    return nil, "the ruleset does not say where the Field Guide's boxes are printed. Build it again with `safari build`."
+  end
+  compiled.sheet = decoded.sheet
+  compiled.places = {}
+  for _, place in ipairs(decoded.sheet.boxes or {}) do
+    compiled.places[place.id] = place
+  end
+  compiled.species_index, compiled.item_index = {}, {}
+  for s, entry in ipairs(compiled.species) do
+    compiled.species_index[entry.id] = s
+  end
+  for i, entry in ipairs(compiled.items) do
+    compiled.item_index[entry.id] = i
+  end
+  return compiled, nil
+end
+
+local function replay(saved)
+  game = SafariRules.start(rules)
+  inputs = {}
+  replaying = true
+  for n, input in ipairs(saved) do
+    if game.request == nil or game.broken then
+      break
+    end
+    table.insert(inputs, input)
+    game:answer(input.v)
+    if game.broken then
+      break
+    end
+  end
+  replaying = false
+  if game.broken or #inputs < #saved then
+    unplayable = saved
+    warn("the marks saved on this sheet do not fit the rules the table carries now; the sheet starts blank, and the old marks stay in its save.")
+    game = SafariRules.start(rules)
+    inputs = {}
+  end
+  -- The last answers may have been automatic ones the save did not reach.
+  while game.request ~= nil do
+    local automatic_answer, answer = automatic(game.request)
+    if not automatic_answer then
+      break
+    end
+    record(answer)
+    game:answer(answer)
+  end
+end
+
+function onLoad(script_state)
+  local ok, state = false, nil
+  if script_state ~= nil and string.match(script_state, "^%s*{") then
+    ok, state = pcall(JSON.decode, script_state)
+  end
+  if not ok or type(state) ~= "table" then
+    state = {}
+  end
+  wiring = state.table or {}
+  unplayable = state.unplayable
+  math.randomseed(os.time() + string.byte(tostring(self.getGUID()), 1))
+  measure()
+  start_sheet(state, 0)
+end
+
+-- Starts the sheet once the rules object is on the table: objects spawned together may load
+-- in any order, so a missing one is waited for, a second at a time, for ten seconds.
+start_sheet = function(state, tries)
+  local why
+  rules, why = read_rules()
+  if rules == nil and rules_object() == nil and tries < 10 and Wait ~= nil then
+    Wait.time(function()
+      start_sheet(state, tries + 1)
+    end, 1)
+    return
+  end
+  if rules == nil then
+    problem = why
+    warn(why)
+    render()
+    return
+  end
+  replay(state.inputs or {})
+  render()
+end
+
+function onSave()
+  return JSON.encode({ table = wiring, inputs = inputs, unplayable = unplayable })
+end
+
+------------------------------------------------------------------------------------------
+-- The buttons.
+
+local function owner_allows(colour)
+  local owner = wiring.colour
+  if owner == nil or colour == owner then
+    return true
+  end
+  local seated = Player[owner] and Player[owner].seated
+  if seated then
+    broadcastToColor("This is " .. owner .. "'s Field Guide.", colour, { 1, 0.6, 0.3 })
+    return false
+  end
+  return true
+end
+
+local function click_box(b, colour)
+  if game == nil or not owner_allows(colour) then
+    return
+  end
+  local request = game.request
+  if request ~= nil and request.kind == "decide" then
+    for _, choice in ipairs(request.choices or {}) do
+      if (choice[1] == "track" and game.next[choice[2]] == b) or (choice[1] == "box" and choice[2] == b) then
+        advance(choice)
+        return
+      end
+    end
+  end
+  broadcastToColor(why_not(b), colour, { 1, 0.6, 0.3 })
+end
+
+local function answer_with(choice)
+  return function(_, colour)
+    if game ~= nil and game.request ~= nil and owner_allows(colour) then
+      advance(choice)
+    end
+  end
+end
+
+local function toggle_die(i)
+  return function(_, colour)
+    if game == nil or not owner_allows(colour) then
+      return
+    end
+    local request = game.request
+    if request and request.decision == "reroll" then
+      if request.free[i] or request.hazard == i then
+        marked[i] = not marked[i]
+        render()
+      else
+        broadcastToColor("A die showing a Hazard stays" .. (#rules.steps.reroll_hazard > 0 and " (unless you hold the " .. item_name(rules.steps.reroll_hazard[1]) .. ", for one of them)" or "") .. ".", colour, { 1, 0.6, 0.3 })
+      end
+    end
+  end
+end
+
+local function reroll_marked(_, colour)
+  if game == nil or not owner_allows(colour) then
+    return
+  end
+  local dice, any = {}, false
+  for i = 1, #rules.expedition do
+    dice[i] = marked[i] == true
+    any = any or dice[i]
+  end
+  if not any then
+    broadcastToColor("Click the dice to re-roll first.", colour, { 1, 0.6, 0.3 })
+    return
+  end
+  advance({ "reroll", dice })
+end
+
+local handlers = 0
+local function handler(fn)
+  handlers = handlers + 1
+  local name = "safari_click_" .. handlers
+  _G[name] = fn
+  return name
+end
+
+local function button(spec)
+  spec.function_owner = self
+  spec.scale = spec.scale or { BUTTON_SCALE, 1, BUTTON_SCALE }
+  self.createButton(spec)
+end
+
+local function control(row, column, columns, label, fn, tooltip, colour)
+  local width = 2 * half_width / columns * UNITS_PER_LOCAL * 0.95
+  button({
+    click_function = handler(fn),
+    label = label,
+    position = control_at(row, column, columns),
+    width = width,
+    height = 0.26 * UNITS_PER_LOCAL,
+    font_size = 0.13 * UNITS_PER_LOCAL,
+    color = colour or { 1, 1, 1, 0.95 },
+    tooltip = tooltip or "",
+  })
+end
+
+local function text(row, label)
+  button({
+    click_function = handler(function() end),
+    label = label,
+    position = control_at(row, 1, 1),
+    width = 0,
+    height = 0,
+    font_size = 0.12 * UNITS_PER_LOCAL,
+    font_color = { 1, 1, 1 },
+  })
+end
+
+-- What the sheet asks of its player now.
+local function prompt()
+  if game.broken then
+    return "The rules stopped: " .. game.broken
+  end
+  local request = game.request
+  if request == nil then
+    return "Out: " .. game.vp .. " VP, " .. game.unique_species .. " species."
+  end
+  if request.kind == "begin" then
+    return "Your turn? Roll the Expedition Dice."
+  end
+  local decision = request.decision
+  if decision == "reroll" then
+    return "Click dice to re-roll (" .. request.rolls_left .. " re-roll" .. (request.rolls_left == 1 and "" or "s") .. " left), or keep these."
+  elseif decision == "track" then
+    return "Place a " .. capitalised(request.face) .. " face: click the next box of a gold track."
+  elseif decision == "bonus" then
+    return "Bonus: click a gold box to fill it."
+  elseif decision == "use" then
+    return "Spend a Trainer face on an item (" .. request.trainers .. " left), or go on."
+  elseif decision == "card" then
+    return "Choose the card to encounter, or let them go."
+  elseif decision == "throw" then
+    return "Missed. Throw another Safari Ball (catch on " .. request.rate .. "+), or let it go."
+  end
+  return ""
+end
+
+render = function()
+  self.clearButtons()
+  handlers = 0
+  if rules == nil or game == nil then
+    text(0, problem or "")
+    return
+  end
+  local request = game.request or {}
+  local gold = {}
+  for _, choice in ipairs(request.choices or {}) do
+    if choice[1] == "track" and game.next[choice[2]] then
+      gold[game.next[choice[2]]] = true
+    elseif choice[1] == "box" then
+      gold[choice[2]] = true
+    end
+  end
+  for b, box in ipairs(rules.boxes) do
+    local place = rules.places[box.id]
+    if place ~= nil then
+      local width, height = size_mm(place.width, place.height)
+      local filled = game.filled[b] == true
+      button({
+        click_function = handler(function(_, colour)
+          click_box(b, colour)
+        end),
+        label = filled and "X" or "",
+        position = at_mm(place.x + place.width / 2, place.y + place.height / 2),
+        width = width,
+        height = height,
+        font_size = math.min(width, height) * 0.9,
+        color = gold[b] and GOLD or CLEAR,
+        hover_color = { 0.2, 0.4, 1, 0.25 },
+        press_color = { 0.2, 0.4, 1, 0.45 },
+        font_color = INK,
+        tooltip = box_name(b),
+      })
+    end
+  end
+  text(0, "Turn " .. game.turns_taken .. " of " .. rules.turns .. "  ·  " .. game:balls_left() .. " Safari Balls  ·  " .. game.vp .. " VP  ·  " .. game.unique_species .. " species")
+  text(1, prompt())
+  if request.kind == "begin" then
+    control(2, 1, 1, "Roll the Expedition Dice", answer_with(nil))
+  elseif request.decision == "reroll" then
+    local count = #rules.expedition
+    for i, face in ipairs(request.faces) do
+      local label = capitalised(face) .. (marked[i] and " ↻" or "")
+      control(2, i, count, label, toggle_die(i), "Click to mark for a re-roll", marked[i] and GOLD or nil)
+    end
+    control(3, 1, 2, "Re-roll marked", reroll_marked)
+    control(3, 2, 2, "Keep these", answer_with({ "stop" }))
+  elseif request.decision == "use" then
+    local uses = {}
+    for _, choice in ipairs(request.choices) do
+      if choice[1] == "use" then
+        table.insert(uses, choice)
+      end
+    end
+    for n, choice in ipairs(uses) do
+      control(2, n, #uses + 1, "Use the " .. item_name(choice[2]), answer_with(choice))
+    end
+    control(2, #uses + 1, #uses + 1, "Go on", answer_with({ "stop" }))
+  elseif request.decision == "card" then
+    local cards = {}
+    for _, choice in ipairs(request.choices) do
+      if choice[1] == "card" then
+        table.insert(cards, choice)
+      end
+    end
+    for n, choice in ipairs(cards) do
+      local c = request.drawn[choice[2]]
+      local rate = math.max(0, rules.cards[c].capture_rate - game:capture_bonus())
+      control(2, n, #cards + 1, card_name(c) .. " (" .. rate .. "+)", answer_with(choice))
+    end
+    control(2, #cards + 1, #cards + 1, "Let them go", answer_with({ "stop" }))
+  elseif request.decision == "throw" then
+    control(2, 1, 2, "Throw a Safari Ball", answer_with({ "throw" }))
+    control(2, 2, 2, "Let it go", answer_with({ "stop" }))
+  end
+end

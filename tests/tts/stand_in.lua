@@ -1,0 +1,146 @@
+-- A stand-in for the part of Tabletop Simulator's API the saves' scripts use, which records
+-- what they do: objects by GUID, buttons, moves, dice shown, and (through the Rust stand-in)
+-- the chat. Loaded before the scripts, in the same Lua 5.2.
+
+Stand = { objects = {}, order = {}, seated = {} }
+
+function getObjectFromGUID(guid)
+  return Stand.objects[guid]
+end
+
+function getObjects()
+  local list = {}
+  for _, guid in ipairs(Stand.order) do
+    if Stand.objects[guid] ~= nil then
+      table.insert(list, Stand.objects[guid])
+    end
+  end
+  return list
+end
+
+Player = setmetatable({}, {
+  __index = function(_, colour)
+    return { color = colour, seated = Stand.seated[colour] == true }
+  end,
+})
+
+function broadcastToColor(message, colour, tint)
+  printToAll("[to " .. tostring(colour) .. "] " .. message, tint)
+end
+
+local function vector(p)
+  return { x = p.x or p[1] or 0, y = p.y or p[2] or 0, z = p.z or p[3] or 0 }
+end
+
+-- An object: `fields` are its save's (guid, name, type, scale, script_state, memo), with
+-- `contained` the objects a deck holds, top first.
+function Stand.object(fields)
+  local o = {
+    type = fields.type,
+    memo = fields.memo,
+    script_state = fields.script_state or "",
+    buttons = {},
+    position = vector(fields.position or { 0, 1, 0 }),
+    contained = fields.contained or {},
+    moves = 0,
+  }
+  local scale = fields.scale or 1
+  o.getGUID = function() return fields.guid end
+  o.getName = function() return fields.name end
+  o.getScale = function() return { x = scale, y = 1, z = scale } end
+  -- A tile twice as deep as it is wide, at scale 1: 2 by 2 * aspect.
+  o.getBoundsNormalized = function()
+    return { center = o.position, size = { x = 2 * scale, y = 0.1, z = 2 * (fields.aspect or 1) * scale }, offset = { x = 0, y = 0, z = 0 } }
+  end
+  o.getPosition = function() return o.position end
+  o.getRotation = function() return { x = 0, y = 180, z = 0 } end
+  o.positionToWorld = function(p)
+    local v = vector(p)
+    return { x = o.position.x + v.x * scale, y = o.position.y + v.y, z = o.position.z + v.z * scale }
+  end
+  o.createButton = function(spec)
+    assert(type(spec.click_function) == "string", "a button's click_function is a name")
+    assert(spec.function_owner == o, "a button's function_owner is its object")
+    table.insert(o.buttons, spec)
+    return true
+  end
+  o.clearButtons = function()
+    o.buttons = {}
+    return true
+  end
+  o.setPositionSmooth = function(p)
+    o.position = vector(p)
+    o.moves = o.moves + 1
+  end
+  o.setRotation = function(r) o.rotation = vector(r) end
+  o.setRotationValue = function(v) o.shows = v end
+  o.takeObject = function(params)
+    local card = table.remove(o.contained, 1)
+    if card == nil then
+      return nil
+    end
+    card.position = vector(params.position or o.position)
+    Stand.objects[card.getGUID()] = card
+    table.insert(Stand.order, card.getGUID())
+    if #o.contained == 1 then
+      o.remainder = o.contained[1]
+    end
+    return card
+  end
+  return o
+end
+
+function Stand.add(o)
+  Stand.objects[o.getGUID()] = o
+  table.insert(Stand.order, o.getGUID())
+end
+
+-- The labels of an object's buttons, in order.
+function Stand.labels(o)
+  local labels = {}
+  for n, b in ipairs(o.buttons) do
+    labels[n] = b.label or ""
+  end
+  return labels
+end
+
+-- Clicks the first button whose label starts with `label` (or the n-th button, for a
+-- number), as `colour`, with the script environment `env` that owns it.
+function Stand.click(env, o, label, colour)
+  for n, b in ipairs(o.buttons) do
+    if (type(label) == "number" and n == label) or (type(label) == "string" and string.sub(b.label or "", 1, #label) == label) then
+      local fn = env[b.click_function]
+      assert(fn ~= nil, "no function " .. tostring(b.click_function))
+      fn(o, colour or "White", false)
+      return true
+    end
+  end
+  return false
+end
+
+-- One step of a player who takes what is offered: rolls, keeps the dice, fills the first gold
+-- box, meets the first card and throws until it is caught. Returns what it clicked, or nil
+-- once the sheet asks nothing more.
+function Stand.auto(env, o)
+  for _, label in ipairs({ "Roll the Expedition Dice", "Keep these", "Go on", "Throw a Safari Ball" }) do
+    if Stand.click(env, o, label) then
+      return label
+    end
+  end
+  for n, b in ipairs(o.buttons) do
+    if b.color and b.color[1] == 1 and b.color[2] == 0.8 then
+      Stand.click(env, o, n)
+      return "gold box " .. tostring(b.tooltip)
+    end
+  end
+  for n, b in ipairs(o.buttons) do
+    if string.match(b.label or "", "%(%d+%+%)$") then
+      Stand.click(env, o, n)
+      return "card " .. b.label
+    end
+  end
+  if Stand.click(env, o, "Let them go") then
+    return "Let them go"
+  end
+  return nil
+end
