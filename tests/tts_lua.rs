@@ -193,19 +193,17 @@ fn as_lua_holds_it(value: Value) -> Value {
     }
 }
 
-/// The rules objects: every scripted object but the Field Guides (tested below).
+/// The rules objects (the Field Guides and the setup object are tested below).
 fn scripted(objects: &[Value]) -> Vec<&Value> {
     objects
         .iter()
         .filter(|o| o["LuaScript"].as_str().is_some_and(|s| !s.is_empty()))
-        .filter(|o| !is_field_guide(o))
+        .filter(|o| {
+            o["Nickname"]
+                .as_str()
+                .is_some_and(|n| n.ends_with(" ruleset"))
+        })
         .collect()
-}
-
-fn is_field_guide(object: &Value) -> bool {
-    object["Nickname"]
-        .as_str()
-        .is_some_and(|n| n.starts_with("Field Guide"))
 }
 
 /// Every script of every save loads and runs in Lua 5.2 without a word in the chat; the rules
@@ -801,4 +799,132 @@ fn a_field_guide_refuses_a_ruleset_it_cannot_read() {
         }
         assert!(table.buttons(&o).len() <= 1, "{name}: no marks");
     }
+}
+
+impl Tabletop {
+    /// The objects on the table now: name, kind, and how many objects each holds.
+    fn census(&self) -> Vec<(String, String, usize)> {
+        let census: Table = self.stand.lua.load("return Stand.census()").eval().unwrap();
+        census
+            .sequence_values::<Table>()
+            .map(Result::unwrap)
+            .map(|t| (t.get(1).unwrap(), t.get(2).unwrap(), t.get(3).unwrap()))
+            .collect()
+    }
+
+    /// Clicks the setup object's button for `players`.
+    fn choose_players(&self, players: u32) {
+        let (_, env, o) = self
+            .scripts
+            .iter()
+            .find(|(name, _, _)| name.ends_with("how many players?"))
+            .expect("a setup object");
+        assert!(
+            self.click(env, o, players.to_string(), "White"),
+            "a button for {players} players: {:?}",
+            self.labels(o)
+        );
+    }
+}
+
+/// The setup object asks how many play and sets the table for that many: Safari Zone RNW's
+/// table keeps that many Field Guides and hand zones; Gamewright's Safari's deals that many
+/// hidden hands and lays its jungle as the rulebook says for that count (five players: six
+/// cards each, a 5 x 5 jungle, the Hyena 4 set aside). Then the setup object leaves.
+#[test]
+fn the_table_is_set_for_the_number_of_players_chosen() {
+    for players in 1..=4u32 {
+        let table = set_out(&default_game(), &|_| {});
+        table.choose_players(players);
+        let census = table.census();
+        let count = |test: &dyn Fn(&(String, String, usize)) -> bool| {
+            census.iter().filter(|o| test(o)).count()
+        };
+        assert_eq!(
+            count(&|o| o.0.starts_with("Field Guide")),
+            players as usize,
+            "{players}: {census:?}"
+        );
+        assert_eq!(count(&|o| o.1 == "HandTrigger"), players as usize);
+        assert_eq!(count(&|o| o.0.ends_with("how many players?")), 0);
+        assert!(
+            table
+                .stand
+                .chat()
+                .last()
+                .unwrap()
+                .contains(&format!("set for {players} player"))
+        );
+    }
+
+    let gamewright = root().join("content/gamewright-safari");
+    for (players, each, jungle) in [(2u32, 7, 42), (3, 7, 35), (4, 7, 28), (5, 6, 25)] {
+        let seats = players as usize;
+        let table = set_out(&gamewright, &|_| {});
+        table.choose_players(players);
+        let census = table.census();
+        let hands: Vec<usize> = census
+            .iter()
+            .filter(|o| o.0.ends_with("'s hand") && o.1 == "Deck")
+            .map(|o| o.2)
+            .collect();
+        assert_eq!(hands, vec![each; seats], "{players} players: {census:?}");
+        let zones = census.iter().filter(|o| o.1 == "HandTrigger").count();
+        assert_eq!(zones, seats, "{players} players");
+        let aside: Vec<&(String, String, usize)> = census
+            .iter()
+            .filter(|o| o.0.contains("set aside"))
+            .collect();
+        assert_eq!(aside.len(), (players == 5) as usize, "{players}: {aside:?}");
+        // The jungle: the cards laid one by one (each a lone card on the table).
+        let lone_animals = census
+            .iter()
+            .filter(|o| o.1 == "Card" && !o.0.contains("set aside"))
+            .count();
+        assert_eq!(lone_animals, jungle, "{players} players");
+    }
+}
+
+/// Every save's scripts load in the stand-in without a word in the chat, and its setup object
+/// (where the game has more than one number of players) sets every number it offers.
+#[test]
+fn every_save_loads_and_sets_every_number_of_players() {
+    let mut chosen = 0;
+    for dir in games() {
+        let table = set_out(&dir, &|_| {});
+        assert_eq!(
+            table.stand.chat(),
+            Vec::<String>::new(),
+            "{}",
+            dir.display()
+        );
+        let Some((_, _, setup)) = table
+            .scripts
+            .iter()
+            .find(|(name, _, _)| name.ends_with("how many players?"))
+        else {
+            continue;
+        };
+        let counts: Vec<u32> = table
+            .labels(setup)
+            .iter()
+            .filter_map(|l| l.parse().ok())
+            .collect();
+        assert!(counts.len() > 1, "{}: {counts:?}", dir.display());
+        for players in counts {
+            let table = set_out(&dir, &|_| {});
+            table.choose_players(players);
+            let chat = table.stand.chat();
+            assert_eq!(chat.len(), 1, "{}: {chat:?}", dir.display());
+            assert!(chat[0].contains(&format!("set for {players} player")));
+            let zones = table
+                .census()
+                .iter()
+                .filter(|o| o.1 == "HandTrigger")
+                .count();
+            assert_eq!(zones, players as usize, "{}", dir.display());
+        }
+        chosen += 1;
+    }
+    assert!(chosen >= 2, "the default game and Gamewright's Safari ask");
 }

@@ -99,6 +99,7 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 
 /// Stable 6-hex GUIDs for the objects of one game: a hash of the game and the object's role,
 /// re-hashed in the rare case two roles meet on the same six digits.
+#[derive(Clone)]
 pub(crate) struct Guids {
     pub(crate) game: String,
     pub(crate) taken: std::collections::HashSet<String>,
@@ -155,6 +156,83 @@ pub(crate) fn object(
         "HideWhenFaceDown": false,
         "Hands": false,
     })
+}
+
+/// The seats' colours in Tabletop Simulator, in seat order.
+pub(crate) const SEAT_COLOURS: [&str; 10] = [
+    "White", "Red", "Yellow", "Green", "Blue", "Orange", "Purple", "Pink", "Teal", "Brown",
+];
+
+/// The colour of seat `seat` (from 0).
+pub(crate) fn seat_colour(seat: usize) -> &'static str {
+    SEAT_COLOURS[seat % SEAT_COLOURS.len()]
+}
+
+/// A hand zone of the seat of `colour`, centred at (`x`, `z`) and `width` units wide: cards in
+/// it are that player's hand, hidden from the others. The first hand zone of a colour is also
+/// where that player sits.
+pub(crate) fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) -> Value {
+    let mut zone = object(
+        "HandTrigger",
+        guid,
+        &format!("{colour}'s hand"),
+        "",
+        json!({
+            "posX": x, "posY": 3.0, "posZ": z,
+            "rotX": 0.0, "rotY": 0.0, "rotZ": 0.0,
+            "scaleX": width, "scaleY": 6.0, "scaleZ": 4.5,
+        }),
+    );
+    zone["FogColor"] = json!(colour);
+    zone["Locked"] = json!(true);
+    zone["Grid"] = json!(false);
+    zone["Snap"] = json!(false);
+    zone["LayoutGroupSortIndex"] = json!(0);
+    zone["Value"] = json!(0);
+    zone
+}
+
+/// What the setup object does for one number of players: the objects it takes away (by GUID)
+/// and the objects it puts out.
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    pub(crate) remove: Vec<String>,
+    pub(crate) spawn: Vec<Value>,
+}
+
+/// The setup object: it asks how many play when the table loads and sets the table for that
+/// many (`tts_setup.lua`), the save being laid out for `laid_out` players.
+pub(crate) fn setup_object(
+    guid: String,
+    game_name: &str,
+    laid_out: u32,
+    layouts: std::collections::BTreeMap<u32, Layout>,
+    at: Value,
+) -> Value {
+    let mut setup = object(
+        "BlockSquare",
+        guid,
+        &format!("{game_name}: how many players?"),
+        &format!(
+            "Click the number of players: the table is laid out for {laid_out}, and is set for the number chosen."
+        ),
+        at,
+    );
+    let counts: Vec<u32> = layouts.keys().copied().collect();
+    let layouts: serde_json::Map<String, Value> = layouts
+        .into_iter()
+        .map(|(players, layout)| {
+            (
+                players.to_string(),
+                json!({ "remove": layout.remove, "spawn": layout.spawn }),
+            )
+        })
+        .collect();
+    setup["LuaScript"] = json!(include_str!("tts_setup.lua"));
+    setup["LuaScriptState"] =
+        json!(json!({ "counts": counts, "laid_out": laid_out, "layouts": layouts }).to_string());
+    setup["Locked"] = json!(true);
+    setup
 }
 
 /// Makes a card or a deck what players expect of one: it can be held in a hand, and face down

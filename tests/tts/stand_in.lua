@@ -72,6 +72,11 @@ function Stand.object(fields)
     o.position = vector(p)
     o.moves = o.moves + 1
   end
+  o.destruct = function()
+    Stand.objects[fields.guid] = nil
+    o.destroyed = true
+    return true
+  end
   o.setRotation = function(r) o.rotation = vector(r) end
   o.setRotationValue = function(v) o.shows = v end
   o.takeObject = function(params)
@@ -91,8 +96,16 @@ function Stand.object(fields)
 end
 
 function Stand.add(o)
+  if Stand.objects[o.getGUID()] == nil then
+    local listed = false
+    for _, guid in ipairs(Stand.order) do
+      listed = listed or guid == o.getGUID()
+    end
+    if not listed then
+      table.insert(Stand.order, o.getGUID())
+    end
+  end
   Stand.objects[o.getGUID()] = o
-  table.insert(Stand.order, o.getGUID())
 end
 
 -- The labels of an object's buttons, in order.
@@ -143,4 +156,42 @@ function Stand.auto(env, o)
     return "Let them go"
   end
   return nil
+end
+
+-- An object as the game saves it (`Name`, `Nickname`, `ContainedObjects`...), made.
+function Stand.from_data(data)
+  local kinds = { DeckCustom = "Deck", Deck = "Deck", Card = "Card", CardCustom = "Card" }
+  local contained = {}
+  for _, inner in ipairs(data.ContainedObjects or {}) do
+    table.insert(contained, Stand.from_data(inner))
+  end
+  local at = data.Transform or {}
+  return Stand.object({
+    guid = data.GUID,
+    name = data.Nickname,
+    type = kinds[data.Name] or data.Name,
+    memo = data.Memo,
+    script_state = data.LuaScriptState,
+    scale = at.scaleX,
+    position = { at.posX or 0, at.posY or 0, at.posZ or 0 },
+    contained = contained,
+  })
+end
+
+Stand.spawned = {}
+function spawnObjectData(params)
+  assert(type(params.data) == "table", "spawnObjectData takes the object's data")
+  local o = Stand.from_data(params.data)
+  Stand.add(o)
+  table.insert(Stand.spawned, o)
+  return o
+end
+
+-- The objects on the table now, by name: how many, and how many cards each holds.
+function Stand.census()
+  local names = {}
+  for _, o in ipairs(getObjects()) do
+    table.insert(names, { o.getName(), o.type, #o.contained })
+  end
+  return names
 end

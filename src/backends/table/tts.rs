@@ -18,8 +18,8 @@ use super::data::TableData;
 use crate::backends::Output;
 use crate::backends::print::geometry::PaperSize;
 use crate::backends::tts::{
-    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, object, rules_lua, save_name,
-    short_hash, transform,
+    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, hand_zone, object,
+    rules_lua, save_name, seat_colour, setup_object, short_hash, transform,
 };
 use crate::components::{Keep, Table};
 
@@ -364,144 +364,223 @@ fn objects(
     }
     let right = board_units.iter().map(|b| b.0 / 2.0).fold(0.0, f64::max) + 3.0;
 
-    // Decks in a row below the board: face down, or face up when a setup stacks them so.
-    for (ix, deck) in data.decks.iter().enumerate() {
-        let face_up = setup.is_some_and(|s| s.stacks.iter().any(|k| k.deck == ix && k.face_up));
-        let sheets: Vec<&Picture> = pictures
-            .iter()
-            .filter(|p| matches!(p.what, What::DeckSheet { deck: d, .. } if d == ix))
-            .collect();
-        let back = url(&format!("deck-{}-back", deck.id));
-        let mut custom = serde_json::Map::new();
-        let mut card_ids = Vec::new();
-        let mut cards = Vec::new();
-        let mut designs = Vec::new();
-        for (sheet_ix, sheet) in sheets.iter().enumerate() {
-            let What::DeckSheet {
-                first,
-                count,
-                columns,
-                rows,
-                ..
-            } = sheet.what
-            else {
-                continue;
-            };
-            let deck_id = 100 * (ix + 1) + sheet_ix + 1;
-            custom.insert(
-                deck_id.to_string(),
-                json!({
-                    "FaceURL": url(stem(&sheet.file)), "BackURL": back,
-                    "NumWidth": columns, "NumHeight": rows,
-                    "BackIsHidden": true, "UniqueBack": false, "Type": 0,
-                }),
-            );
-            for design in first..first + count {
-                let card = &deck.designs[design];
-                for copy in 0..card.copies {
-                    let id = deck_id * 100 + (design - first);
-                    card_ids.push(id);
-                    let mut description = card.text.clone();
-                    if let Some(caption) = &card.caption {
-                        description = format!("{description}\n{caption}").trim().to_string();
-                    }
-                    let mut object = object(
-                        "Card",
-                        guids.next(&format!("card/{}/{}/{copy}", deck.id, card.id)),
-                        &card.title,
-                        &description,
-                        transform(0.0, 0.0, 0.0, 1.0),
-                    );
-                    object["CardID"] = json!(id);
-                    crate::backends::tts::held_in_hands(&mut object);
-                    cards.push(object);
-                    designs.push(design);
-                }
-            }
-        }
-        let x = -6.0 + 4.0 * ix as f64;
-        let z = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
-        let description = deck_description(table, ix);
-        // A pile of some of the deck's cards (by index): a `DeckCustom`, or a lone `Card`.
-        let mut pile =
-            |which: &[usize], role: &str, name: &str, face_up: bool, at_x: f64, at_z: f64| {
-                let mut object = match which {
-                    [] => return None,
-                    [one] => {
-                        let mut card = cards[*one].clone();
-                        let sheet = (card_ids[*one] / 100).to_string();
-                        card["CustomDeck"] = json!({ sheet.clone(): custom[&sheet] });
-                        card
-                    }
-                    _ => {
+    // What depends on the number of players: the decks as that count's setup deals them, each
+    // seat's sheets, and each seat's hand zone. The table is laid out for the smallest count
+    // that has a setup; the setup object holds the others.
+    let seat_layout = |players: u32,
+                       setup: Option<&crate::components::Setup>,
+                       guids: &mut Guids|
+     -> Vec<Value> {
+        let mut seated = Vec::new();
+        // Decks in a row below the board: face down, or face up when a setup stacks them so.
+        for (ix, deck) in data.decks.iter().enumerate() {
+            let face_up = setup.is_some_and(|s| s.stacks.iter().any(|k| k.deck == ix && k.face_up));
+            let sheets: Vec<&Picture> = pictures
+                .iter()
+                .filter(|p| matches!(p.what, What::DeckSheet { deck: d, .. } if d == ix))
+                .collect();
+            let back = url(&format!("deck-{}-back", deck.id));
+            let mut custom = serde_json::Map::new();
+            let mut card_ids = Vec::new();
+            let mut cards = Vec::new();
+            let mut designs = Vec::new();
+            for (sheet_ix, sheet) in sheets.iter().enumerate() {
+                let What::DeckSheet {
+                    first,
+                    count,
+                    columns,
+                    rows,
+                    ..
+                } = sheet.what
+                else {
+                    continue;
+                };
+                let deck_id = 100 * (ix + 1) + sheet_ix + 1;
+                custom.insert(
+                    deck_id.to_string(),
+                    json!({
+                        "FaceURL": url(stem(&sheet.file)), "BackURL": back,
+                        "NumWidth": columns, "NumHeight": rows,
+                        "BackIsHidden": true, "UniqueBack": false, "Type": 0,
+                    }),
+                );
+                for design in first..first + count {
+                    let card = &deck.designs[design];
+                    for copy in 0..card.copies {
+                        let id = deck_id * 100 + (design - first);
+                        card_ids.push(id);
+                        let mut description = card.text.clone();
+                        if let Some(caption) = &card.caption {
+                            description = format!("{description}\n{caption}").trim().to_string();
+                        }
                         let mut object = object(
-                            "DeckCustom",
-                            guids.next(&format!("deck/{}{role}", deck.id)),
-                            name,
+                            "Card",
+                            guids.next(&format!("card/{}/{}/{copy}", deck.id, card.id)),
+                            &card.title,
                             &description,
                             transform(0.0, 0.0, 0.0, 1.0),
                         );
-                        object["DeckIDs"] =
-                            json!(which.iter().map(|c| card_ids[*c]).collect::<Vec<_>>());
-                        object["CustomDeck"] = Value::Object(custom.clone());
-                        object["ContainedObjects"] =
-                            Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
+                        object["CardID"] = json!(id);
                         crate::backends::tts::held_in_hands(&mut object);
-                        object
+                        cards.push(object);
+                        designs.push(design);
                     }
-                };
-                at(&mut object, at_x, 1.0, at_z);
-                if !face_up {
-                    object["Transform"]["rotZ"] = json!(180.0);
                 }
-                Some(object)
-            };
-        let dealt = laid_out.and_then(|(players, setup)| deal(table, setup, players, ix, &designs));
-        let Some(dealt) = dealt else {
-            let all: Vec<usize> = (0..cards.len()).collect();
-            objects.extend(pile(&all, "", &deck.name, face_up, x, z));
-            continue;
-        };
-        // Hands in front of the seats, the grid beside the boards, what the setup sets aside
-        // face up, and the rest as the draw pile.
-        let seats = dealt.hands.len() as f64;
-        for (seat, hand) in dealt.hands.iter().enumerate() {
-            let name = format!("{}: player {}'s hand", deck.name, seat + 1);
-            let hand_x = (seat as f64 - (seats - 1.0) / 2.0) * 8.0;
-            objects.extend(pile(
-                hand,
-                &format!("/hand/{}", seat + 1),
-                &name,
-                false,
-                hand_x,
-                z - 8.0,
-            ));
-        }
-        for (grid, rows, columns, face_up) in &dealt.grids {
-            let width = CARD_STEP.0 * *columns as f64;
-            let height = CARD_STEP.1 * *rows as f64;
-            let left = if board_units.is_empty() {
-                -width / 2.0
-            } else {
-                right
-            } + CARD_STEP.0 / 2.0;
-            for (k, card) in grid.iter().enumerate() {
-                let (row, column) = (k / *columns as usize, k % *columns as usize);
-                let card_x = left + CARD_STEP.0 * column as f64;
-                // Above the row of decks; beside the boards, level with them.
-                let top = if board_units.is_empty() {
-                    height
-                } else {
-                    height / 2.0
+            }
+            let x = -6.0 + 4.0 * ix as f64;
+            let z = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
+            let description = deck_description(table, ix);
+            // A pile of some of the deck's cards (by index): a `DeckCustom`, or a lone `Card`.
+            let mut pile =
+                |which: &[usize], role: &str, name: &str, face_up: bool, at_x: f64, at_z: f64| {
+                    let mut object = match which {
+                        [] => return None,
+                        [one] => {
+                            let mut card = cards[*one].clone();
+                            if role == "/aside" {
+                                card["Nickname"] = json!(format!(
+                                    "{} (set aside)",
+                                    card["Nickname"].as_str().unwrap_or_default()
+                                ));
+                            }
+                            let sheet = (card_ids[*one] / 100).to_string();
+                            card["CustomDeck"] = json!({ sheet.clone(): custom[&sheet] });
+                            card
+                        }
+                        _ => {
+                            let mut object = object(
+                                "DeckCustom",
+                                guids.next(&format!("deck/{}{role}", deck.id)),
+                                name,
+                                &description,
+                                transform(0.0, 0.0, 0.0, 1.0),
+                            );
+                            object["DeckIDs"] =
+                                json!(which.iter().map(|c| card_ids[*c]).collect::<Vec<_>>());
+                            object["CustomDeck"] = Value::Object(custom.clone());
+                            object["ContainedObjects"] =
+                                Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
+                            crate::backends::tts::held_in_hands(&mut object);
+                            object
+                        }
+                    };
+                    at(&mut object, at_x, 1.0, at_z);
+                    if !face_up {
+                        object["Transform"]["rotZ"] = json!(180.0);
+                    }
+                    Some(object)
                 };
-                let card_z = top - CARD_STEP.1 * (row as f64 + 0.5);
-                objects.extend(pile(&[*card], "", &deck.name, *face_up, card_x, card_z));
+            let dealt = setup.and_then(|setup| deal(table, setup, players, ix, &designs));
+            let Some(dealt) = dealt else {
+                let all: Vec<usize> = (0..cards.len()).collect();
+                seated.extend(pile(&all, "", &deck.name, face_up, x, z));
+                continue;
+            };
+            // Hands in front of the seats, the grid beside the boards, what the setup sets aside
+            // face up, and the rest as the draw pile.
+            let seats = dealt.hands.len() as f64;
+            for (seat, hand) in dealt.hands.iter().enumerate() {
+                let name = format!("{}: {}'s hand", deck.name, seat_colour(seat));
+                let hand_x = (seat as f64 - (seats - 1.0) / 2.0) * 8.0;
+                seated.extend(pile(
+                    hand,
+                    &format!("/hand/{}", seat + 1),
+                    &name,
+                    false,
+                    hand_x,
+                    z - 8.0,
+                ));
+            }
+            for (grid, rows, columns, face_up) in &dealt.grids {
+                let width = CARD_STEP.0 * *columns as f64;
+                let height = CARD_STEP.1 * *rows as f64;
+                let left = if board_units.is_empty() {
+                    -width / 2.0
+                } else {
+                    right
+                } + CARD_STEP.0 / 2.0;
+                for (k, card) in grid.iter().enumerate() {
+                    let (row, column) = (k / *columns as usize, k % *columns as usize);
+                    let card_x = left + CARD_STEP.0 * column as f64;
+                    // Above the row of decks; beside the boards, level with them.
+                    let top = if board_units.is_empty() {
+                        height
+                    } else {
+                        height / 2.0
+                    };
+                    let card_z = top - CARD_STEP.1 * (row as f64 + 0.5);
+                    seated.extend(pile(&[*card], "", &deck.name, *face_up, card_x, card_z));
+                }
+            }
+            let aside = format!("{}: set aside", deck.name);
+            seated.extend(pile(&dealt.removed, "/aside", &aside, true, x + 3.0, z));
+            seated.extend(pile(&dealt.rest, "", &deck.name, face_up, x, z));
+        }
+
+        // Each seat gets its sheets in a pile in front of it, below the hands (the boards,
+        // without decks), the seats as far apart as the widest sheet: players write on them with
+        // the game's drawing tools.
+        let seats = players;
+        let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
+        let largest = |side: fn(&PaperSize) -> f64| {
+            data.sheets
+                .iter()
+                .map(|s| side(&s.paper))
+                .fold(0.0, f64::max)
+                / MM_PER_UNIT
+        };
+        let (widest, tallest) = (largest(|p| p.width), largest(|p| p.height));
+        let top = match data.decks.is_empty() {
+            true => deck_row + 2.0,
+            false => deck_row - 8.0 - CARD_STEP.1,
+        };
+        let sheet_z = top - tallest / 2.0;
+        for (k, sheet) in data.sheets.iter().enumerate() {
+            let (sheet_w, sheet_h) = (
+                sheet.paper.width / MM_PER_UNIT,
+                sheet.paper.height / MM_PER_UNIT,
+            );
+            for seat in 0..seats {
+                let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (widest + 1.0);
+                let mut object = object(
+                    "Custom_Tile",
+                    guids.next(&format!("sheet/{}/{}", sheet.id, seat + 1)),
+                    &format!("{}: {}", sheet.name, seat_colour(seat as usize)),
+                    "",
+                    transform(x, sheet_z, 0.0, sheet_w.min(sheet_h) / TILE_UNITS),
+                );
+                object["Transform"]["posY"] = json!(1.0 + 0.2 * k as f64);
+                let picture = url(&format!("sheet-{}", sheet.id));
+                object["CustomImage"] = tile_image(&picture, "", 0, false);
+                seated.push(object);
             }
         }
-        let aside = format!("{}: set aside", deck.name);
-        objects.extend(pile(&dealt.removed, "/aside", &aside, true, x + 3.0, z));
-        objects.extend(pile(&dealt.rest, "", &deck.name, face_up, x, z));
-    }
+
+        // A hand zone per seat, where its hand is dealt (or in front of its sheets).
+        let hand_row = match data.decks.is_empty() {
+            true => sheet_z - tallest / 2.0 - 3.0,
+            false => deck_row - 8.0,
+        };
+        for seat in 0..players {
+            let x = (seat as f64 - (players as f64 - 1.0) / 2.0) * 8.0;
+            seated.push(hand_zone(
+                guids.next(&format!("hand/{}", seat + 1)),
+                seat_colour(seat as usize),
+                x,
+                hand_row,
+                7.5,
+            ));
+        }
+        seated
+    };
+    let players = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
+    let before = guids.clone();
+    let seated = seat_layout(players, setup, guids);
+    let laid_guids: Vec<String> = seated
+        .iter()
+        .map(|o| o["GUID"].as_str().unwrap_or_default().to_string())
+        .collect();
+    objects.extend(seated);
 
     // Tiles in a bag; tokens in a bag or a stack per kind, as the content keeps them.
     let mut z = 6.0;
@@ -628,43 +707,32 @@ fn objects(
         }
     }
 
-    // Each seat of the laid-out game (the fewest players, as the decks are dealt) gets its
-    // sheets in a pile in front of it, below the hands (the boards, without decks), the seats
-    // as far apart as the widest sheet: players write on them with the game's drawing tools.
-    let seats = laid_out.map_or(table.manifest.players.0, |(players, _)| players);
-    let deck_row = -(board_units.iter().map(|b| b.1 / 2.0).fold(0.0, f64::max) + 4.0);
-    let largest = |side: fn(&PaperSize) -> f64| {
-        data.sheets
-            .iter()
-            .map(|s| side(&s.paper))
-            .fold(0.0, f64::max)
-            / MM_PER_UNIT
-    };
-    let (widest, tallest) = (largest(|p| p.width), largest(|p| p.height));
-    let top = match data.decks.is_empty() {
-        true => deck_row + 2.0,
-        false => deck_row - 8.0 - CARD_STEP.1,
-    };
-    let sheet_z = top - tallest / 2.0;
-    for (k, sheet) in data.sheets.iter().enumerate() {
-        let (sheet_w, sheet_h) = (
-            sheet.paper.width / MM_PER_UNIT,
-            sheet.paper.height / MM_PER_UNIT,
-        );
-        for seat in 0..seats {
-            let x = (seat as f64 - (seats as f64 - 1.0) / 2.0) * (widest + 1.0);
-            let mut object = object(
-                "Custom_Tile",
-                guids.next(&format!("sheet/{}/{}", sheet.id, seat + 1)),
-                &format!("{}: player {}", sheet.name, seat + 1),
-                "",
-                transform(x, sheet_z, 0.0, sheet_w.min(sheet_h) / TILE_UNITS),
-            );
-            object["Transform"]["posY"] = json!(1.0 + 0.2 * k as f64);
-            let picture = url(&format!("sheet-{}", sheet.id));
-            object["CustomImage"] = tile_image(&picture, "", 0, false);
-            objects.push(object);
-        }
+    // The setup object: the table for every other number of players.
+    let (fewest, most) = table.manifest.players;
+    if fewest < most {
+        let layouts = (fewest..=most)
+            .map(|count| {
+                if count == players {
+                    return (count, Layout::default());
+                }
+                let mut guids = before.clone();
+                let spawn = seat_layout(count, table.setup_for(count), &mut guids);
+                (
+                    count,
+                    Layout {
+                        remove: laid_guids.clone(),
+                        spawn,
+                    },
+                )
+            })
+            .collect();
+        objects.push(setup_object(
+            guids.next("setup"),
+            &data.name,
+            players,
+            layouts,
+            transform(-right, 4.0, 0.0, 1.0),
+        ));
     }
 
     // The rules object: the ruleset in its saved state.

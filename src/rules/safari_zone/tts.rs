@@ -14,8 +14,9 @@ use typst_layout::{Page, PagedDocument};
 use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
-    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, MAX_COLUMNS, MAX_ROWS, Png,
-    card_scale, object, page_key, rules_lua, save_name, short_hash, transform,
+    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, MAX_COLUMNS, MAX_ROWS,
+    Png, card_scale, hand_zone, object, page_key, rules_lua, save_name, seat_colour, setup_object,
+    short_hash, transform,
 };
 use crate::raster::Image;
 use crate::rules::safari_zone::ruleset::Ruleset;
@@ -30,10 +31,6 @@ pub fn field_guide_lua() -> String {
         include_str!("field_guide.lua")
     )
 }
-/// The seats' colours, in seat order.
-const SEAT_COLOURS: [&str; 10] = [
-    "White", "Red", "Yellow", "Green", "Blue", "Orange", "Purple", "Pink", "Teal", "Brown",
-];
 
 /// Where the discard pile goes: left of the deck (at x = -8).
 const DISCARD_SPOT: [f64; 3] = [-11.0, 1.5, 0.0];
@@ -377,6 +374,9 @@ pub fn export(
                 })
         }
     };
+    // Each seat's objects, for the setup object to take away.
+    let mut seat_objects: Vec<Vec<String>> =
+        vec![Vec::new(); ruleset.parameters.players_max as usize];
     if let Some(tiles) = tiles {
         let front_url = publish("field-guide", std::sync::Arc::clone(&tiles.front));
         let back_url = publish("park-rules", std::sync::Arc::clone(&tiles.back));
@@ -385,10 +385,7 @@ pub fn export(
             let mut tile = object(
                 "Custom_Tile",
                 guid(&format!("field-guide/{player}")),
-                &format!(
-                    "Field Guide ({})",
-                    SEAT_COLOURS[player as usize % SEAT_COLOURS.len()]
-                ),
+                &format!("Field Guide ({})", seat_colour(player as usize)),
                 "",
                 transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
             );
@@ -404,7 +401,7 @@ pub fn export(
                         "deck_name": ruleset.deck.name,
                         "discard": DISCARD_SPOT,
                         "dice": dice_guids,
-                        "colour": SEAT_COLOURS[player as usize % SEAT_COLOURS.len()],
+                        "colour": seat_colour(player as usize),
                     }
                 })
                 .to_string()
@@ -425,8 +422,52 @@ pub fn export(
             tile["Description"] = json!(format!(
                 "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({aspect:.3}:1)"
             ));
+            seat_objects[player as usize].push(tile["GUID"].as_str().unwrap().to_string());
             objects.push(tile);
+            // The seat's hand zone, below the sheet and the cards its turns draw.
+            let zone = hand_zone(
+                guid(&format!("hand/{player}")),
+                seat_colour(player as usize),
+                6.0 + 16.0 * player as f64,
+                -27.0,
+                14.0,
+            );
+            seat_objects[player as usize].push(zone["GUID"].as_str().unwrap().to_string());
+            objects.push(zone);
         }
+    }
+
+    // The table is laid out for the most players; the setup object takes away the seats of
+    // the players who are not there.
+    let (fewest, most) = (
+        ruleset.parameters.players_min.max(1),
+        ruleset.parameters.players_max,
+    );
+    if fewest < most {
+        let layouts = (fewest..=most)
+            .map(|players| {
+                let remove = seat_objects
+                    .iter()
+                    .skip(players as usize)
+                    .flatten()
+                    .cloned()
+                    .collect();
+                (
+                    players,
+                    Layout {
+                        remove,
+                        spawn: Vec::new(),
+                    },
+                )
+            })
+            .collect();
+        objects.push(setup_object(
+            guid("setup"),
+            &ruleset.game.name,
+            most,
+            layouts,
+            transform(-8.0, 6.0, 0.0, 1.0),
+        ));
     }
 
     // The rules object: the ruleset in its saved state.
