@@ -460,3 +460,36 @@ fn standees_show_their_front_and_their_back() {
         assert_ne!(image(&files, front), image(&files, back));
     }
 }
+
+/// The size check: every save stays within what Tabletop Simulator loads comfortably (no limit
+/// is documented; public mods carry scripts of several hundred kB and sheets of hundreds of
+/// buttons). Budgets, against the sizes measured in docs/tabletop-simulator.md: at most 400
+/// objects (contained ones too), a script of at most 100 kB and a saved state of at most
+/// 256 kB on any object, and a save of at most 1 MB without its images.
+#[test]
+fn every_save_stays_within_its_size_budget() {
+    let packs =
+        ["gamewright-safari", "diceafari", "tricky-safari"].map(|g| root().join("content").join(g));
+    for dir in games().into_iter().chain(packs) {
+        let files = export(&dir);
+        let (path, saved) = saved_object(&files);
+        let mut count = 0;
+        let mut stack: Vec<&Value> = saved["ObjectStates"].as_array().unwrap().iter().collect();
+        while let Some(object) = stack.pop() {
+            count += 1;
+            let script = object["LuaScript"].as_str().unwrap_or_default().len();
+            let state = object["LuaScriptState"].as_str().unwrap_or_default().len();
+            assert!(script <= 100_000, "{path}: {} script", object["Nickname"]);
+            assert!(state <= 256_000, "{path}: {} state", object["Nickname"]);
+            if let Some(inner) = object["ContainedObjects"].as_array() {
+                stack.extend(inner);
+            }
+        }
+        assert!(count <= 400, "{path}: {count} objects");
+        assert!(
+            files[&path].len() <= 1_000_000,
+            "{path}: {} bytes",
+            files[&path].len()
+        );
+    }
+}

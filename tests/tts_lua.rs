@@ -573,7 +573,15 @@ fn a_whole_game_is_played_on_a_field_guide_by_its_buttons() {
     let full = deck_size(&table);
     let mut clicks = 0;
     let mut turns = 0;
-    while let Some(clicked) = table.auto(&env, &o) {
+    let created = |o: &Table| o.get::<usize>("created").unwrap();
+    let made_on_load = created(&o);
+    let mut most_made = 0;
+    while let Some(clicked) = {
+        let before = created(&o);
+        let clicked = table.auto(&env, &o);
+        most_made = most_made.max(created(&o) - before);
+        clicked
+    } {
         clicks += 1;
         assert!(clicks < 5000, "the game goes on and on");
         if clicked == "Roll the Expedition Dice" {
@@ -591,7 +599,16 @@ fn a_whole_game_is_played_on_a_field_guide_by_its_buttons() {
             table.marked_vp(&o)
         );
     }
-    assert!(turns >= 5, "{turns} turns");
+    assert!(
+        turns >= 5,
+        "{turns} turns: {:?} {:?}",
+        &table.labels(&o)[table.marks(&o).len()..],
+        table.stand.chat()
+    );
+    // The box buttons are made once; a click makes only the controls again.
+    let boxes = table.ruleset["sheet"]["boxes"].as_array().unwrap().len();
+    assert!(made_on_load >= boxes, "{made_on_load} buttons on load");
+    assert!(most_made <= 12, "a click made {most_made} buttons");
     let labels = table.labels(&o);
     assert!(
         labels.iter().any(|l| l.starts_with("Out: ")),
@@ -927,4 +944,159 @@ fn every_save_loads_and_sets_every_number_of_players() {
         chosen += 1;
     }
     assert!(chosen >= 2, "the default game and Gamewright's Safari ask");
+}
+
+/// When the table fails a sheet (the deck's `takeObject` raising, as when a player holds the
+/// deck), the sheet says so, keeps its marks and offers to go on; going on, the game goes on.
+#[test]
+fn a_sheet_goes_on_when_the_table_fails_it() {
+    let table = set_out(&default_game(), &|_| {});
+    let (env, o) = table.sheet(0);
+    let lua = &table.stand.lua;
+    lua.load(
+        "for _, o in ipairs(getObjects()) do if o.type == 'Deck' then
+           Stand.take = o.takeObject
+           o.takeObject = function() error('the deck is held') end
+         end end",
+    )
+    .exec()
+    .unwrap();
+    let mut clicks = 0;
+    while !table
+        .stand
+        .chat()
+        .iter()
+        .any(|l| l.contains("could not follow"))
+    {
+        table.auto(&env, &o).expect("the game goes on until a draw");
+        clicks += 1;
+        assert!(clicks < 500, "no draw");
+    }
+    let marks = table.marks(&o);
+    assert!(table.labels(&o).contains(&"Go on".to_string()));
+    lua.load(
+        "for _, o in ipairs(getObjects()) do if o.type == 'Deck' then o.takeObject = Stand.take end end",
+    )
+    .exec()
+    .unwrap();
+    assert!(table.click(&env, &o, "Go on", "White"));
+    assert!(
+        !table
+            .labels(&o)
+            .contains(&"The table could not follow".to_string())
+    );
+    assert_eq!(
+        table.marks(&o).iter().filter(|m| *m == "X").count(),
+        marks.iter().filter(|m| *m == "X").count(),
+        "no mark lost"
+    );
+    let mut more = 0;
+    while table.auto(&env, &o).is_some() {
+        more += 1;
+        assert!(more < 5000);
+    }
+    assert!(table.labels(&o).iter().any(|l| l.starts_with("Out: ")));
+}
+
+/// DiceAFARI's map object lays the Safari Tiles out in the chosen Map Card's shape, from the
+/// ruleset the table carries, and a Photo Token face down on each space between two tiles.
+#[test]
+fn diceafari_lays_its_map_out_from_a_map_card() {
+    let dir = root().join("content/diceafari");
+    let table = set_out(&dir, &|_| {});
+    assert_eq!(table.stand.chat(), Vec::<String>::new());
+    let (_, env, map) = table
+        .scripts
+        .iter()
+        .find(|(name, _, _)| name.contains("lay out the map"))
+        .expect("a map object");
+    let layouts = table.ruleset["rules"]["map_layouts"].as_array().unwrap();
+    let labels = table.labels(map);
+    for layout in layouts {
+        let card = layout["card"].as_str().unwrap();
+        assert!(
+            labels.iter().any(|l| l.to_lowercase() == card),
+            "{card} in {labels:?}"
+        );
+    }
+    let elephant = layouts.iter().find(|l| l["card"] == "elephant").unwrap();
+    let (tiles, spaces) = (
+        elephant["tiles"].as_array().unwrap().len(),
+        elephant["photo_spaces"].as_array().unwrap().len(),
+    );
+    let bag = |name: &str| -> Table {
+        table
+            .stand
+            .lua
+            .load(format!(
+                "for _, o in ipairs(getObjects()) do if o.type == 'Bag' and o.getName() == '{name}' then return o end end"
+            ))
+            .eval()
+            .unwrap()
+    };
+    let held = |name: &str| bag(name).get::<Table>("contained").unwrap().raw_len();
+    let (tiles_before, photos_before) = (held("Safari Tiles"), held("Photo Tokens"));
+    assert!(table.click(env, map, "Elephant", "White"));
+    assert_eq!(held("Safari Tiles"), tiles_before - tiles);
+    assert_eq!(held("Photo Tokens"), photos_before - spaces);
+    let chat = table.stand.chat();
+    assert!(
+        chat.last().unwrap().contains(&format!(
+            "Elephant map, {tiles} tiles and {spaces} Photo Tokens"
+        )),
+        "{chat:?}"
+    );
+    // Where the pieces went: the tiles on a grid, each token between two of them, face down.
+    let placed: Table = table
+        .stand
+        .lua
+        .load(
+            "local out = {}
+             for _, o in ipairs(getObjects()) do
+               if o.getName() ~= nil and o.rotation ~= nil then
+                 table.insert(out, { o.getName(), o.position.x, o.position.z, o.rotation.z })
+               end
+             end
+             return out",
+        )
+        .eval()
+        .unwrap();
+    let placed: Vec<(String, f64, f64, f64)> = placed
+        .sequence_values::<Table>()
+        .map(Result::unwrap)
+        .map(|t| {
+            (
+                t.get(1).unwrap(),
+                t.get(2).unwrap(),
+                t.get(3).unwrap(),
+                t.get(4).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(placed.len(), tiles + spaces);
+    let face_down = placed.iter().filter(|p| p.3 == 180.0).count();
+    assert_eq!(face_down, spaces, "the Photo Tokens lie face down");
+    let mut spots: Vec<(i64, i64)> = placed
+        .iter()
+        .map(|p| ((p.1 * 100.0).round() as i64, (p.2 * 100.0).round() as i64))
+        .collect();
+    spots.sort();
+    spots.dedup();
+    assert_eq!(
+        spots.len(),
+        tiles + spaces,
+        "every piece on a spot of its own"
+    );
+    let gone: bool = table
+        .stand
+        .lua
+        .load("return Stand.objects[...] == nil")
+        .call(
+            map.get::<Function>("getGUID")
+                .unwrap()
+                .call::<String>(())
+                .unwrap(),
+        )
+        .unwrap();
+    assert!(gone, "the map object leaves the table");
 }

@@ -193,6 +193,15 @@ impl Rules for DiceAfari {
         })
     }
 
+    fn table_script(&self, table: &Table) -> Option<super::TableScript> {
+        Params::of(table)?;
+        Some(super::TableScript {
+            name: "DiceAFARI: lay out the map".to_string(),
+            description: "Click a Map Card's name: the Safari Tiles are laid in its shape, and a Photo Token face down on each space between two tiles.".to_string(),
+            lua: include_str!("diceafari/map.lua"),
+        })
+    }
+
     fn card_caption(&self, table: &Table, deck: usize, card: usize) -> Option<String> {
         let params = Params::of(table)?;
         if deck != params.maps {

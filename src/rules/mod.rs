@@ -41,6 +41,22 @@ pub trait Rules: Sync {
     fn card_caption(&self, _table: &Table, _deck: usize, _card: usize) -> Option<String> {
         None
     }
+    /// A scripted object for the Tabletop Simulator table, where the rules set something out
+    /// that a table of components cannot (DiceAFARI's map, laid from a Map Card).
+    fn table_script(&self, _table: &Table) -> Option<TableScript> {
+        None
+    }
+}
+
+/// A rules module's scripted object on the table. Its Lua reads the ruleset from the rules
+/// object and finds the pieces it moves from its saved state, the table's wiring: `rules` (the
+/// rules object's GUID), `rules_name`, `sets` (each tile and token set's bag GUID, or its
+/// stacked pieces' GUIDs) and `mm_per_unit`.
+#[derive(Debug, Clone)]
+pub struct TableScript {
+    pub name: String,
+    pub description: String,
+    pub lua: &'static str,
 }
 
 /// A game's rules as the pipeline sees them. Every `rules` id a manifest may name is one

@@ -4,6 +4,18 @@
 
 Stand = { objects = {}, order = {}, seated = {} }
 
+-- MoonSharp's `error` takes a string only (a table raises "bad argument"), unlike Lua 5.2's.
+local lua_error = error
+function error(message, level)
+  if type(message) ~= "string" then
+    lua_error("bad argument #1 to 'error' (string expected, got " .. type(message) .. ")", 2)
+  end
+  if level == 0 then
+    lua_error(message, 0)
+  end
+  lua_error(message, (level or 1) + 1)
+end
+
 function getObjectFromGUID(guid)
   return Stand.objects[guid]
 end
@@ -64,6 +76,35 @@ function Stand.object(fields)
     table.insert(o.buttons, spec)
     return true
   end
+  o.created = 0
+  o.createButton = function(spec)
+    assert(type(spec.click_function) == "string", "a button's click_function is a name")
+    assert(spec.function_owner == o, "a button's function_owner is its object")
+    table.insert(o.buttons, spec)
+    o.created = o.created + 1
+    return true
+  end
+  o.editButton = function(spec)
+    local b = o.buttons[spec.index + 1]
+    assert(b ~= nil, "no button " .. tostring(spec.index))
+    for key, value in pairs(spec) do
+      if key ~= "index" then
+        b[key] = value
+      end
+    end
+    return true
+  end
+  o.removeButton = function(index)
+    assert(o.buttons[index + 1] ~= nil, "no button " .. tostring(index))
+    table.remove(o.buttons, index + 1)
+    return true
+  end
+  o.getObjects = function()
+    return o.contained
+  end
+  o.getButtons = function()
+    return o.buttons
+  end
   o.clearButtons = function()
     o.buttons = {}
     return true
@@ -79,12 +120,18 @@ function Stand.object(fields)
   end
   o.setRotation = function(r) o.rotation = vector(r) end
   o.setRotationValue = function(v) o.shows = v end
+  -- Shuffling keeps the order: the stand-in's games repeat.
+  o.shuffle = function()
+    o.shuffled = (o.shuffled or 0) + 1
+    return true
+  end
   o.takeObject = function(params)
     local card = table.remove(o.contained, 1)
     if card == nil then
       return nil
     end
     card.position = vector(params.position or o.position)
+    card.rotation = vector(params.rotation or { 0, 0, 0 })
     Stand.objects[card.getGUID()] = card
     table.insert(Stand.order, card.getGUID())
     if #o.contained == 1 then

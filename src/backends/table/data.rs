@@ -30,6 +30,9 @@ pub struct TableData {
     pub boards: Vec<BoardData>,
     pub pieces: Vec<PiecesData>,
     pub sheets: Vec<SheetPageData>,
+    /// The rules module's scripted object for the Tabletop Simulator table, if any.
+    #[serde(skip)]
+    pub table_script: Option<crate::rules::TableScript>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -275,6 +278,7 @@ pub fn table_data(
         paper: PaperSize::of(paper),
         color_space,
         rules: module.ruleset(table),
+        table_script: module.table_script(table),
         symbols,
         decks,
         dice: table

@@ -583,6 +583,7 @@ fn objects(
     objects.extend(seated);
 
     // Tiles in a bag; tokens in a bag or a stack per kind, as the content keeps them.
+    let mut set_guids = serde_json::Map::new();
     let mut z = 6.0;
     for (set_ix, set) in data.tiles.iter().chain(&data.tokens).enumerate() {
         let is_token = set_ix >= data.tiles.len();
@@ -629,6 +630,7 @@ fn objects(
                     transform(right, z, 0.0, 1.0),
                 );
                 bag["ContainedObjects"] = Value::Array(contained);
+                set_guids.insert(set.id.clone(), bag["GUID"].clone());
                 objects.push(bag);
                 z -= 3.0;
             }
@@ -750,6 +752,30 @@ fn objects(
     ));
     rules["LuaScriptState"] = json!(ruleset_json);
     rules["Locked"] = json!(true);
+    // The rules module's own scripted object, wired to the rules object and the sets' bags.
+    if let Some(script) = &data.table_script {
+        let mut object = object(
+            "BlockSquare",
+            guids.next("rules-script"),
+            &script.name,
+            &script.description,
+            transform(-right, 8.0, 0.0, 1.0),
+        );
+        object["LuaScript"] = json!(script.lua);
+        object["LuaScriptState"] = json!(
+            json!({
+                "rules": rules["GUID"],
+                "rules_name": rules["Nickname"],
+                "sets": set_guids,
+                "mm_per_unit": MM_PER_UNIT,
+                // Left of the decks and above the sheets: where nothing else lies.
+                "origin": [-10.0, 10.0],
+            })
+            .to_string()
+        );
+        object["Locked"] = json!(true);
+        objects.push(object);
+    }
     objects.push(rules);
     objects
 }

@@ -206,19 +206,26 @@ local function show_die(set, i, face)
   local guid = die_objects(set)[i]
   local die = guid and getObjectFromGUID(guid)
   if die ~= nil then
-    local value = type(face) == "string" and capitalised(face) or face
+    local value = type(face) == "string" and capitalised(face) or tostring(face)
     pcall(die.setRotationValue, value)
   end
 end
 
+-- The Encounter Deck: by its GUID, else whatever deck (or last card) lies where it was laid,
+-- such as the discard pile shuffled and put there.
 local function find_deck()
   local deck = wiring.deck and getObjectFromGUID(wiring.deck)
   if deck ~= nil then
     return deck
   end
+  local at = wiring.deck_at
   for _, object in ipairs(getObjects()) do
-    if object.type == "Deck" and object.getName() == wiring.deck_name then
-      return object
+    if object.type == "Deck" or object.type == "Card" then
+      local p = object.getPosition()
+      if at ~= nil and math.abs(p.x - at[1]) < 1.5 and math.abs(p.z - at[3]) < 1.5 then
+        wiring.deck = object.getGUID()
+        return object
+      end
     end
   end
   return nil
@@ -236,9 +243,14 @@ end
 local function draw_cards(count)
   local ids = {}
   local deck = find_deck()
+  -- The deck is saved in card order: each sheet shuffles it before its first draw.
+  if deck ~= nil and deck.type == "Deck" and not wiring.shuffled then
+    deck.shuffle()
+    wiring.shuffled = true
+  end
   for n = 1, count do
     if deck == nil then
-      warn("the Encounter Deck is out of cards: shuffle the discard pile, put it where the deck was, and draw again on your next turn.")
+      warn("the Encounter Deck is out of cards: shuffle the discard pile and put it where the deck was; the cards you could not draw are not drawn this turn.")
       break
     end
     local spot = self.positionToWorld(control_at(4, n, count + 1))
@@ -335,24 +347,51 @@ end
 
 local render
 local start_sheet
+local click_box
+local rebuild
+local owner_allows
+
+-- Answers every automatic request, and follows the events since `from` on the table. What
+-- the table does (dice shown, cards taken and moved) must not stop the game: when it fails
+-- (an object a player moved away, or merged into a pile), the sheet says so and offers to go
+-- on from the request it stopped at.
+local function run_table(from)
+  local ok, why = pcall(function()
+    while game.request ~= nil do
+      local automatic_answer, answer = automatic(game.request)
+      if not automatic_answer then
+        break
+      end
+      record(answer)
+      game:answer(answer)
+    end
+    follow(from)
+  end)
+  if not ok then
+    warn("the table could not follow (" .. tostring(why) .. "): click Go on under the sheet.")
+  end
+end
+
+local function resume(_, colour)
+  if game ~= nil and owner_allows(colour) then
+    run_table(#game.events)
+    render()
+  end
+end
 
 -- Answers the waiting request with `value` (the player's), then every automatic request.
 local function advance(value)
+  if not game:offers(value) then
+    render()
+    return
+  end
   local from = #game.events
   record(value)
   game:answer(value)
-  while game.request ~= nil do
-    local automatic_answer, answer = automatic(game.request)
-    if not automatic_answer then
-      break
-    end
-    record(answer)
-    game:answer(answer)
-  end
+  run_table(from)
   if game.broken then
     warn("the rules stopped: " .. game.broken)
   end
-  follow(from)
   marked = {}
   render()
 end
@@ -410,26 +449,38 @@ local function read_rules()
   return compiled, nil
 end
 
+-- The game the saved answers make, up to the first one the rules cannot take.
+local function replay_answers(saved)
+  local played = SafariRules.start(rules)
+  local taken = {}
+  for _, input in ipairs(saved) do
+    if played.request == nil or played.broken then
+      break
+    end
+    played:answer(type(input) == "table" and input.v or nil)
+    if played.broken then
+      break
+    end
+    table.insert(taken, input)
+  end
+  return played, taken
+end
+
 local function replay(saved)
-  game = SafariRules.start(rules)
-  inputs = {}
   replaying = true
-  for n, input in ipairs(saved) do
-    if game.request == nil or game.broken then
-      break
-    end
-    table.insert(inputs, input)
-    game:answer(input.v)
-    if game.broken then
-      break
-    end
+  game, inputs = replay_answers(saved)
+  if game.broken then
+    -- Played again without the answer that broke it.
+    game, inputs = replay_answers(inputs)
   end
   replaying = false
-  if game.broken or #inputs < #saved then
-    unplayable = saved
-    warn("the marks saved on this sheet do not fit the rules the table carries now; the sheet starts blank, and the old marks stay in its save.")
-    game = SafariRules.start(rules)
-    inputs = {}
+  if #inputs < #saved then
+    local rest = {}
+    for n = #inputs + 1, #saved do
+      table.insert(rest, saved[n])
+    end
+    unplayable = { kept = unplayable, answers = rest }
+    warn("the last " .. #rest .. " answers saved on this sheet do not fit the rules the table carries now: the sheet goes on from before them, and they stay in its save.")
   end
   -- The last answers may have been automatic ones the save did not reach.
   while game.request ~= nil do
@@ -452,9 +503,18 @@ function onLoad(script_state)
   end
   wiring = state.table or {}
   unplayable = state.unplayable
-  math.randomseed(os.time() + string.byte(tostring(self.getGUID()), 1))
+  math.randomseed(os.time() + (tonumber(tostring(self.getGUID()), 16) or 0))
   measure()
   start_sheet(state, 0)
+  -- The tile takes its size from its image: measured again once the image has loaded.
+  if Wait ~= nil then
+    Wait.condition(function()
+      measure()
+      rebuild()
+    end, function()
+      return not self.loading_custom
+    end)
+  end
 end
 
 -- Starts the sheet once the rules object is on the table: objects spawned together may load
@@ -462,7 +522,7 @@ end
 start_sheet = function(state, tries)
   local why
   rules, why = read_rules()
-  if rules == nil and rules_object() == nil and tries < 10 and Wait ~= nil then
+  if rules == nil and tries < 10 and Wait ~= nil then
     Wait.time(function()
       start_sheet(state, tries + 1)
     end, 1)
@@ -485,7 +545,7 @@ end
 ------------------------------------------------------------------------------------------
 -- The buttons.
 
-local function owner_allows(colour)
+owner_allows = function(colour)
   local owner = wiring.colour
   if owner == nil or colour == owner then
     return true
@@ -498,7 +558,7 @@ local function owner_allows(colour)
   return true
 end
 
-local function click_box(b, colour)
+click_box = function(b, colour)
   if game == nil or not owner_allows(colour) then
     return
   end
@@ -555,10 +615,17 @@ local function reroll_marked(_, colour)
   advance({ "reroll", dice })
 end
 
+-- The box buttons are made once, each calling its box's function, and edited when their
+-- mark changes; the controls below the sheet are made again at each change, after them.
+local box_buttons = nil
+local box_count = 0
+local shown = {}
+local controls = 0
+
 local handlers = 0
 local function handler(fn)
   handlers = handlers + 1
-  local name = "safari_click_" .. handlers
+  local name = "safari_control_" .. handlers
   _G[name] = fn
   return name
 end
@@ -567,6 +634,7 @@ local function button(spec)
   spec.function_owner = self
   spec.scale = spec.scale or { BUTTON_SCALE, 1, BUTTON_SCALE }
   self.createButton(spec)
+  controls = controls + 1
 end
 
 local function control(row, column, columns, label, fn, tooltip, colour)
@@ -595,6 +663,47 @@ local function text(row, label)
   })
 end
 
+-- Makes every box's button, at its printed place (again after the tile is measured).
+local function make_box_buttons()
+  self.clearButtons()
+  box_buttons, shown, controls, box_count = {}, {}, 0, 0
+  local made = 0
+  for b, box in ipairs(rules.boxes) do
+    local place = rules.places[box.id]
+    if place ~= nil then
+      local width, height = size_mm(place.width, place.height)
+      local name = "safari_box_" .. b
+      _G[name] = function(_, colour)
+        click_box(b, colour)
+      end
+      self.createButton({
+        click_function = name,
+        function_owner = self,
+        label = "",
+        position = at_mm(place.x + place.width / 2, place.y + place.height / 2),
+        scale = { BUTTON_SCALE, 1, BUTTON_SCALE },
+        width = width,
+        height = height,
+        font_size = math.min(width, height) * 0.9,
+        color = CLEAR,
+        hover_color = { 0.2, 0.4, 1, 0.25 },
+        press_color = { 0.2, 0.4, 1, 0.45 },
+        font_color = INK,
+        tooltip = box_name(b),
+      })
+      box_buttons[b] = made
+      shown[b] = ""
+      made = made + 1
+    end
+  end
+  box_count = made
+end
+
+rebuild = function()
+  box_buttons = nil
+  render()
+end
+
 -- What the sheet asks of its player now.
 local function prompt()
   if game.broken then
@@ -606,6 +715,9 @@ local function prompt()
   end
   if request.kind == "begin" then
     return "Your turn? Roll the Expedition Dice."
+  end
+  if request.kind ~= "decide" then
+    return "The table could not follow (see the chat): Go on tries again."
   end
   local decision = request.decision
   if decision == "reroll" then
@@ -625,11 +737,22 @@ local function prompt()
 end
 
 render = function()
-  self.clearButtons()
+  -- The controls of the last render go; the box buttons stay.
+  if box_buttons ~= nil then
+    for i = box_count + controls - 1, box_count, -1 do
+      self.removeButton(i)
+    end
+  else
+    self.clearButtons()
+  end
+  controls = 0
   handlers = 0
   if rules == nil or game == nil then
     text(0, problem or "")
     return
+  end
+  if box_buttons == nil then
+    make_box_buttons()
   end
   local request = game.request or {}
   local gold = {}
@@ -640,32 +763,19 @@ render = function()
       gold[choice[2]] = true
     end
   end
-  for b, box in ipairs(rules.boxes) do
-    local place = rules.places[box.id]
-    if place ~= nil then
-      local width, height = size_mm(place.width, place.height)
-      local filled = game.filled[b] == true
-      button({
-        click_function = handler(function(_, colour)
-          click_box(b, colour)
-        end),
-        label = filled and "X" or "",
-        position = at_mm(place.x + place.width / 2, place.y + place.height / 2),
-        width = width,
-        height = height,
-        font_size = math.min(width, height) * 0.9,
-        color = gold[b] and GOLD or CLEAR,
-        hover_color = { 0.2, 0.4, 1, 0.25 },
-        press_color = { 0.2, 0.4, 1, 0.45 },
-        font_color = INK,
-        tooltip = box_name(b),
-      })
+  for b, index in pairs(box_buttons) do
+    local look = (game.filled[b] and "X" or "") .. (gold[b] and "gold" or "")
+    if shown[b] ~= look then
+      shown[b] = look
+      self.editButton({ index = index, label = game.filled[b] and "X" or "", color = gold[b] and GOLD or CLEAR })
     end
   end
   text(0, "Turn " .. game.turns_taken .. " of " .. rules.turns .. "  ·  " .. game:balls_left() .. " Safari Balls  ·  " .. game.vp .. " VP  ·  " .. game.unique_species .. " species")
   text(1, prompt())
   if request.kind == "begin" then
     control(2, 1, 1, "Roll the Expedition Dice", answer_with(nil))
+  elseif request.kind ~= nil and request.kind ~= "decide" then
+    control(2, 1, 1, "Go on", resume)
   elseif request.decision == "reroll" then
     local count = #rules.expedition
     for i, face in ipairs(request.faces) do

@@ -31,8 +31,10 @@ local function contains(list, value)
   return false
 end
 
+-- MoonSharp's `error` takes a string only: a ruleset's fault is one marked as such.
+local FAULT = "ruleset fault: "
 local function fail(message)
-  error({ why = message }, 0)
+  error(FAULT .. message, 0)
 end
 
 -- The ruleset's ids, indexed from 1 in their order.
@@ -389,7 +391,10 @@ function R.compile(rs)
   if ok then
     return result, nil
   end
-  local why = type(result) == "table" and result.why or tostring(result)
+  local why = tostring(result)
+  if string.sub(why, 1, #FAULT) == FAULT then
+    why = string.sub(why, #FAULT + 1)
+  end
   return nil, "the ruleset does not hold together: " .. why
 end
 
@@ -1138,7 +1143,10 @@ end
 -- Whether `choice` is among the choices the waiting decision offers.
 function Game:offers(choice)
   local request = self.request
-  if request == nil or request.kind ~= "decide" then
+  if request ~= nil and request.kind == "begin" then
+    return choice == nil
+  end
+  if request == nil or request.kind ~= "decide" or type(choice) ~= "table" then
     return false
   end
   if request.decision == "reroll" then

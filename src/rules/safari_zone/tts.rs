@@ -32,6 +32,8 @@ pub fn field_guide_lua() -> String {
     )
 }
 
+/// Where the Encounter Deck lies (`transform(-8.0, 0.0, ..)` below).
+const DECK_AT: [f64; 3] = [-8.0, 1.0, 0.0];
 /// Where the discard pile goes: left of the deck (at x = -8).
 const DISCARD_SPOT: [f64; 3] = [-11.0, 1.5, 0.0];
 
@@ -399,6 +401,7 @@ pub fn export(
                         "rules_name": rules_name,
                         "deck": deck_guid,
                         "deck_name": ruleset.deck.name,
+                        "deck_at": DECK_AT,
                         "discard": DISCARD_SPOT,
                         "dice": dice_guids,
                         "colour": seat_colour(player as usize),

@@ -1,0 +1,183 @@
+-- DiceAFARI's map on the table: a button per Map Card; the one clicked lays the Safari Tiles
+-- out in its shape, shuffled, and a Photo Token face down on each space between two tiles
+-- side by side (the rulebook's setup). The shapes come from the ruleset the rules object
+-- carries (`rules.map_layouts`), the tiles and tokens from their bags (this object's saved
+-- state names them). Once the map is laid, the object leaves the table.
+
+local FORMAT = "safari-components"
+local wiring = {}
+local raw = ""
+local ruleset = nil
+
+local function warn(message)
+  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
+end
+
+local function rules_object()
+  local holder = wiring.rules and getObjectFromGUID(wiring.rules)
+  if holder ~= nil then
+    return holder
+  end
+  for _, object in ipairs(getObjects()) do
+    if wiring.rules_name ~= nil and object.getName() == wiring.rules_name then
+      return object
+    end
+  end
+  return nil
+end
+
+local function read_ruleset()
+  local holder = rules_object()
+  if holder == nil then
+    return nil, "the table has no rules object. Load the save safari built again."
+  end
+  local text = holder.script_state or ""
+  local ok, decoded = false, nil
+  if string.match(text, "^%s*{") then
+    ok, decoded = pcall(JSON.decode, text)
+  end
+  if not ok or type(decoded) ~= "table" or decoded.format ~= FORMAT then
+    return nil, "the rules object carries no ruleset of this game. Build the save again with `safari build`."
+  end
+  if type(decoded.rules) ~= "table" or type(decoded.rules.map_layouts) ~= "table" then
+    return nil, "the ruleset has no map shapes. Build the save again with `safari build`."
+  end
+  return decoded, nil
+end
+
+local function find(list, id)
+  for _, entry in ipairs(list or {}) do
+    if entry.id == id then
+      return entry
+    end
+  end
+  return nil
+end
+
+-- The set's bag (or a stacked piece of it, when it is kept in stacks).
+local function source_of(set)
+  local named = wiring.sets and wiring.sets[set]
+  if type(named) == "string" then
+    return getObjectFromGUID(named)
+  end
+  return nil
+end
+
+local function count_in(bag)
+  local ok, objects = pcall(bag.getObjects)
+  if ok and type(objects) == "table" then
+    return #objects
+  end
+  return 0
+end
+
+local function lay_out(map)
+  local rules = ruleset.rules
+  local tiles = find(ruleset.tiles, rules.tiles)
+  local photos = find(ruleset.tokens, rules.photos)
+  local tile_bag, photo_bag = source_of(rules.tiles), source_of(rules.photos)
+  if tiles == nil or photos == nil or tile_bag == nil or photo_bag == nil then
+    warn("the Safari Tiles' or the Photo Tokens' bag is not on the table: put them back, and click again.")
+    return
+  end
+  if count_in(tile_bag) < #map.tiles or count_in(photo_bag) < #map.photo_spaces then
+    warn("the map takes " .. #map.tiles .. " tiles and " .. #map.photo_spaces .. " Photo Tokens, and the bags hold " .. count_in(tile_bag) .. " and " .. count_in(photo_bag) .. ": put every piece back in its bag, and click again.")
+    return
+  end
+  local step = tiles.size_mm / (wiring.mm_per_unit or 25.4) * 1.04
+  local columns, rows = 0, 0
+  for _, at in ipairs(map.tiles) do
+    columns = math.max(columns, at[1] + 1)
+    rows = math.max(rows, at[2] + 1)
+  end
+  local origin = wiring.origin or { 0, 0 }
+  local function place(x, y, lift)
+    return {
+      origin[1] + (x - (columns - 1) / 2) * step,
+      1.5 + lift,
+      origin[2] - (y - (rows - 1) / 2) * step,
+    }
+  end
+  tile_bag.shuffle()
+  photo_bag.shuffle()
+  for _, at in ipairs(map.tiles) do
+    tile_bag.takeObject({ position = place(at[1], at[2], 0), rotation = { 0, 0, 0 }, smooth = false })
+  end
+  for _, space in ipairs(map.photo_spaces) do
+    local a, b = space[1], space[2]
+    photo_bag.takeObject({
+      position = place((a[1] + b[1]) / 2, (a[2] + b[2]) / 2, 0.3),
+      rotation = { 0, 0, 180 },
+      smooth = false,
+    })
+  end
+  broadcastToAll(tostring(self.getName()) .. ": laid out the " .. map.title .. " map, " .. #map.tiles .. " tiles and " .. #map.photo_spaces .. " Photo Tokens.", { 0.6, 0.9, 0.6 })
+  self.destruct()
+end
+
+local handlers = 0
+local function handler(fn)
+  handlers = handlers + 1
+  local name = "map_click_" .. handlers
+  _G[name] = fn
+  return name
+end
+
+local function render(maps)
+  self.clearButtons()
+  handlers = 0
+  self.createButton({
+    click_function = handler(function() end),
+    function_owner = self,
+    label = "Lay out the map:",
+    position = { 0, 0.6, -1.2 },
+    width = 0,
+    height = 0,
+    font_size = 160,
+    font_color = { 1, 1, 1 },
+  })
+  for n, map in ipairs(maps) do
+    self.createButton({
+      click_function = handler(function()
+        lay_out(map)
+      end),
+      function_owner = self,
+      label = map.title,
+      position = { 0, 0.6, (n - 1) * 0.7 },
+      width = 1400,
+      height = 300,
+      font_size = 180,
+      tooltip = #map.tiles .. " tiles, " .. #map.photo_spaces .. " Photo Tokens",
+    })
+  end
+end
+
+function onLoad(script_state)
+  raw = script_state or ""
+  local ok, decoded = false, nil
+  if string.match(raw, "^%s*{") then
+    ok, decoded = pcall(JSON.decode, raw)
+  end
+  wiring = (ok and type(decoded) == "table") and decoded or {}
+  local why
+  ruleset, why = read_ruleset()
+  if ruleset == nil then
+    warn(why)
+    return
+  end
+  local deck = find(ruleset.decks, ruleset.rules.maps)
+  local maps = {}
+  for _, layout in ipairs(ruleset.rules.map_layouts) do
+    local card = deck and find(deck.cards, layout.card)
+    table.insert(maps, {
+      title = card and card.title or tostring(layout.card),
+      tiles = layout.tiles or {},
+      photo_spaces = layout.photo_spaces or {},
+    })
+  end
+  render(maps)
+end
+
+function onSave()
+  return raw
+end
