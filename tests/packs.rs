@@ -765,12 +765,7 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
     let save = save(&built);
     let sheets: Vec<&Value> = objects(&save, "Custom_Tile")
         .into_iter()
-        .filter(|o| {
-            o["Nickname"]
-                .as_str()
-                .unwrap()
-                .starts_with("Trail Log: player")
-        })
+        .filter(|o| o["Nickname"].as_str().unwrap().starts_with("Trail Log: "))
         .collect();
     assert_eq!(sheets.len(), 2);
     let picture = sheets[0]["CustomImage"]["ImageURL"].as_str().unwrap();
@@ -836,12 +831,7 @@ fn a_sheet_of_its_own_paper_is_printed_and_pictured_at_that_size() {
     let save = save(&built);
     let logs: Vec<&Value> = objects(&save, "Custom_Tile")
         .into_iter()
-        .filter(|o| {
-            o["Nickname"]
-                .as_str()
-                .unwrap()
-                .starts_with("Photo Log: player")
-        })
+        .filter(|o| o["Nickname"].as_str().unwrap().starts_with("Photo Log: "))
         .collect();
     assert_eq!(logs.len(), 2, "one for each of the two players");
     let scale = logs[0]["Transform"]["scaleX"].as_f64().unwrap();

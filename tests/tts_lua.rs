@@ -346,6 +346,11 @@ fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
             .unwrap();
         t.set("name", object["Nickname"].as_str().unwrap_or_default())
             .unwrap();
+        t.set(
+            "description",
+            object["Description"].as_str().unwrap_or_default(),
+        )
+        .unwrap();
         let kind = match object["Name"].as_str().unwrap_or_default() {
             "DeckCustom" | "Deck" => "Deck",
             "Card" | "CardCustom" => "Card",
@@ -1099,4 +1104,49 @@ fn diceafari_lays_its_map_out_from_a_map_card() {
         )
         .unwrap();
     assert!(gone, "the map object leaves the table");
+}
+
+/// A setup that hands a kind of tokens to each player (DiceAFARI's travel tokens, a colour
+/// each) puts that many sets in front of the seats, whatever the number chosen, and the kinds
+/// left over aside.
+#[test]
+fn each_seat_gets_the_tokens_its_setup_hands_it() {
+    let dir = root().join("content/diceafari");
+    for players in [2u32, 3, 4] {
+        let table = set_out(&dir, &|_| {});
+        if players != 2 {
+            table.choose_players(players);
+        }
+        let counts: Table = table
+            .stand
+            .lua
+            .load("return Stand.descriptions()")
+            .eval()
+            .unwrap();
+        let mut handed: Vec<(String, usize)> = counts
+            .pairs::<String, usize>()
+            .map(Result::unwrap)
+            .filter(|(d, _)| d.starts_with("Travel Tokens: "))
+            .collect();
+        handed.sort();
+        let colours: Vec<String> = (0..players as usize)
+            .map(|seat| ["White", "Red", "Yellow", "Green"][seat].to_string())
+            .collect();
+        let mut expected: Vec<(String, usize)> = colours
+            .iter()
+            .map(|c| (format!("Travel Tokens: {c}'s"), 18))
+            .collect();
+        expected.sort();
+        assert_eq!(handed, expected, "{players} players");
+        let supply = counts
+            .pairs::<String, usize>()
+            .map(Result::unwrap)
+            .find(|(d, _)| d == "Travel Tokens")
+            .map_or(0, |(_, n)| n);
+        assert_eq!(
+            supply,
+            18 * (4 - players as usize),
+            "{players} players: the rest aside"
+        );
+    }
 }

@@ -49,6 +49,7 @@ end
 function Stand.object(fields)
   local o = {
     type = fields.type,
+    description = fields.description,
     memo = fields.memo,
     script_state = fields.script_state or "",
     buttons = {},
@@ -216,6 +217,7 @@ function Stand.from_data(data)
   return Stand.object({
     guid = data.GUID,
     name = data.Nickname,
+    description = data.Description,
     type = kinds[data.Name] or data.Name,
     memo = data.Memo,
     script_state = data.LuaScriptState,
@@ -241,4 +243,15 @@ function Stand.census()
     table.insert(names, { o.getName(), o.type, #o.contained })
   end
   return names
+end
+
+-- How many objects on the table have each description.
+function Stand.descriptions()
+  local counts = {}
+  for _, o in ipairs(getObjects()) do
+    if o.description ~= nil and o.description ~= "" then
+      counts[o.description] = (counts[o.description] or 0) + 1
+    end
+  end
+  return counts
 end

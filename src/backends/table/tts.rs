@@ -364,6 +364,13 @@ fn objects(
     }
     let right = board_units.iter().map(|b| b.0 / 2.0).fold(0.0, f64::max) + 3.0;
 
+    // Whether some setup hands a token set's kinds to the players.
+    let given = |token_ix: usize| {
+        table
+            .setups
+            .iter()
+            .any(|s| s.gives.iter().any(|g| g.tokens == token_ix && g.each_kind))
+    };
     // What depends on the number of players: the decks as that count's setup deals them, each
     // seat's sheets, and each seat's hand zone. The table is laid out for the smallest count
     // that has a setup; the setup object holds the others.
@@ -561,6 +568,39 @@ fn objects(
             true => sheet_z - tallest / 2.0 - 3.0,
             false => deck_row - 8.0,
         };
+        // The token sets the setups hand out: a kind to each seat, as this count's setup says,
+        // in a stack by the seat's hand zone; the kinds left over (or a set this count does
+        // not hand out) in stacks to the right of the seats.
+        let mut aside_x = (players as f64 + 1.0) / 2.0 * 8.0;
+        for (token_ix, set) in data.tokens.iter().enumerate() {
+            if !given(token_ix) {
+                continue;
+            }
+            let each_kind =
+                setup.is_some_and(|s| s.gives.iter().any(|g| g.tokens == token_ix && g.each_kind));
+            for (kind_ix, k) in set.kinds.iter().enumerate() {
+                let seat = (each_kind && (kind_ix as u32) < players).then_some(kind_ix);
+                let (x, z) = match seat {
+                    Some(seat) => (
+                        (seat as f64 - (players as f64 - 1.0) / 2.0) * 8.0 + 2.5,
+                        hand_row + 3.5,
+                    ),
+                    None => {
+                        aside_x += 2.0;
+                        (aside_x, hand_row + 3.5)
+                    }
+                };
+                for copy in 0..k.count {
+                    let mut object = piece(data, set, kind_ix, copy, guids, url);
+                    at(&mut object, x, 1.0 + 0.15 * copy as f64, z);
+                    if let Some(seat) = seat {
+                        object["Description"] =
+                            json!(format!("{}: {}'s", set.name, seat_colour(seat)));
+                    }
+                    seated.push(object);
+                }
+            }
+        }
         for seat in 0..players {
             let x = (seat as f64 - (players as f64 - 1.0) / 2.0) * 8.0;
             seated.push(hand_zone(
@@ -592,27 +632,12 @@ fn objects(
         } else {
             Keep::Bag
         };
-        let kind = match set.shape {
-            "hex" => 1,
-            "round" => 2,
-            _ => 0,
-        };
-        let shape = if set.shape == "hex" { "hex" } else { "square" };
-        let scale = (set.size / MM_PER_UNIT) / TILE_UNITS;
-        let face = |symbol: &str| url(&format!("{shape}-{symbol}-{}", set.size.round()));
+        // A set whose kinds the setups hand to the players lies in front of the seats.
+        if is_token && given(set_ix - data.tiles.len()) {
+            continue;
+        }
         let piece = |guids: &mut Guids, kind_ix: usize, copy: u32| {
-            let k = &set.kinds[kind_ix];
-            let label = &data.symbols[&k.symbol].label;
-            let back = k.back.as_deref().map(face).unwrap_or_default();
-            let mut object = object(
-                "Custom_Tile",
-                guids.next(&format!("piece/{}/{}/{copy}", set.id, k.symbol)),
-                label,
-                &set.name,
-                transform(0.0, 0.0, 0.0, scale),
-            );
-            object["CustomImage"] = tile_image(&face(&k.symbol), &back, kind, true);
-            object
+            piece(data, set, kind_ix, copy, guids, url)
         };
         match keep {
             Keep::Bag => {
@@ -778,6 +803,37 @@ fn objects(
     }
     objects.push(rules);
     objects
+}
+
+/// One piece of a tile or token set: copy `copy` of its kind `kind_ix`.
+fn piece(
+    data: &TableData,
+    set: &super::data::SetData,
+    kind_ix: usize,
+    copy: u32,
+    guids: &mut Guids,
+    url: &dyn Fn(&str) -> String,
+) -> Value {
+    let kind = match set.shape {
+        "hex" => 1,
+        "round" => 2,
+        _ => 0,
+    };
+    let shape = if set.shape == "hex" { "hex" } else { "square" };
+    let scale = (set.size / MM_PER_UNIT) / TILE_UNITS;
+    let face = |symbol: &str| url(&format!("{shape}-{symbol}-{}", set.size.round()));
+    let k = &set.kinds[kind_ix];
+    let label = &data.symbols[&k.symbol].label;
+    let back = k.back.as_deref().map(face).unwrap_or_default();
+    let mut object = object(
+        "Custom_Tile",
+        guids.next(&format!("piece/{}/{}/{copy}", set.id, k.symbol)),
+        label,
+        &set.name,
+        transform(0.0, 0.0, 0.0, scale),
+    );
+    object["CustomImage"] = tile_image(&face(&k.symbol), &back, kind, true);
+    object
 }
 
 /// The spacing of cards laid in a grid, in game units (a card at scale 1 is about 2.2 x 3.1).
