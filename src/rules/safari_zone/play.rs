@@ -597,22 +597,41 @@ impl Play {
     }
 
     /// Plays a cascade out to every sheet it can end in (a bonus chain's choice branches).
-    fn cascade(&self, mut sheet: Sheet, mut steps: Vec<Step>, out: &mut Vec<Sheet>) {
+    /// The branches wait on a stack of their own, not the call stack: how many choices a
+    /// chain makes is up to the content.
+    fn cascade(&self, sheet: Sheet, steps: Vec<Step>, out: &mut Vec<Sheet>) {
+        let mut branches = vec![(sheet, steps)];
+        while let Some((mut sheet, mut steps)) = branches.pop() {
+            if self.play_branch(&mut sheet, &mut steps, &mut branches) {
+                out.push(sheet);
+            }
+        }
+    }
+
+    /// Plays one branch of a cascade until it ends (true), or forks at a bonus chain's choice
+    /// (false): the forks, each with the steps left, go on `branches`, the first choice on top
+    /// so that it is played first.
+    fn play_branch(
+        &self,
+        sheet: &mut Sheet,
+        steps: &mut Vec<Step>,
+        branches: &mut Vec<(Sheet, Vec<Step>)>,
+    ) -> bool {
         self.spend(sheet.filled.len() as u64 + 4);
         while let Some(step) = steps.pop() {
             self.spend(1);
             match step {
-                Step::Fill(b) => self.fill(&mut sheet, b, &mut steps),
+                Step::Fill(b) => self.fill(sheet, b, steps),
                 Step::FillIfOpen(b) => {
-                    if self.open(&sheet, b) {
-                        self.fill(&mut sheet, b, &mut steps);
+                    if self.open(sheet, b) {
+                        self.fill(sheet, b, steps);
                     }
                 }
                 Step::Gain(b, k) => match self.boxes[b as usize].gains[k as usize] {
                     Gain::Item(i) => {
                         if !sheet.items[i as usize] {
                             sheet.items[i as usize] = true;
-                            self.event(&sheet, &self.obtain[i as usize], &mut steps);
+                            self.event(sheet, &self.obtain[i as usize], steps);
                         }
                     }
                     Gain::Habitat(h) => {
@@ -627,41 +646,43 @@ impl Play {
                 Step::Collect(s) => {
                     sheet.species[s as usize] = true;
                     steps.push(Step::Free);
-                    self.event(&sheet, &self.collect[s as usize], &mut steps);
+                    self.event(sheet, &self.collect[s as usize], steps);
                 }
                 Step::Bonus(section) => {
-                    let choices = self.chain(&sheet, section);
+                    let choices = self.chain(sheet, section);
                     let loose = (self.loose_chain
                         || self
                             .tails
                             .iter()
-                            .any(|t| t.square && self.reached(&sheet, t.head)))
+                            .any(|t| t.square && self.reached(sheet, t.head)))
                         as usize;
                     match choices.len() + loose {
                         0 => {}
                         1 if loose == 0 => steps.push(Step::Fill(choices[0])),
                         _ => {
+                            let mut forks = Vec::with_capacity(choices.len() + loose);
                             if loose == 1 {
-                                self.cascade(sheet.clone(), steps.clone(), out);
+                                forks.push((sheet.clone(), steps.clone()));
                             }
                             for b in choices {
                                 let mut steps = steps.clone();
                                 steps.push(Step::Fill(b));
-                                self.cascade(sheet.clone(), steps, out);
+                                forks.push((sheet.clone(), steps));
                             }
-                            return;
+                            branches.extend(forks.into_iter().rev());
+                            return false;
                         }
                     }
                 }
                 Step::Free => {
-                    if let Some(b) = self.first_open(&sheet, &self.free) {
+                    if let Some(b) = self.first_open(sheet, &self.free) {
                         steps.push(Step::Free);
                         steps.push(Step::Fill(b));
                     }
                 }
             }
         }
-        out.push(sheet);
+        true
     }
 
     /// Fills a box, and queues what follows: its gains, a bonus chain, free boxes.
