@@ -597,6 +597,22 @@ fn a_whole_game_is_played_on_a_field_guide_by_its_buttons() {
                 "{status}"
             );
         }
+        if let Some(prompt) = table
+            .labels(&o)
+            .into_iter()
+            .find(|l| l.starts_with("Click dice to re-roll"))
+        {
+            // The dice showing, and how many Hazards of the limit they show.
+            let hazards = table
+                .labels(&o)
+                .iter()
+                .filter(|l| l.starts_with("Hazard"))
+                .count();
+            assert!(
+                prompt.contains(&format!("{hazards} of the 3 Hazards")),
+                "{prompt}"
+            );
+        }
         let status = table.status(&o);
         assert!(
             status.contains(&format!(" {} VP", table.marked_vp(&o))),

@@ -721,7 +721,13 @@ local function prompt()
   end
   local decision = request.decision
   if decision == "reroll" then
-    return "Click dice to re-roll (" .. request.rolls_left .. " re-roll" .. (request.rolls_left == 1 and "" or "s") .. " left), or keep these."
+    local hazards = 0
+    for _, face in ipairs(request.faces) do
+      if face == "hazard" then
+        hazards = hazards + 1
+      end
+    end
+    return "Click dice to re-roll (" .. request.rolls_left .. " re-roll" .. (request.rolls_left == 1 and "" or "s") .. " left; " .. hazards .. " of the " .. rules.hazard_limit .. " Hazards that end the turn), or keep these."
   elseif decision == "track" then
     return "Place a " .. capitalised(request.face) .. " face: click the next box of a gold track."
   elseif decision == "bonus" then
