@@ -24,10 +24,25 @@ fn check(dir: &Path) -> (GameFolder, Vec<safari::diag::Diagnostic>) {
     (folder, checked.diagnostics.into_vec())
 }
 
+/// Runs `test` on every fixture and reports every fixture it fails on, not only the first.
+fn each_fixture(test: impl Fn(&Path) + std::panic::RefUnwindSafe) {
+    let failed: Vec<String> = fixtures()
+        .iter()
+        .filter(|dir| std::panic::catch_unwind(|| test(dir)).is_err())
+        .map(|dir| dir.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} fixture(s) failed (each one's message is above): {}",
+        failed.len(),
+        failed.join(", ")
+    );
+}
+
 #[test]
 fn fixtures_match_their_snapshots() {
-    for dir in fixtures() {
-        let (folder, diagnostics) = check(&dir);
+    each_fixture(|dir| {
+        let (folder, diagnostics) = check(dir);
         let options = RenderOptions {
             width: 100,
             color: false,
@@ -47,14 +62,14 @@ fn fixtures_match_their_snapshots() {
             insta::assert_snapshot!("diagnostics", text);
             insta::assert_snapshot!("diagnostics-json", json);
         });
-    }
+    });
 }
 
 #[test]
 fn each_fixture_raises_its_own_code_and_nothing_else() {
-    for dir in fixtures() {
+    each_fixture(|dir| {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (_, diagnostics) = check(&dir);
+        let (_, diagnostics) = check(dir);
         let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
         match name.split('-').next().filter(|p| p.starts_with("sz")) {
             Some(code) => {
@@ -70,7 +85,7 @@ fn each_fixture_raises_its_own_code_and_nothing_else() {
                 "{name}: expected no diagnostics, got {codes:?}"
             ),
         }
-    }
+    });
 }
 
 #[test]
