@@ -248,17 +248,6 @@ fn answer(lua: &Lua, choice: Choice, dice: usize) -> LuaValue {
     }
 }
 
-fn decision_name(decision: Decision) -> &'static str {
-    match decision {
-        Decision::Reroll => "reroll",
-        Decision::Track => "track",
-        Decision::Bonus => "bonus",
-        Decision::Use => "use",
-        Decision::Card => "card",
-        Decision::Throw => "throw",
-    }
-}
-
 /// The Lua's events of one kind so far.
 fn lua_events(game: &Table, kind: &str) -> Vec<Table> {
     let events: Table = game.get("events").unwrap();
@@ -369,10 +358,10 @@ fn replay_seat(
                 let (engine_decision, choice) = taken.pop_front().ok_or(format!(
                     "turn {turn}: the Lua asks for a {decision} decision the engine never made"
                 ))?;
-                if decision_name(engine_decision) != decision {
+                if engine_decision.name() != decision {
                     return Err(format!(
                         "turn {turn}: the Lua asks for a {decision} decision where the engine made a {} one",
-                        decision_name(engine_decision)
+                        engine_decision.name()
                     ));
                 }
                 answer(lua, choice, rules.expedition.len())

@@ -228,7 +228,7 @@ pub(crate) fn setup_object(
             )
         })
         .collect();
-    setup["LuaScript"] = json!(include_str!("tts_setup.lua"));
+    setup["LuaScript"] = json!(table_script(include_str!("tts_setup.lua")));
     setup["LuaScriptState"] =
         json!(json!({ "counts": counts, "laid_out": laid_out, "layouts": layouts }).to_string());
     setup["Locked"] = json!(true);
@@ -322,8 +322,14 @@ pub fn images_not_written(outputs: &[crate::backends::Output], base: &str) -> Ve
 /// The Lua of the rules object (`tts_rules.lua`) for rulesets of `format` whose `version_key`
 /// is `version`: the ruleset travels in its saved state, is decoded and checked once on load
 /// (one of another format or version is refused in the chat), and other scripts ask for it.
+/// A script for an object of the table: `body` after what every such script shares
+/// (`tts_common.lua`: reading a ruleset, finding the rules object, naming button functions).
+pub fn table_script(body: &str) -> String {
+    format!("{}\n{body}", include_str!("tts_common.lua"))
+}
+
 pub fn rules_lua(format: &str, version_key: &str, version: u32) -> String {
-    include_str!("tts_rules.lua")
+    table_script(include_str!("tts_rules.lua"))
         .replace("@FORMAT@", format)
         .replace("@VERSION_KEY@", version_key)
         .replace("@FORMAT_VERSION@", &version.to_string())

@@ -7,13 +7,7 @@
 local state = { counts = {}, layouts = {}, laid_out = 0 }
 local raw = ""
 
-local handlers = 0
-local function handler(fn)
-  handlers = handlers + 1
-  local name = "setup_click_" .. handlers
-  _G[name] = fn
-  return name
-end
+local handlers = SafariTable.handlers("setup_click_")
 
 local function choose(players)
   local layout = state.layouts[tostring(players)] or {}
@@ -32,9 +26,9 @@ end
 
 local function render()
   self.clearButtons()
-  handlers = 0
+  handlers.reset()
   self.createButton({
-    click_function = handler(function() end),
+    click_function = handlers.add(function() end),
     function_owner = self,
     label = "How many players?",
     position = { 0, 0.6, -1.2 },
@@ -46,7 +40,7 @@ local function render()
   local count = #state.counts
   for n, players in ipairs(state.counts) do
     self.createButton({
-      click_function = handler(function()
+      click_function = handlers.add(function()
         choose(players)
       end),
       function_owner = self,

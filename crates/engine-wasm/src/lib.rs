@@ -370,17 +370,6 @@ fn player_view<'a>(rules: &'a Rules, player: &Player) -> PlayerView<'a> {
     }
 }
 
-fn decision_name(decision: Decision) -> &'static str {
-    match decision {
-        Decision::Reroll => "reroll",
-        Decision::Track => "track",
-        Decision::Bonus => "bonus",
-        Decision::Use => "use",
-        Decision::Card => "card",
-        Decision::Throw => "throw",
-    }
-}
-
 fn deciding(game: &Match, moment: &Moment) -> Value {
     let rules = game.rules();
     let player = &moment.players[moment.seat];
@@ -418,7 +407,7 @@ fn deciding(game: &Match, moment: &Moment) -> Value {
     json!({
         "seat": moment.seat,
         "bot": game.seats()[moment.seat].bot,
-        "kind": decision_name(moment.decision),
+        "kind": moment.decision.name(),
         "asks": explain::asks(rules, moment),
         "acts": acts,
         "boxes": boxes,

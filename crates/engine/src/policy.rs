@@ -34,6 +34,20 @@ pub enum Decision {
     Throw,
 }
 
+impl Decision {
+    /// The decision's name, as front ends and the table's Lua call it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Reroll => "reroll",
+            Decision::Track => "track",
+            Decision::Bonus => "bonus",
+            Decision::Use => "use",
+            Decision::Card => "card",
+            Decision::Throw => "throw",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
     /// Re-roll the dice whose bits are set.

@@ -786,11 +786,13 @@ fn objects(
             &script.description,
             transform(-right, 8.0, 0.0, 1.0),
         );
-        object["LuaScript"] = json!(script.lua);
+        object["LuaScript"] = json!(crate::backends::tts::table_script(script.lua));
         object["LuaScriptState"] = json!(
             json!({
                 "rules": rules["GUID"],
                 "rules_name": rules["Nickname"],
+                "format": super::ruleset::FORMAT,
+                "version": super::ruleset::VERSION,
                 "sets": set_guids,
                 "mm_per_unit": MM_PER_UNIT,
                 // Left of the decks and above the sheets: where nothing else lies.

@@ -2,9 +2,8 @@
 -- out in its shape, shuffled, and a Photo Token face down on each space between two tiles
 -- side by side (the rulebook's setup). The shapes come from the ruleset the rules object
 -- carries (`rules.map_layouts`), the tiles and tokens from their bags (this object's saved
--- state names them). Once the map is laid, the object leaves the table.
+-- state names them, and the ruleset format it reads). Once the map is laid, the object leaves the table.
 
-local FORMAT = "safari-components"
 local wiring = {}
 local raw = ""
 local ruleset = nil
@@ -13,31 +12,14 @@ local function warn(message)
   broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
 end
 
-local function rules_object()
-  local holder = wiring.rules and getObjectFromGUID(wiring.rules)
-  if holder ~= nil then
-    return holder
-  end
-  for _, object in ipairs(getObjects()) do
-    if wiring.rules_name ~= nil and object.getName() == wiring.rules_name then
-      return object
-    end
-  end
-  return nil
-end
-
 local function read_ruleset()
-  local holder = rules_object()
+  local holder = SafariTable.rules_object(wiring)
   if holder == nil then
     return nil, "the table has no rules object. Load the save safari built again."
   end
-  local text = holder.script_state or ""
-  local ok, decoded = false, nil
-  if string.match(text, "^%s*{") then
-    ok, decoded = pcall(JSON.decode, text)
-  end
-  if not ok or type(decoded) ~= "table" or decoded.format ~= FORMAT then
-    return nil, "the rules object carries no ruleset of this game. Build the save again with `safari build`."
+  local decoded, why = SafariTable.read_ruleset(holder.script_state, wiring.format, "version", wiring.version)
+  if decoded == nil then
+    return nil, why
   end
   if type(decoded.rules) ~= "table" or type(decoded.rules.map_layouts) ~= "table" then
     return nil, "the ruleset has no map shapes. Build the save again with `safari build`."
@@ -115,19 +97,13 @@ local function lay_out(map)
   self.destruct()
 end
 
-local handlers = 0
-local function handler(fn)
-  handlers = handlers + 1
-  local name = "map_click_" .. handlers
-  _G[name] = fn
-  return name
-end
+local handlers = SafariTable.handlers("map_click_")
 
 local function render(maps)
   self.clearButtons()
-  handlers = 0
+  handlers.reset()
   self.createButton({
-    click_function = handler(function() end),
+    click_function = handlers.add(function() end),
     function_owner = self,
     label = "Lay out the map:",
     position = { 0, 0.6, -1.2 },
@@ -138,7 +114,7 @@ local function render(maps)
   })
   for n, map in ipairs(maps) do
     self.createButton({
-      click_function = handler(function()
+      click_function = handlers.add(function()
         lay_out(map)
       end),
       function_owner = self,

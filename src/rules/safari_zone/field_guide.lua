@@ -399,33 +399,14 @@ end
 ------------------------------------------------------------------------------------------
 -- Loading: the rules from the rules object, then the answers replayed.
 
--- The rules object: by its GUID, or (the game gives objects spawned beside others new GUIDs
--- when theirs are taken) by its name.
-local function rules_object()
-  local holder = wiring.rules and getObjectFromGUID(wiring.rules)
-  if holder ~= nil then
-    return holder
-  end
-  for _, object in ipairs(getObjects()) do
-    if object.getName() == wiring.rules_name and wiring.rules_name ~= nil then
-      return object
-    end
-  end
-  return nil
-end
-
 local function read_rules()
-  local holder = rules_object()
+  local holder = SafariTable.rules_object(wiring)
   if holder == nil then
     return nil, "the table has no rules object. Load the save safari built again."
   end
-  local text = holder.script_state or ""
-  if not string.match(text, "^%s*{") then
-    return nil, "the rules object carries no ruleset. Build it again with `safari build` and load the new save."
-  end
-  local ok, decoded = pcall(JSON.decode, text)
-  if not ok or type(decoded) ~= "table" then
-    return nil, "the rules object's ruleset is not JSON. Build it again with `safari build` and load the new save."
+  local decoded, unread = SafariTable.read_ruleset(holder.script_state, SafariRules.FORMAT, "format_version", SafariRules.FORMAT_VERSION)
+  if decoded == nil then
+    return nil, unread
   end
   local compiled, why = SafariRules.compile(decoded)
   if compiled == nil then
@@ -622,13 +603,7 @@ local box_count = 0
 local shown = {}
 local controls = 0
 
-local handlers = 0
-local function handler(fn)
-  handlers = handlers + 1
-  local name = "safari_control_" .. handlers
-  _G[name] = fn
-  return name
-end
+local handlers = SafariTable.handlers("safari_control_")
 
 local function button(spec)
   spec.function_owner = self
@@ -640,7 +615,7 @@ end
 local function control(row, column, columns, label, fn, tooltip, colour)
   local width = 2 * half_width / columns * UNITS_PER_LOCAL * 0.95
   button({
-    click_function = handler(fn),
+    click_function = handlers.add(fn),
     label = label,
     position = control_at(row, column, columns),
     width = width,
@@ -653,7 +628,7 @@ end
 
 local function text(row, label)
   button({
-    click_function = handler(function() end),
+    click_function = handlers.add(function() end),
     label = label,
     position = control_at(row, 1, 1),
     width = 0,
@@ -752,7 +727,7 @@ render = function()
     self.clearButtons()
   end
   controls = 0
-  handlers = 0
+  handlers.reset()
   if rules == nil or game == nil then
     text(0, problem or "")
     return

@@ -108,8 +108,6 @@ local function compile(rs)
     balls = number(params.safari_balls, "parameters.safari_balls"),
     rolls_per_turn = math.max(1, number(params.rolls_per_turn, "parameters.rolls_per_turn")),
     hazard_limit = math.max(1, number(params.hazard_limit, "parameters.hazard_limit")),
-    players_min = params.players_min,
-    players_max = params.players_max,
     expedition = {},
     capture = {},
     items = {},
@@ -117,7 +115,6 @@ local function compile(rs)
     cards = {},
     card_index = {},
     tracks = {},
-    track_index = {},
     boxes = {},
     box_index = {},
     face_tracks = { {}, {}, {}, {}, {}, {} },
@@ -314,7 +311,6 @@ local function compile(rs)
         table.insert(rules.bonus_tracks, t)
       end
       rules.tracks[t] = { id = track.id, title = track.title or section.title, section = s, boxes = list }
-      rules.track_index[track.id] = t
     end
   end
 
@@ -410,7 +406,6 @@ function R.new(rules)
   local game = setmetatable({
     rules = rules,
     filled = {},
-    filled_on = {},
     next = {},
     items = {},
     species = {},
@@ -419,14 +414,11 @@ function R.new(rules)
     unique_species = 0,
     turns_taken = 0,
     balls_thrown = 0,
-    fills = 0,
-    turn_start_fills = 0,
-    busted = false,
     free_pending = true,
     out = nil,
-    uses = {},
     events = {},
     steps = {},
+    -- What the turn in play knows of the table: whether its discard pile is known empty.
     turn = nil,
   }, Game)
   for t, track in ipairs(rules.tracks) do
@@ -607,8 +599,6 @@ end
 function Game:mark_filled(b)
   local rules = self.rules
   self.filled[b] = true
-  self.filled_on[b] = self.turns_taken
-  self.fills = self.fills + 1
   local t = rules.boxes[b].track
   local n = self.next[t]
   while n ~= nil and self.filled[n] do
@@ -749,7 +739,7 @@ function Game:take_turn()
     return
   end
   self.turns_taken = self.turns_taken + 1
-  self.turn = { trainers = 0, drawn = {}, discard_emptied = false }
+  self.turn = { discard_emptied = false }
   self:event({ event = "turn", turn = self.turns_taken })
   if turn_box ~= nil then
     self:fill(turn_box)
@@ -758,8 +748,6 @@ function Game:take_turn()
   for i = 1, #rules.expedition do
     faces[i] = self:roll_die("expedition", i)
   end
-  self.turn_start_fills = self.fills
-  self.busted = false
   faces = self:keep_rolling(faces, self:rolls_per_turn() - 1)
   if faces ~= nil then
     self:resolve_faces(faces)
@@ -768,9 +756,6 @@ function Game:take_turn()
 end
 
 function Game:end_turn()
-  if self.busted then
-    self.busts = (self.busts or 0) + 1
-  end
   if self:balls_left() == 0 then
     self.out = "balls"
   elseif self:turns_left() == 0 then
@@ -779,7 +764,6 @@ function Game:end_turn()
   if self.out ~= nil then
     self:event({ event = "out", reason = self.out })
   end
-  self.turn.over = true
 end
 
 function Game:keep_rolling(faces, rolls_left)
@@ -790,8 +774,6 @@ function Game:keep_rolling(faces, rolls_left)
     for i, f in ipairs(faces) do
       shown[i] = f
     end
-    self.turn.faces = shown
-    self.turn.rolls_left = rolls_left
     self:event({ event = "roll", faces = shown })
     local hazards, first_hazard = 0, nil
     for i, f in ipairs(faces) do
@@ -801,7 +783,6 @@ function Game:keep_rolling(faces, rolls_left)
       end
     end
     if hazards >= rules.hazard_limit then
-      self.busted = true
       self:event({ event = "bust" })
       return nil
     end
@@ -917,7 +898,6 @@ function Game:spend_trainers(trainers)
     if #choices == 1 then
       break
     end
-    self.turn.trainers = trainers
     local choice = self:decide("use", choices, { trainers = trainers })
     if choice[1] ~= "use" then
       break
@@ -930,7 +910,6 @@ end
 
 function Game:use_item(i)
   local rules = self.rules
-  self.uses[i] = (self.uses[i] or 0) + 1
   self:event({ event = "use", item = rules.items[i].id })
   if contains(rules.steps.reshuffle_discard, i) then
     self.turn.discard_emptied = true
@@ -980,7 +959,6 @@ function Game:encounter(showing, trainers)
     return
   end
   local drawn = self:draw(grass + water)
-  self.turn.drawn = drawn
   local repel = self:holding(rules.steps.redraw_species)
   if repel ~= nil and trainers > 0 then
     local unmet = 0
@@ -1006,7 +984,6 @@ function Game:encounter(showing, trainers)
         table.insert(kept, c)
       end
       drawn = kept
-      self.turn.drawn = drawn
     end
   end
   local choices = { { "stop" } }
@@ -1015,14 +992,12 @@ function Game:encounter(showing, trainers)
       table.insert(choices, { "card", n })
     end
   end
-  self.turn.trainers = trainers
   local choice = self:decide("card", choices, { drawn = drawn, grass = grass, water = water })
   local chosen = nil
   if choice[1] == "card" then
     chosen = table.remove(drawn, choice[2])
   end
   self:discard(drawn)
-  self.turn.drawn = {}
   if chosen ~= nil then
     self:meet(chosen, trainers)
   end
@@ -1030,9 +1005,7 @@ end
 
 function Game:meet(card, trainers)
   self:event({ event = "encounter", card = self.rules.cards[card].id })
-  self.turn.card = card
   self:throw_at(card, trainers)
-  self.turn.card = nil
 end
 
 function Game:boosts_to_catch(short, trainers)
@@ -1063,9 +1036,6 @@ function Game:throw_at(card, trainers)
       self:discard({ card })
       return
     end
-    self.turn.trainers = trainers
-    self.turn.rate = rate
-    self.turn.locked = locked
     if ask then
       local choice = self:decide("throw", { { "throw" }, { "stop" } }, { card = card, rate = rate })
       if choice[1] ~= "throw" then
@@ -1160,4 +1130,3 @@ function Game:offers(choice)
   return false
 end
 
-R.Game = Game

@@ -26,10 +26,10 @@ use crate::rules::safari_zone::ruleset::Ruleset;
 pub const FIELD_GUIDE_RULES_LUA: &str = include_str!("field_guide_rules.lua");
 /// The Field Guide's script on the table: the rules above, then the marks and buttons.
 pub fn field_guide_lua() -> String {
-    format!(
+    crate::backends::tts::table_script(&format!(
         "{FIELD_GUIDE_RULES_LUA}\n{}",
         include_str!("field_guide.lua")
-    )
+    ))
 }
 
 /// Where the Encounter Deck lies (`transform(-8.0, 0.0, ..)` below).

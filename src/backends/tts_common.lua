@@ -1,0 +1,64 @@
+-- What every script on a table safari built shares, placed before each script (the game's
+-- Lua has no `require`): reading a ruleset from the text a rules object saves, finding the
+-- rules object, and naming the functions buttons call.
+
+SafariTable = {}
+
+-- The ruleset in `text`, or nil and why it cannot be read, in words that say what to do.
+function SafariTable.read_ruleset(text, format, version_key, version)
+  if text == nil or text == "" then
+    return nil, "the table carries no ruleset. Build it again with `safari build` and load the new save."
+  end
+  -- Only an object is decoded: what the game's JSON.decode does with other text is not
+  -- documented, and an error there may not be one pcall can catch.
+  local ok, decoded = false, nil
+  if string.match(text, "^%s*{") then
+    ok, decoded = pcall(JSON.decode, text)
+  end
+  if not ok or type(decoded) ~= "table" then
+    return nil, "the ruleset the table carries is not JSON. Build it again with `safari build` and load the new save."
+  end
+  if decoded.format ~= format then
+    return nil, "the table carries a ruleset of another kind (format " .. tostring(decoded.format)
+      .. "), where its scripts read " .. format .. ". Build it again with `safari build` and load the new save."
+  end
+  if decoded[version_key] ~= version then
+    return nil, "the table carries a ruleset of format version " .. tostring(decoded[version_key])
+      .. ", and its scripts read version " .. version
+      .. ". Build the save again with `safari build`, from the same safari that built the ruleset, and load the new save."
+  end
+  return decoded, nil
+end
+
+-- The rules object `wiring` names: by its GUID, or (the game gives objects spawned beside
+-- others new GUIDs when theirs are taken) by its name.
+function SafariTable.rules_object(wiring)
+  local holder = wiring.rules and getObjectFromGUID(wiring.rules)
+  if holder ~= nil then
+    return holder
+  end
+  for _, object in ipairs(getObjects()) do
+    if wiring.rules_name ~= nil and object.getName() == wiring.rules_name then
+      return object
+    end
+  end
+  return nil
+end
+
+-- Names for the functions a script's buttons call (a button names its function as a global):
+-- `add(fn)` names the next one `<prefix><n>`; `reset()` starts again from 1, as the buttons
+-- are made again.
+function SafariTable.handlers(prefix)
+  local count = 0
+  return {
+    add = function(fn)
+      count = count + 1
+      local name = prefix .. count
+      _G[name] = fn
+      return name
+    end,
+    reset = function()
+      count = 0
+    end,
+  }
+end
