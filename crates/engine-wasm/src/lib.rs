@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use safari_engine::explain;
 use safari_engine::game::{Game, Player};
 use safari_engine::moment::Moment;
-use safari_engine::policy::{self, Decision, Stage};
+use safari_engine::policy::{self, Stage};
 use safari_engine::rules::Rules;
 use safari_engine::step::{Act, Log, Logged, Match, Now, Seat, Taken};
 
