@@ -94,16 +94,6 @@ pub fn default_game() -> GameFolder {
     folder
 }
 
-/// The default game's manifest, with the id and name of a new game in place of its own, so
-/// the copy builds into its own `out/<id>/`.
-pub fn manifest_for(id: &str, name: &str) -> String {
-    let (_, manifest) = DEFAULT_GAME
-        .iter()
-        .find(|(file, _)| *file == "game.toml")
-        .expect("the default game has a manifest");
-    renamed(manifest, id, name).expect("the default game's manifest is TOML")
-}
-
 /// A manifest with its `id` and `name` set, everything else (comments, order, tables) as
 /// written; an error when the text is not TOML.
 pub fn renamed(manifest: &str, id: &str, name: &str) -> Result<String, toml_edit::TomlError> {

@@ -23,7 +23,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::backends::{Output, Target};
+use crate::backends::{DocumentNames, Output, Target};
 use crate::diag::{Code, Diagnostic};
 
 /// A folder that holds one output folder per game (`out/`).
@@ -126,12 +126,14 @@ impl OutputRoot {
 
     /// Replaces the outputs of `built` in the game's folder with `outputs`, whole or not at
     /// all: files of other targets (and files no target makes, like `sim/`) are kept, every
-    /// file `built` makes that this build did not make again is gone. Returns the folder.
+    /// file `built` makes that this build did not make again is gone (a rules module's
+    /// documents among them, by the names `documents` gives). Returns the folder.
     pub fn replace(
         &self,
         id: &str,
         outputs: &[Output],
         built: &[Target],
+        documents: DocumentNames,
     ) -> Result<PathBuf, Diagnostic> {
         let folder = self.game_folder(id)?;
         for output in outputs {
@@ -143,7 +145,7 @@ impl OutputRoot {
         let staging = self
             .root
             .join(format!(".{id}.staging-{}", std::process::id()));
-        let result = stage(&staging, Some(&folder), outputs, built)
+        let result = stage(&staging, Some(&folder), outputs, built, documents)
             .and_then(|()| self.mark_owner(&staging))
             .and_then(|()| swap(&staging, &folder));
         if result.is_err() {
@@ -229,6 +231,7 @@ impl OutputRoot {
         id: &str,
         outputs: &[Output],
         built: &[Target],
+        documents: DocumentNames,
     ) -> Result<(), Diagnostic> {
         let folder = self.game_folder(id)?;
         let _lock = self.lock(id)?;
@@ -236,7 +239,7 @@ impl OutputRoot {
         let made: std::collections::HashSet<&str> =
             outputs.iter().map(|o| o.path.as_str()).collect();
         for relative in files_under(&folder)? {
-            if !made.contains(relative.as_str()) && owned_by(&relative, built) {
+            if !made.contains(relative.as_str()) && owned_by(&relative, built, documents) {
                 let path = folder.join(&relative);
                 std::fs::remove_file(&path).map_err(|err| io_fault("remove", &path, &err))?;
             }
@@ -258,7 +261,8 @@ pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic>
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let staging = folder.with_file_name(format!(".{name}.staging-{}", std::process::id()));
-    let result = stage(&staging, None, files, &[]).and_then(|()| swap(&staging, folder));
+    let result =
+        stage(&staging, None, files, &[], &|_| Vec::new()).and_then(|()| swap(&staging, folder));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
@@ -266,8 +270,10 @@ pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic>
 }
 
 /// Whether `relative` (a path inside a game's output folder) is made by one of `targets`.
-fn owned_by(relative: &str, targets: &[Target]) -> bool {
-    targets.iter().any(|target| target.owns(relative))
+fn owned_by(relative: &str, targets: &[Target], documents: DocumentNames) -> bool {
+    targets
+        .iter()
+        .any(|target| target.owns(relative, documents))
 }
 
 /// Writes the new folder: this build's outputs, then the `old` folder's files that no target
@@ -277,6 +283,7 @@ fn stage(
     old: Option<&Path>,
     outputs: &[Output],
     built: &[Target],
+    documents: DocumentNames,
 ) -> Result<(), Diagnostic> {
     if staging.exists() {
         std::fs::remove_dir_all(staging).map_err(|err| io_fault("clear", staging, &err))?;
@@ -305,7 +312,7 @@ fn stage(
         Err(_) => Vec::new(),
     };
     for relative in kept {
-        if made.contains(relative.as_str()) || owned_by(&relative, built) {
+        if made.contains(relative.as_str()) || owned_by(&relative, built, documents) {
             continue;
         }
         let (from, to) = (old.join(&relative), staging.join(&relative));
@@ -417,8 +424,53 @@ fn refuse_symlink(path: &Path) -> Result<(), Diagnostic> {
     }
 }
 
-fn create_dir_all(path: &Path) -> Result<(), Diagnostic> {
+/// A folder and the folders above it, made where they are missing.
+pub fn create_dir_all(path: &Path) -> Result<(), Diagnostic> {
     std::fs::create_dir_all(path).map_err(|err| io_fault("create", path, &err))
+}
+
+/// A new folder at `dir`, whole or not at all: `fill` writes its files, one at a time, into a
+/// folder beside `dir`, which is renamed into place once every file is written; on a fault
+/// (a file that cannot be read, a full disk) it is removed and nothing is made.
+pub fn new_folder(
+    dir: &Path,
+    fill: impl FnOnce(&NewFolder) -> Result<(), String>,
+) -> Result<(), String> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = NewFolder {
+        root: dir.with_file_name(format!(".{name}.new-{}", std::process::id())),
+    };
+    let made = create_dir_all(&staging.root)
+        .map_err(|d| d.message)
+        .and_then(|()| fill(&staging))
+        .and_then(|()| {
+            std::fs::rename(&staging.root, dir)
+                .map_err(|err| format!("cannot create {}: {err}", dir.display()))
+        });
+    if made.is_err() {
+        let _ = std::fs::remove_dir_all(&staging.root);
+    }
+    made
+}
+
+/// A folder being made by [`new_folder`].
+pub struct NewFolder {
+    root: PathBuf,
+}
+
+impl NewFolder {
+    /// Writes a file at `relative` inside the new folder (making the folders it is in).
+    pub fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
+        confined_relative(relative).map_err(|d| d.message)?;
+        let path = self.root.join(relative);
+        if let Some(parent) = path.parent() {
+            create_dir_all(parent).map_err(|d| d.message)?;
+        }
+        write_atomically(&path, bytes).map_err(|d| d.message)
+    }
 }
 
 /// An SZ0801 diagnostic: what could not be done to which path, and the system's reason.

@@ -288,9 +288,63 @@ impl GameFolder {
         Ok(files)
     }
 
+    /// The size of one of [`GameFolder::files`] in bytes (0 when it cannot be known): what
+    /// bounds a copy before a byte of it is read.
+    pub fn size_of(&self, relative: &str) -> u64 {
+        self.resolve(relative)
+            .ok()
+            .and_then(|path| std::fs::metadata(path).ok())
+            .map_or(0, |m| m.len())
+    }
+
     fn resolve(&self, relative: &str) -> Result<PathBuf, Diagnostic> {
         confined(&self.root, relative)
     }
+}
+
+/// The names of the folders in `dir` that are games (hold a manifest), sorted: the packs a
+/// checkout's `content/` offers.
+pub fn games_in(dir: &Path) -> Vec<String> {
+    let mut games: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().join(crate::load::MANIFEST).is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    games.sort();
+    games
+}
+
+/// What a file looks like without reading it: its size and modification time, or `None`
+/// when it is not there (`watch` compares them to tell an edit from a read).
+pub fn file_state(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let metadata = std::fs::metadata(path).ok()?;
+    Some((metadata.len(), metadata.modified().ok()?))
+}
+
+/// Every file under `root`, except under `skip` (an explicit stack: no recursion on a depth
+/// the disk sets).
+pub fn files_under(root: &Path, skip: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.starts_with(skip) {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
 }
 
 /// Read access to a game folder's files as bytes, for backends (a template's images).

@@ -7,15 +7,33 @@ use std::path::{Path, PathBuf};
 use safari::diag::{Code, RenderOptions, render_human, render_json, summary};
 use safari::world::GameFolder;
 
+mod trials;
+
+use trials::{Trial, folders, name, per_folder, single};
+
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/fixtures exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
+    folders("tests/fixtures")
+}
+
+fn main() {
+    let fixtures = fixtures();
+    let mut tests: Vec<Trial> = Vec::new();
+    tests.extend(per_folder(
+        "matches_its_snapshots",
+        &fixtures,
+        matches_its_snapshots,
+    ));
+    tests.extend(per_folder(
+        "raises_its_own_code_and_nothing_else",
+        &fixtures,
+        raises_its_own_code_and_nothing_else,
+    ));
+    tests.push(single("every_code_has_a_fixture", every_code_has_a_fixture));
+    tests.push(single(
+        "the_default_game_checks_clean",
+        the_default_game_checks_clean,
+    ));
+    trials::run(tests)
 }
 
 fn check(dir: &Path) -> (GameFolder, Vec<safari::diag::Diagnostic>) {
@@ -24,74 +42,52 @@ fn check(dir: &Path) -> (GameFolder, Vec<safari::diag::Diagnostic>) {
     (folder, checked.diagnostics.into_vec())
 }
 
-/// Runs `test` on every fixture and reports every fixture it fails on, not only the first.
-fn each_fixture(test: impl Fn(&Path) + std::panic::RefUnwindSafe) {
-    let failed: Vec<String> = fixtures()
-        .iter()
-        .filter(|dir| std::panic::catch_unwind(|| test(dir)).is_err())
-        .map(|dir| dir.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
-    assert!(
-        failed.is_empty(),
-        "{} fixture(s) failed (each one's message is above): {}",
-        failed.len(),
-        failed.join(", ")
+fn matches_its_snapshots(dir: &Path) {
+    let (folder, diagnostics) = check(dir);
+    let options = RenderOptions {
+        width: 100,
+        color: false,
+    };
+    let text = format!(
+        "{}{}\n",
+        render_human(&diagnostics, &folder, options),
+        summary(&diagnostics)
     );
-}
-
-#[test]
-fn fixtures_match_their_snapshots() {
-    each_fixture(|dir| {
-        let (folder, diagnostics) = check(dir);
-        let options = RenderOptions {
-            width: 100,
-            color: false,
-        };
-        let text = format!(
-            "{}{}\n",
-            render_human(&diagnostics, &folder, options),
-            summary(&diagnostics)
-        );
-        let json = render_json(&diagnostics, &folder);
-        insta::with_settings!({
-            snapshot_path => &dir,
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-            input_file => dir.join("game.toml"),
-        }, {
-            insta::assert_snapshot!("diagnostics", text);
-            insta::assert_snapshot!("diagnostics-json", json);
-        });
+    let json = render_json(&diagnostics, &folder);
+    insta::with_settings!({
+        snapshot_path => &dir,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+        input_file => dir.join("game.toml"),
+    }, {
+        insta::assert_snapshot!("diagnostics", text);
+        insta::assert_snapshot!("diagnostics-json", json);
     });
 }
 
-#[test]
-fn each_fixture_raises_its_own_code_and_nothing_else() {
-    each_fixture(|dir| {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (_, diagnostics) = check(dir);
-        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
-        match name.split('-').next().filter(|p| p.starts_with("sz")) {
-            Some(code) => {
-                let code = code.to_ascii_uppercase();
-                assert!(!codes.is_empty(), "{name}: expected {code}, got nothing");
-                assert!(
-                    codes.iter().all(|c| *c == code),
-                    "{name}: expected only {code}, got {codes:?}"
-                );
-            }
-            None => assert!(
-                codes.is_empty(),
-                "{name}: expected no diagnostics, got {codes:?}"
-            ),
+fn raises_its_own_code_and_nothing_else(dir: &Path) {
+    let name = name(dir);
+    let (_, diagnostics) = check(dir);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    match name.split('-').next().filter(|p| p.starts_with("sz")) {
+        Some(code) => {
+            let code = code.to_ascii_uppercase();
+            assert!(!codes.is_empty(), "{name}: expected {code}, got nothing");
+            assert!(
+                codes.iter().all(|c| *c == code),
+                "{name}: expected only {code}, got {codes:?}"
+            );
         }
-    });
+        None => assert!(
+            codes.is_empty(),
+            "{name}: expected no diagnostics, got {codes:?}"
+        ),
+    }
 }
 
-#[test]
 fn every_code_has_a_fixture() {
     // Typesetting faults (SZ07xx) only show in a build: their fixtures are in
-    // tests/fixtures-print, run by tests/print.rs.
+    // tests/fixtures-print, run by tests/print_fixtures.rs.
     let print_fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures-print");
     let names: Vec<String> = fixtures()
         .into_iter()
@@ -128,7 +124,6 @@ fn every_code_has_a_fixture() {
     }
 }
 
-#[test]
 fn the_default_game_checks_clean() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
     let (folder, diagnostics) = check(&dir);

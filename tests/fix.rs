@@ -10,15 +10,65 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use safari::diag::{Diagnostic, Fix, fix};
 use safari::world::GameFolder;
 
+mod trials;
+
+use trials::{Trial, folders, name, per_folder, single};
+
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/fixtures exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
+    folders("tests/fixtures")
+}
+
+/// The fixtures that offer fixes: only they get a test of applying them.
+fn offering(sure_only: bool) -> Vec<PathBuf> {
+    fixtures()
+        .into_iter()
+        .filter(|dir| {
+            check(dir).1.iter().any(|d| {
+                d.fixes
+                    .iter()
+                    .any(|f| !sure_only || f.is_machine_applicable())
+            })
+        })
+        .collect()
+}
+
+fn main() {
+    let any_fix = offering(false);
+    let sure_fix = offering(true);
+    let mut tests: Vec<Trial> = Vec::new();
+    // So that the tests below cannot pass by having nothing to try.
+    tests.push(Trial::test("the_fixtures_offer_fixes_to_try", {
+        let (any, sure) = (any_fix.len(), sure_fix.len());
+        move || {
+            assert!(any >= 10, "only {any} fixtures offer fixes");
+            assert!(sure >= 4, "only {sure} fixtures offer fixes that are sure");
+            Ok(())
+        }
+    }));
+    tests.extend(per_folder(
+        "each_fix_removes_its_diagnostic_and_brings_no_new_error",
+        &any_fix,
+        each_fix_removes_its_diagnostic_and_brings_no_new_error,
+    ));
+    tests.extend(per_folder(
+        "safari_fix_removes_every_diagnostic_it_is_sure_of",
+        &sure_fix,
+        safari_fix_removes_every_diagnostic_it_is_sure_of,
+    ));
+    tests.push(single(
+        "a_dry_run_lists_the_edits_and_writes_nothing_then_a_fix_writes_them",
+        a_dry_run_lists_the_edits_and_writes_nothing_then_a_fix_writes_them,
+    ));
+    #[cfg(unix)]
+    tests.push(single(
+        "fix_does_not_write_through_a_symbolic_link",
+        fix_does_not_write_through_a_symbolic_link,
+    ));
+    tests.push(single(
+        "a_game_with_nothing_certain_to_fix_is_left_alone",
+        a_game_with_nothing_certain_to_fix_is_left_alone,
+    ));
+    trials::run(tests)
 }
 
 /// A fresh copy of a game folder (its content files, not its snapshots) in a temporary folder.
@@ -75,40 +125,34 @@ fn apply(folder: &GameFolder, copy: &Path, fix: &Fix) {
     }
 }
 
-#[test]
-fn every_fix_removes_its_diagnostic_and_brings_no_new_error() {
-    let mut tried = 0;
-    for dir in fixtures() {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (folder, before) = check(&dir);
-        let counts = said(&before);
-        for diagnostic in &before {
-            for fix in &diagnostic.fixes {
-                tried += 1;
-                let copy = copy_of(&dir);
-                apply(&folder, &copy, fix);
-                let (_, after) = check(&copy);
-                let now = said(&after);
-                let key = key(diagnostic);
+fn each_fix_removes_its_diagnostic_and_brings_no_new_error(dir: &Path) {
+    let name = name(dir);
+    let (folder, before) = check(dir);
+    let counts = said(&before);
+    for diagnostic in &before {
+        for fix in &diagnostic.fixes {
+            let copy = copy_of(dir);
+            apply(&folder, &copy, fix);
+            let (_, after) = check(&copy);
+            let now = said(&after);
+            let key = key(diagnostic);
+            assert!(
+                now.get(&key).copied().unwrap_or(0) < counts[&key],
+                "{name}: `{}` left {key:?}",
+                fix.message
+            );
+            for d in after.iter().filter(|d| d.is_error()) {
                 assert!(
-                    now.get(&key).copied().unwrap_or(0) < counts[&key],
-                    "{name}: `{}` left {key:?}",
-                    fix.message
+                    counts.contains_key(&self::key(d)),
+                    "{name}: `{}` brought a new error: {}: {}",
+                    fix.message,
+                    d.code,
+                    d.message
                 );
-                for d in after.iter().filter(|d| d.is_error()) {
-                    assert!(
-                        counts.contains_key(&self::key(d)),
-                        "{name}: `{}` brought a new error: {}: {}",
-                        fix.message,
-                        d.code,
-                        d.message
-                    );
-                }
-                let _ = std::fs::remove_dir_all(&copy);
             }
+            let _ = std::fs::remove_dir_all(&copy);
         }
     }
-    assert!(tried >= 10, "only {tried} fixes were tried");
 }
 
 fn safari(args: &[&str]) -> Output {
@@ -123,47 +167,37 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-#[test]
-fn safari_fix_removes_every_diagnostic_it_is_sure_of() {
-    let mut fixed = 0;
-    for dir in fixtures() {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let (_, before) = check(&dir);
-        let sure: Vec<&Diagnostic> = before
-            .iter()
-            .filter(|d| d.fixes.iter().any(Fix::is_machine_applicable))
-            .collect();
-        if sure.is_empty() {
-            continue;
-        }
-        let copy = copy_of(&dir);
-        let out = safari(&["fix", copy.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
-        let (_, after) = check(&copy);
-        let counts = said(&before);
-        for d in &sure {
-            assert!(
-                !after.iter().any(|a| key(a) == key(d)),
-                "{name}: still {}: {}",
-                d.code,
-                d.message
-            );
-        }
-        for d in after.iter().filter(|d| d.is_error()) {
-            assert!(
-                counts.contains_key(&key(d)),
-                "{name}: a new error: {}: {}",
-                d.code,
-                d.message
-            );
-        }
-        fixed += 1;
-        let _ = std::fs::remove_dir_all(&copy);
+fn safari_fix_removes_every_diagnostic_it_is_sure_of(dir: &Path) {
+    let name = name(dir);
+    let (_, before) = check(dir);
+    let sure: Vec<&Diagnostic> = before
+        .iter()
+        .filter(|d| d.fixes.iter().any(Fix::is_machine_applicable))
+        .collect();
+    let copy = copy_of(dir);
+    let out = safari(&["fix", copy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+    let (_, after) = check(&copy);
+    let counts = said(&before);
+    for d in &sure {
+        assert!(
+            !after.iter().any(|a| key(a) == key(d)),
+            "{name}: still {}: {}",
+            d.code,
+            d.message
+        );
     }
-    assert!(fixed >= 2, "only {fixed} fixtures had fixes to apply");
+    for d in after.iter().filter(|d| d.is_error()) {
+        assert!(
+            counts.contains_key(&key(d)),
+            "{name}: a new error: {}: {}",
+            d.code,
+            d.message
+        );
+    }
+    let _ = std::fs::remove_dir_all(&copy);
 }
 
-#[test]
 fn a_dry_run_lists_the_edits_and_writes_nothing_then_a_fix_writes_them() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sz0101-single-quotes");
     let copy = copy_of(&dir);
@@ -203,7 +237,6 @@ fn a_dry_run_lists_the_edits_and_writes_nothing_then_a_fix_writes_them() {
 }
 
 #[cfg(unix)]
-#[test]
 fn fix_does_not_write_through_a_symbolic_link() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sz0101-single-quotes");
     let copy = copy_of(&dir);
@@ -223,7 +256,6 @@ fn fix_does_not_write_through_a_symbolic_link() {
     let _ = std::fs::remove_dir_all(&copy);
 }
 
-#[test]
 fn a_game_with_nothing_certain_to_fix_is_left_alone() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sz0201-renamed-species");
     let copy = copy_of(&dir);

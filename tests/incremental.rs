@@ -78,13 +78,22 @@ fn rebuild(dir: &Path, out: &Path, targets: &[Target], typesetting: &mut Typeset
         .collect()
 }
 
+fn documents(target: Target) -> Vec<&'static str> {
+    safari::rules::documents(target).collect()
+}
+
 /// The output folder after `passes`, as `watch` writes it: each build's files, and after a
 /// build with previews, the files of its targets that it did not make removed.
 fn write(folder: &mut Files, passes: &[Pass]) {
     for pass in passes {
         if pass.options.print.page_previews {
             folder.retain(|path, _| {
-                pass.files.contains_key(path) || !pass.options.targets.iter().any(|t| t.owns(path))
+                pass.files.contains_key(path)
+                    || !pass
+                        .options
+                        .targets
+                        .iter()
+                        .any(|t| t.owns(path, &documents))
             });
         }
         folder.extend(pass.files.clone());

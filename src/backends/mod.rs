@@ -14,6 +14,11 @@ pub mod tts;
 use crate::diag::Diagnostic;
 use print::{Document, PrintOptions};
 
+/// The print documents rules modules write for a target, by name (`<name>.pdf` and its page
+/// previews `preview/<name>-<page>.png`): what only they know, handed to what must tell their
+/// files apart (the command layer hands over `rules::documents`).
+pub type DocumentNames<'a> = &'a dyn Fn(Target) -> Vec<&'static str>;
+
 /// A file a backend made: its path inside `out/<game>/`, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
@@ -21,32 +26,30 @@ pub struct Output {
     pub bytes: Vec<u8>,
 }
 
-/// What a build makes (`build --only`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+/// What a build makes (the command line's `--only`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
-    /// The game sheet: field-guide.pdf (the Field Guide and Park Rules), or a game of
-    /// components' roll-and-write sheets (sheets/<id>.pdf).
+    /// The game's sheets: its rules module's sheet document, or a game of components'
+    /// roll-and-write sheets (sheets/<id>.pdf).
     Sheet,
-    /// The Encounter Deck: encounter-deck.pdf and encounter-deck-cards.pdf (a game made of
-    /// components: every deck, decks/<id>.pdf and decks/<id>-cards.pdf).
+    /// The cards: its rules module's deck documents, or every deck of a game made of
+    /// components (decks/<id>.pdf and decks/<id>-cards.pdf).
     Deck,
     /// The dice: dice.pdf.
     Dice,
-    /// Tiles, tokens and pieces on cut sheets: pieces.pdf (games made of components).
+    /// Tiles, tokens and pieces on cut sheets: pieces.pdf.
     Tiles,
-    /// Boards, whole and tiled over pages: boards/ (games made of components).
+    /// Boards, whole and tiled over pages: boards/.
     Board,
     /// The JSON ruleset: ruleset.json.
     Ruleset,
     /// The Tabletop Simulator saved object and its images: tts/.
     Tts,
-    /// The playtest page, a game to play in the browser: play/index.html (Safari Zone RNW).
+    /// The playtest page, a game to play in the browser: play/index.html.
     Play,
 }
 
 impl Target {
-    /// Whether the file at `path` (inside a game's output folder) is made by this target: a
-    /// build of the target replaces every such file, a build without it keeps them.
     /// Whether making this target lays the game's sheet out (so a sheet that does not fit
     /// stops it): the sheet, the export and the playtest page that draw it, and the ruleset,
     /// which says where each box prints.
@@ -57,7 +60,10 @@ impl Target {
         )
     }
 
-    pub fn owns(self, path: &str) -> bool {
+    /// Whether the file at `path` (inside a game's output folder) is made by this target, a
+    /// rules module's print documents being `documents`: a build of the target replaces every
+    /// such file, a build without it keeps them.
+    pub fn owns(self, path: &str, documents: DocumentNames) -> bool {
         let page_preview = |name: &str| {
             path.strip_prefix("preview/")
                 .and_then(|rest| rest.strip_prefix(name))
@@ -65,10 +71,9 @@ impl Target {
                 .and_then(|rest| rest.strip_suffix(".png"))
                 .is_some_and(|page| !page.is_empty() && page.bytes().all(|b| b.is_ascii_digit()))
         };
-        // The documents rules modules print for this target, by name (`<name>.pdf` and its
-        // page previews).
         let documents = || {
-            crate::rules::documents(self)
+            documents(self)
+                .iter()
                 .any(|name| path == format!("{name}.pdf") || page_preview(name))
         };
         match self {
@@ -109,7 +114,7 @@ pub struct BuildOptions {
     pub print: PrintOptions,
     /// Where the Tabletop Simulator images will be found.
     pub asset_base: tts::AssetBase,
-    /// The export's Field Guide tiles are the ones the session's last export drew, when its
+    /// The export's sheet tiles are the ones the session's last export drew, when its
     /// cache holds them (the sheet is then not typeset): for `watch`'s quick pass after an
     /// edit the sheet does not show, which a later pass with the sheet checks.
     pub last_sheet: bool,

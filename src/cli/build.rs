@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use super::check::{Format, open_game, report};
 use super::{Ui, exit};
-use crate::backends::print::geometry::DeckLayout;
 use crate::backends::tts::{AssetBase, file_url};
 use crate::backends::{BuildOptions, Output, Target};
 use crate::model::Paper;
@@ -23,7 +22,7 @@ pub struct Args {
 
     /// Build only these outputs (comma-separated); everything when not given.
     #[arg(long, value_enum, value_delimiter = ',')]
-    only: Vec<Target>,
+    only: Vec<super::values::Only>,
 
     /// Paper for the print files, instead of the manifest's `[print] paper`: a4, letter, a3,
     /// tabloid, or WIDTHxHEIGHT in millimetres (300x420).
@@ -31,8 +30,8 @@ pub struct Args {
     paper: Option<Paper>,
 
     /// How card pages are laid out.
-    #[arg(long, value_enum, default_value_t = DeckLayout::Duplex)]
-    layout: DeckLayout,
+    #[arg(long, value_enum, default_value_t = super::values::Layout::Duplex)]
+    layout: super::values::Layout,
 
     /// Move every card back page by X,Y millimetres (right, down) to correct a printer's
     /// duplex drift; the calibration page at the end of encounter-deck.pdf measures it.
@@ -48,7 +47,7 @@ pub struct Args {
     /// tgc (The Game Crafter, a poker card 825 x 1125 px) or mpc (MakePlayingCards,
     /// 822 x 1122 px).
     #[arg(long, value_enum, value_name = "SERVICE")]
-    printer: Option<crate::backends::print::printer::Printer>,
+    printer: Option<super::values::Service>,
 
     /// Tabletop Simulator: image URLs become URL/<file> (for images uploaded to a web host
     /// or the Steam Cloud). By default they are file:/// paths to out/<game>/tts/images.
@@ -88,11 +87,11 @@ fn without_the_sheet(checked: &crate::Checked, targets: &[Target], all: bool) ->
     if errors().next().is_none() || errors().any(|d| d.code != crate::diag::Code::LayoutOverflow) {
         return None;
     }
-    let others: Vec<String> = targets
+    let others: Vec<&str> = targets
         .iter()
         .filter(|t| !t.lays_out_sheet())
         .filter(|t| !(all && checked.table.is_none() && matches!(t, Target::Tiles | Target::Board)))
-        .filter_map(|t| clap::ValueEnum::to_possible_value(t).map(|v| v.get_name().to_string()))
+        .map(|t| super::values::Only::name(*t))
         .collect();
     (!others.is_empty()).then(|| others.join(","))
 }
@@ -119,13 +118,13 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
     };
     let mut options = BuildOptions::default();
     if !args.only.is_empty() {
-        options.targets = args.only.clone();
+        options.targets = super::values::Only::targets(&args.only);
     }
     options.print.paper = args.paper;
-    options.print.layout = args.layout;
+    options.print.layout = args.layout.into();
     options.print.back_offset = args.back_offset.unwrap_or((0.0, 0.0));
     options.print.card_previews = args.preview;
-    options.print.printer = args.printer;
+    options.print.printer = args.printer.map(Into::into);
     options.print.color_space = color_space;
     options.asset_base = match &args.asset_base {
         Some(url) => {
@@ -205,7 +204,7 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         super::error("--install needs the Tabletop Simulator export (`--only tts`)");
         return exit::FAILURE;
     }
-    match root.replace(&id, &outputs, &options.targets) {
+    match root.replace(&id, &outputs, &options.targets, &super::documents) {
         Ok(target) => {
             // Documents by name, wherever they are; pictures by folder.
             let document = |o: &&Output| {
@@ -315,6 +314,7 @@ fn emit_typst(
     };
     let written = TemplateFiles::load(
         folder,
+        crate::rules::safari_zone::print::TEMPLATES,
         &crate::rules::safari_zone::print::game_sources(game),
     )
     .and_then(|files| {
@@ -372,8 +372,7 @@ fn install(
     };
     let saved = home.join("Saves/Saved Objects");
     let images = saved.join(format!("{name} images"));
-    std::fs::create_dir_all(&saved)
-        .map_err(|err| format!("cannot create {}: {err}", saved.display()))?;
+    crate::output::create_dir_all(&saved).map_err(|d| d.message)?;
     // The images folder is the export's own: replaced whole, so that the images of earlier
     // installs do not pile up; then the save that points into it.
     let pictures: Vec<Output> = outputs

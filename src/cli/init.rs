@@ -75,15 +75,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         };
         files.push(("README.md".to_string(), Bytes::Here(readme.into_bytes())));
     }
-    // The copy is written into a folder beside its place and renamed into it once whole: a
-    // fault on the way (a file that cannot be read, a full disk) leaves no half a game.
-    let staging = dir.with_file_name(format!(".{given}.init-{}", std::process::id()));
-    let written = write_all(&staging, files).and_then(|()| {
-        std::fs::rename(&staging, dir)
-            .map_err(|err| format!("cannot create {}: {err}", dir.display()))
-    });
-    if let Err(message) = written {
-        let _ = std::fs::remove_dir_all(&staging);
+    // A fault on the way (a file that cannot be read, a full disk) leaves no half a game.
+    if let Err(message) = crate::output::new_folder(dir, |new| write_all(new, files)) {
         super::error(format_args!("{message}; nothing was created"));
         return exit::FAILURE;
     }
@@ -95,11 +88,8 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     exit::OK
 }
 
-/// Writes `files` and the content files' schemas into the new folder `dir`, one file at a
-/// time.
-fn write_all(dir: &Path, files: Files) -> Result<(), String> {
-    std::fs::create_dir_all(dir.join("schema"))
-        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+/// Writes `files` and the content files' schemas into the new folder, one file at a time.
+fn write_all(new: &crate::output::NewFolder, files: Files) -> Result<(), String> {
     // The schemas go beside the new game, so editors complete its TOML files anywhere.
     let schemas = crate::schemas()
         .into_iter()
@@ -114,12 +104,7 @@ fn write_all(dir: &Path, files: Files) -> Result<(), String> {
         } else {
             bytes
         };
-        let path = dir.join(&name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
-        }
-        crate::output::write_atomically(&path, &bytes).map_err(|d| d.message)?;
+        new.write(&name, &bytes)?;
     }
     Ok(())
 }
@@ -172,15 +157,7 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
         let name = manifest_text(&files, "name").unwrap_or_else(|| from.display().to_string());
         return Ok((files, name));
     } else {
-        let packs: Vec<String> = std::fs::read_dir("content")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|entry| is_game(&entry.path()))
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .collect();
-        let mut packs = packs;
-        packs.sort();
+        let packs = crate::world::games_in(Path::new("content"));
         let known = if packs.is_empty() {
             String::new()
         } else {
@@ -197,7 +174,7 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
     // The whole copy is bounded before a byte is written.
     let mut total = 0u64;
     for relative in &listed {
-        total += std::fs::metadata(dir.join(relative)).map_or(0, |m| m.len());
+        total += folder.size_of(relative);
     }
     if total > crate::load::limits::MAX_GAME_BYTES {
         return Err(format!(

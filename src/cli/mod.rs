@@ -11,6 +11,7 @@ mod init;
 mod schema;
 mod sim;
 mod typeset_worker;
+mod values;
 pub mod watch;
 
 use std::io::IsTerminal;
@@ -159,6 +160,13 @@ pub fn error(message: impl std::fmt::Display) {
 }
 
 /// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
+/// The print documents rules modules write for `target`, for the output seam to tell their
+/// files apart: any module's, so a game that changed its rules leaves no stale document of the
+/// old ones.
+fn documents(target: crate::backends::Target) -> Vec<&'static str> {
+    crate::rules::documents(target).collect()
+}
+
 pub mod exit {
     pub const OK: u8 = 0;
     pub const ERRORS: u8 = 1;

@@ -13,8 +13,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
-    if let Err(err) = std::fs::create_dir_all(&args.dir) {
-        super::error(format_args!("cannot create {}: {err}", args.dir.display()));
+    if let Err(err) = crate::output::create_dir_all(&args.dir) {
+        super::error(&err.message);
         return exit::FAILURE;
     }
     for (name, text) in crate::schemas() {

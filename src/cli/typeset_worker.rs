@@ -25,7 +25,12 @@ pub fn run(args: Args) -> u8 {
     let output = BufWriter::with_capacity(1 << 16, std::io::stdout());
     // What `watch`'s builds keep for the next: an eighth of the memory bound at most.
     let cache = RenderCache::new(usize::try_from(args.memory_bytes / 8).unwrap_or(usize::MAX));
-    match crate::backends::print::wire::serve(&mut input, output, &cache) {
+    match crate::backends::print::wire::serve(
+        &mut input,
+        output,
+        &cache,
+        &crate::rules::page_export,
+    ) {
         Ok(()) => exit::OK,
         // The parent is gone: there is nobody to tell.
         Err(_) => exit::FAILURE,

@@ -32,7 +32,7 @@ pub struct Args {
     /// Build only these outputs (comma-separated), as `build --only`: a save rebuilds what it
     /// affects among them.
     #[arg(long, value_enum, value_delimiter = ',')]
-    only: Vec<Target>,
+    only: Vec<super::values::Only>,
 
     /// Paper for the print files, instead of the manifest's `[print] paper`, as for `build`.
     #[arg(long, value_parser = crate::model::Paper::parse)]
@@ -100,7 +100,9 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         root: root.clone(),
         out: out.clone(),
         color_space,
-        only: args.only.iter().copied().collect(),
+        only: super::values::Only::targets(&args.only)
+            .into_iter()
+            .collect(),
         paper: args.paper,
         preview: args.preview,
         replace: args.replace,
@@ -155,29 +157,11 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
 struct Seen(std::collections::HashMap<PathBuf, Option<(u64, std::time::SystemTime)>>);
 
 impl Seen {
-    fn state(path: &Path) -> Option<(u64, std::time::SystemTime)> {
-        let metadata = std::fs::metadata(path).ok()?;
-        Some((metadata.len(), metadata.modified().ok()?))
-    }
-
     /// Records every file under `root` (but not under `out`).
     fn scan(&mut self, root: &Path, out: &Path) {
-        let mut stack = vec![root.to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.starts_with(out) {
-                    continue;
-                }
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    self.0.insert(path.clone(), Self::state(&path));
-                }
-            }
+        for path in crate::world::files_under(root, out) {
+            let state = crate::world::file_state(&path);
+            self.0.insert(path, state);
         }
     }
 
@@ -186,7 +170,7 @@ impl Seen {
         if path.is_dir() {
             return false;
         }
-        let now = Self::state(path);
+        let now = crate::world::file_state(path);
         match (self.0.insert(path.to_path_buf(), now), now) {
             // A file that came and went between two looks (an editor's or sed's temporary).
             (None, None) => false,
@@ -373,7 +357,7 @@ fn build_and_write(
             let full = options.print.page_previews;
             match root.update(id, "", &outputs).and_then(|_| {
                 if full {
-                    root.remove_stale(id, &outputs, &options.targets)
+                    root.remove_stale(id, &outputs, &options.targets, &super::documents)
                 } else {
                     Ok(())
                 }
@@ -383,7 +367,11 @@ fn build_and_write(
                     options
                         .targets
                         .iter()
-                        .filter(|target| outputs.iter().any(|o| target.owns(&o.path)))
+                        .filter(|target| {
+                            outputs
+                                .iter()
+                                .any(|o| target.owns(&o.path, &super::documents))
+                        })
                         .copied()
                         .collect(),
                 ),

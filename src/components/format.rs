@@ -1,10 +1,10 @@
 //! The component files' TOML format, as designers write it.
 //!
 //! One format for every game made of components: a file may hold symbols, decks, dice, tiles,
-//! tokens, boards, pieces and setups, in any mix, and the manifest lists the files. As for the
-//! Safari Zone files, these types are the single definition of the format: serde reads them
-//! and schemars writes `schema/components.schema.json`. Values a check may blame are
-//! `Spanned`.
+//! tokens, boards, pieces and setups, in any mix, and the manifest lists the files. As for
+//! every format safari reads, these types are the single definition of the format: serde
+//! reads them and schemars writes `schema/components.schema.json`. Values a check may blame
+//! are `Spanned`.
 
 use std::collections::BTreeMap;
 
@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use toml::Spanned;
 
-/// game.toml of a game made of components (any rules but Safari Zone RNW's).
+/// game.toml of a game made of components (any rules module without a loader of its own).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct TableManifestFile {
@@ -49,7 +49,7 @@ fn default_components() -> Vec<Spanned<String>> {
 #[derive(Debug, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ComponentsFile {
-    /// The game's vocabulary: terrains, animals, colours. Die faces, tiles, tokens, board
+    /// The game's vocabulary: terrains, kinds, colours. Die faces, tiles, tokens, board
     /// cells and pieces show a symbol.
     #[serde(default)]
     pub symbol: Vec<SymbolEntry>,
@@ -65,7 +65,7 @@ pub struct ComponentsFile {
     pub board: Vec<BoardEntry>,
     #[serde(default)]
     pub pieces: Vec<PiecesEntry>,
-    /// Roll-and-write sheets, laid out in KDL as the Field Guide is.
+    /// Roll-and-write sheets, laid out in KDL as every sheet is.
     #[serde(default)]
     pub sheet: Vec<SheetEntry>,
     /// What goes where at the start, for each player count.
@@ -120,11 +120,11 @@ pub struct DeckEntry {
     pub card: Vec<CardEntry>,
 }
 
-/// A card design. Keys besides these are the card's fields (`animal = "lion"`, `value = 7`).
+/// A card design. Keys besides these are the card's fields (`kind = "lion"`, `value = 7`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct CardEntry {
-    /// Stable id; may name fields in braces (`"{animal}-{value}"`), as may `title` and `text`.
+    /// Stable id; may name fields in braces (`"{kind}-{value}"`), as may `title` and `text`.
     #[schemars(with = "String")]
     pub id: Spanned<String>,
     /// The card's name as printed.
@@ -427,7 +427,7 @@ pub struct RemoveEntry {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct PlaceEntry {
-    /// The piece set and piece: `animals/lion`.
+    /// The piece set and piece: `meeples/red`.
     #[schemars(with = "String")]
     pub piece: Spanned<String>,
     #[schemars(with = "String")]

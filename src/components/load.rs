@@ -1,6 +1,6 @@
 //! Loading a game made of components: the manifest, its component files, names resolved.
 //!
-//! As for Safari Zone's files, loading never stops at the first fault: every fault is a
+//! As for every game's files, loading never stops at the first fault: every fault is a
 //! diagnostic and the rest still loads. Symbols load first, then the components that show
 //! them, then setups and the module's `[play]` keys, which name components.
 
@@ -11,19 +11,19 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::format::*;
 use super::*;
+use crate::components::rules::Rules;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::formats::Players;
 use crate::load::limits;
 use crate::load::names::Names;
 use crate::load::toml_read;
-use crate::rules::Rules;
 use crate::world::{FileId, GameFolder, Origin};
 
 /// Component files one manifest may list.
 pub const MAX_COMPONENT_FILES: usize = 64;
 /// Dice in one set.
 pub const MAX_DICE: u32 = 100;
-/// Roll-and-write sheets in one game: each is laid out by `check`, as the Field Guide is.
+/// Roll-and-write sheets in one game: each is laid out by `check`, as every sheet is.
 pub const MAX_SHEETS: usize = 16;
 /// Cells along one side of a board (columns are named by letters a to z).
 pub const MAX_BOARD_COLUMNS: usize = 26;
@@ -1317,8 +1317,8 @@ impl Lower {
         }
     }
 
-    /// Each sheet's layout is read through the folder, in the Field Guide's language with its
-    /// terms as written, and its names reported as the Field Guide's are.
+    /// Each sheet's layout is read through the folder, in the sheets' shared language with its
+    /// terms as written, and its names reported as any sheet's are.
     fn sheets(
         &mut self,
         folder: &mut GameFolder,
@@ -1341,7 +1341,7 @@ impl Lower {
                     }
                 };
             let text = folder.source(layout).text.clone();
-            // As for the Field Guide: nesting past the limit is refused before the parser
+            // As for any sheet: nesting past the limit is refused before the parser
             // recurses into it.
             if let Some(at) = limits::kdl_nesting_past(&text, limits::MAX_KDL_DEPTH) {
                 diagnostics.push(limits::too_deep(layout, at));
@@ -1354,7 +1354,7 @@ impl Lower {
             };
             let written = crate::load::guide::read(layout, &text, &dialect, diagnostics);
             written.names.report(folder, diagnostics);
-            // All sheets together are laid out by `check` as one Field Guide would be: they
+            // All sheets together are laid out by `check` as one big sheet would be: they
             // hold at most as many boxes.
             let boxes: usize = self.sheets.iter().map(|s| s.guide.boxes.len()).sum();
             if boxes + written.guide.boxes.len() > limits::MAX_BOXES {

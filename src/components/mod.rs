@@ -2,7 +2,7 @@
 //!
 //! Decks of cards with fields of the designer's choosing, dice of the standard types with
 //! number or symbol faces, tiles, tokens, boards of terrain cells, pieces, roll-and-write
-//! sheets of sections, tracks and boxes (laid out as the Field Guide is), and setups (what
+//! sheets of sections, tracks and boxes (laid out by the shared sheet engine), and setups (what
 //! goes where for each player count). A rules module (`rules::Rules`) gives them meaning; the
 //! backends print and export them without knowing which game they belong to. Every value
 //! keeps where it was written, so a module's check can point at it.
@@ -11,6 +11,7 @@ pub mod check;
 pub mod format;
 mod load;
 pub mod params;
+pub mod rules;
 pub mod sheet;
 
 pub use load::load;
@@ -114,9 +115,6 @@ pub struct Card {
 impl Card {
     pub fn number(&self, field: &str) -> Option<i64> {
         self.fields.get(field).and_then(serde_json::Value::as_i64)
-    }
-    pub fn text_field(&self, field: &str) -> Option<&str> {
-        self.fields.get(field).and_then(serde_json::Value::as_str)
     }
 }
 

@@ -1,18 +1,18 @@
 //! Roll-and-write sheets of a game made of components.
 //!
-//! A sheet is written in the Field Guide's language (sections, tracks, boxes; KDL) and laid
+//! A sheet is written in the sheets' shared language (sections, tracks, boxes; KDL) and laid
 //! out by the same engine (`crate::layout`), but no rules module reads its `fill`, `needs`
 //! and `gives`: the words are printed as the designer wrote them and handed on in the
 //! ruleset, for a playable build to give them meaning. Laying it out is part of `check`, so a
 //! sheet that cannot fit its paper is reported there (`SZ0309`), never first by `build`.
 
 use super::Symbol;
-use crate::backends::print::geometry::PaperSize;
 use crate::diag::Diagnostic;
 use crate::layout::{
     BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, fits_as, lay_out, one_line,
 };
 use crate::load::guide::{Term, WrittenTerms};
+use crate::model::PaperSize;
 use crate::model::{BoxId, Located, Paper, SheetDef};
 use crate::world::Origin;
 

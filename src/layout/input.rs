@@ -94,8 +94,8 @@ impl SheetData {
     }
 }
 
-/// A word of a tag drawn as an icon: `[G]`, a grass habitat in Safari Zone RNW; `[fish]`, the
-/// symbol `fish` of a game made of components. The template draws the icon by its `id`.
+/// A word of a tag drawn as an icon: `[G]`, a terrain icon; `[fish]`, the symbol `fish` of a
+/// game made of components. The template draws the icon by its `id`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Icon {
     pub word: String,
@@ -118,7 +118,7 @@ pub struct SectionData {
     /// Whether `width` was written (else an automatically placed section's width is chosen).
     pub width_given: bool,
     /// What fills most of the section's boxes, when it goes without saying: `"turn"`,
-    /// `"ball"` or `"dice:<face>"` (the Park Rules name sections by it).
+    /// `"ball"` or `"dice:<face>"` (a game's rules page may name sections by it).
     pub fill: Option<String>,
     pub tracks: Vec<TrackData>,
 }
@@ -145,7 +145,7 @@ pub struct BoxData {
     pub needs: Vec<String>,
     /// Words printed on the box's right: what filling it gives.
     pub gives: Vec<String>,
-    /// The box's own name (a guest, a species in the Pokédex), printed beside it.
+    /// The box's own name (a guest, an entry in a collection grid), printed beside it.
     pub label: Option<String>,
 }
 

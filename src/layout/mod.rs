@@ -1,7 +1,6 @@
-//! A roll-and-write sheet's layout (Safari Zone RNW's Field Guide, a game of components'
-//! sheets): every section, track, box, badge, tag, arrow and line of text placed as a
-//! rectangle in millimetres on the chosen paper. It knows no game: what a box's tags say, the
-//! words set as icons and the title band's and key's words are the caller's.
+//! A roll-and-write sheet's layout: every section, track, box, badge, tag, arrow and line of
+//! text placed as a rectangle in millimetres on the chosen paper. It knows no game: what a
+//! box's tags say, the words set as icons and the title band's and key's words are the caller's.
 //!
 //! The layout is computed here, in Rust, and the Typst template only draws what it says. That
 //! makes the sheet's fit a fact the checker knows: `check` runs this same layout and reports a
@@ -117,7 +116,7 @@ pub enum Item {
     Title { line: Line },
     /// A section's note.
     Note { line: Line },
-    /// A box's name (a species in the Pokédex, a guest).
+    /// A box's name (an entry in a collection grid, a guest).
     Label { line: Line },
 }
 
@@ -342,7 +341,7 @@ pub fn shape_extent(shape: Shape, size: f64) -> f64 {
 }
 
 impl Overflow {
-    /// The `SZ0309` diagnostic: `sheet` (`"the Field Guide"`) does not fit, blaming the
+    /// The `SZ0309` diagnostic: `sheet` (``"the sheet `log`"``) does not fit, blaming the
     /// section at fault where `sections` (each section's origin, in order) says it is.
     pub fn diagnostic(
         &self,

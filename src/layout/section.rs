@@ -1114,7 +1114,7 @@ fn counter(
 
 // ---- Loose boxes ---------------------------------------------------------------------------------
 
-/// Boxes filled in any order (a Pokédex, guests): a grid of entries, each a box with its name
+/// Boxes filled in any order (a collection, guests): a grid of entries, each a box with its name
 /// and tags beside it, read down the columns.
 fn loose(
     ctx: &Ctx,

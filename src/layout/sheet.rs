@@ -13,8 +13,8 @@ use super::{
     Footer, Header, KeyEntry, LEVELS, Level, Line, PAGE_MARGIN_MM, Rect, SectionLayout, SheetLayout,
 };
 use super::{SheetData, one_line};
-use crate::backends::print::geometry::PaperSize;
 use crate::fonts::{self, Style as Font};
+use crate::model::PaperSize;
 use crate::model::{Flow, Style};
 
 const GUTTER: f64 = 2.4;
@@ -41,7 +41,7 @@ pub struct Overflow {
 pub struct Titles<'a> {
     pub name: &'a str,
     pub versions: &'a str,
-    /// The label of the line a player writes their name on (`"Trainer"`).
+    /// The label of the line a player writes their name on (for example `"Player"`).
     pub player: &'a str,
     /// The label of the score box.
     pub score: &'a str,

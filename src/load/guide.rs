@@ -1,10 +1,10 @@
 //! Reading a roll-and-write sheet's layout (KDL 2.0) into sections, tracks and boxes.
 //!
 //! The reader builds the structure and keeps each box's `fill`, `needs` and `gives` as written
-//! (with the span of each name inside its string). What they mean is the game's: Safari Zone
-//! RNW's loader resolves them once every track and box id is known, so a requirement may name
-//! a box defined further down the file (`rules::safari_zone::terms`); a game of components
-//! prints them as written.
+//! (with the span of each name inside its string). What they mean is the game's: a rules
+//! module's own loader (under `src/rules/`) resolves them once every track and box id is known,
+//! so a requirement may name a box defined further down the file; a game of components prints
+//! them as written.
 
 use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
 
@@ -27,7 +27,7 @@ pub struct GuideNames {
 }
 
 impl GuideNames {
-    /// The names of the sheet `what` names in messages (`the Field Guide`).
+    /// The names of the sheet `what` names in messages (``the sheet `log` ``).
     pub fn for_sheet(what: &str) -> GuideNames {
         GuideNames {
             tracks: Names::new("track").defined_by(format!(
@@ -78,7 +78,7 @@ pub struct WrittenSheet {
 
 /// How a game reads its sheets.
 pub struct Dialect<'a> {
-    /// The sheet as messages name it (`the Field Guide`, `the sheet `log``).
+    /// The sheet as messages name it (`the sheet `log``).
     pub what: &'a str,
     /// The help when a box is given two fills.
     pub one_fill_help: &'a str,

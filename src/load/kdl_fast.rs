@@ -1,10 +1,10 @@
-//! A fast reader for the KDL 2.0 documents the Field Guide is written in.
+//! A fast reader for the KDL 2.0 documents roll-and-write sheets are written in.
 //!
 //! The `kdl` crate's parser is thorough but slow (about 1 MB/s: it builds error context on
 //! every call and tries several failing branches per entry). This reader is a single pass over
 //! the bytes, strict KDL 2.0, that builds the same `kdl` types (`KdlDocument`, `KdlNode`,
 //! `KdlEntry`, `KdlIdentifier`, `KdlValue`) with the same spans as the crate's parser, so the
-//! Field Guide's reader and every diagnostic work unchanged. It leaves out only the formatting
+//! sheet reader and every diagnostic work unchanged. It leaves out only the formatting
 //! (whitespace and the literal text of each value), which nothing here reads.
 //!
 //! It handles the KDL a person writes: nodes, arguments, properties, children, type
@@ -12,7 +12,7 @@
 //! numbers and keywords. On anything else (multi-line strings, a doubtful corner) and on any
 //! error it gives up, and [`parse`] hands the text to the `kdl` crate: errors, and their
 //! messages, are always the crate's. `tests/kdl_spec.rs` holds it to the crate's documents on
-//! the KDL specification's test cases and on every Field Guide in the repository.
+//! the KDL specification's test cases and on every sheet in the repository.
 
 use kdl::{KdlDocument, KdlEntry, KdlError, KdlIdentifier, KdlNode, KdlValue};
 

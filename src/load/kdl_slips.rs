@@ -1,5 +1,5 @@
 //! Two slips in KDL that the parser reports in its own terms, far from where they are, or not
-//! at all, found here so that the Field Guide's reader can say what happened in plain words.
+//! at all, found here so that the sheet reader can say what happened in plain words.
 //!
 //! - **Single and curly quotes.** KDL strings take straight double quotes. KDL 2 reads `'Lucky`
 //!   (or `“Lucky`, as a word processor or a phone types it) as a bare word, so

@@ -2,8 +2,8 @@
 //!
 //! A game folder is input from anyone (a shared game, a download), so every size that costs
 //! memory or time is bounded: a check or a build finishes, in bounded memory, whatever the
-//! folder holds. The bounds are far above what a printed game holds (Safari Zone RNW: 52
-//! cards, 8 KB of Field Guide), and docs/content.md lists them; content past one is refused
+//! folder holds. The bounds are far above what a printed game holds (a few dozen cards, a
+//! sheet of a few KB), and docs/content.md lists them; content past one is refused
 //! with SZ0005 at the place at fault. The loader, the ruleset reader and the simulator share
 //! these numbers, so a ruleset `build` writes is always one `sim` reads.
 
@@ -25,7 +25,7 @@ pub const MAX_GAME_FILES: usize = 1000;
 pub const MAX_GAME_BYTES: u64 = 256 << 20;
 /// Bytes of a ruleset.json read by `sim` or `diff`.
 pub const MAX_RULESET_BYTES: u64 = 16 << 20;
-/// How deeply KDL blocks may nest (the Field Guide needs four: sheet, section, track, box).
+/// How deeply KDL blocks may nest (a sheet needs four: sheet, section, track, box).
 pub const MAX_KDL_DEPTH: usize = 16;
 /// Games one `sim` plays per policy.
 pub const MAX_GAMES: u64 = 1_000_000;

@@ -4,8 +4,8 @@
 //! Loading never stops at the first fault. Each file is read through the [`GameFolder`] seam,
 //! parsed with recovery, and lowered into a model with names resolved; every fault becomes a
 //! diagnostic and the rest of the content still loads, so one `safari check` shows them all.
-//! A game's own files are read by its loader: Safari Zone RNW's (`rules::safari_zone::load`)
-//! or the component layer's (`components::load`).
+//! A game's own files are read by its loader: a rules module's own (under `src/rules/`) or
+//! the component layer's (`components::load`).
 
 pub mod formats;
 pub mod guide;
@@ -193,9 +193,8 @@ pub const CONTENT_VERSION: &str = "content";
 /// can be told apart even when nobody bumped a version. The id is the first eight hex digits
 /// of a SHA-256 over the files' names and texts (the built-in templates left out: the same
 /// content printed by another safari keeps its id). `shown` stands in for one file's text
-/// with what of it the pages print (a rules module's choice: Safari Zone RNW's Field Guide
-/// shows no card's flavour text or art, so editing those leaves its id, and the sheet, as
-/// they were).
+/// with what of it the pages print (a rules module's choice: when a sheet shows no card's
+/// flavour text or art, editing those leaves its id, and the sheet, as they were).
 pub fn add_content_version(
     folder: &crate::world::GameFolder,
     versions: &mut Vec<(String, String)>,

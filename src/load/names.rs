@@ -66,7 +66,7 @@ pub struct Names<T> {
     /// unknown name nothing is spelled like.
     definition: Option<String>,
     /// Every lookup: the name and where it was written. Kept behind a `RefCell` so that lookups
-    /// stay `&self`: the Field Guide, species and deck all read the same tables.
+    /// stay `&self`: the sheet, the other files and the decks all read the same tables.
     lookups: RefCell<Vec<(String, Origin)>>,
 }
 

@@ -63,7 +63,7 @@ pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> D
     let diagnostic = diagnostic.with_primary(origin, "here");
     match unknown_key(&message) {
         Some((unknown, known)) => {
-            // Keys are words joined by dashes: `capture_rate` and `Capture-Rate` are slips.
+            // Keys are words joined by dashes: `card_count` and `Card-Count` are slips.
             let dashed = unknown.replace(['_', ' '], "-").to_lowercase();
             if let Some(same) = known.iter().find(|k| **k == dashed) {
                 let same = same.to_string();

@@ -1,9 +1,9 @@
 //! The model every game shares: a value and where it was written, paper and card sizes, and
 //! the structure of a roll-and-write sheet (sections, tracks, boxes) with each box's terms left
-//! to the game (`sheet::SheetDef<T>`). What the terms mean is a rules module's: Safari Zone
-//! RNW's model (`rules::safari_zone::model`) resolves them; a game of components keeps them as
-//! written. Loading never fails outright: a fault is reported and the model holds the rest,
-//! so every check still runs.
+//! to the game (`sheet::SheetDef<T>`). What the terms mean is a rules module's: its own model
+//! (under `src/rules/`) resolves them; a game of components keeps them as written. Loading
+//! never fails outright: a fault is reported and the model holds the rest, so every check
+//! still runs.
 
 mod sheet;
 
@@ -73,6 +73,70 @@ impl CardSize {
             height_mm: 120.65,
         },
     ];
+}
+
+/// A sheet of paper by its size in millimetres: what the layout fits a sheet on and the
+/// print backend lays pages out on.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct PaperSize {
+    pub name: &'static str,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl PaperSize {
+    pub const A4: PaperSize = PaperSize {
+        name: "a4",
+        width: 210.0,
+        height: 297.0,
+    };
+    pub const LETTER: PaperSize = PaperSize {
+        name: "letter",
+        width: 215.9,
+        height: 279.4,
+    };
+    pub const A3: PaperSize = PaperSize {
+        name: "a3",
+        width: 297.0,
+        height: 420.0,
+    };
+    pub const TABLOID: PaperSize = PaperSize {
+        name: "tabloid",
+        width: 279.4,
+        height: 431.8,
+    };
+    /// The named papers, smallest first.
+    pub const STANDARD: &'static [PaperSize] = &[
+        PaperSize::LETTER,
+        PaperSize::A4,
+        PaperSize::TABLOID,
+        PaperSize::A3,
+    ];
+
+    pub fn of(paper: Paper) -> PaperSize {
+        match paper {
+            Paper::A4 => PaperSize::A4,
+            Paper::Letter => PaperSize::LETTER,
+            Paper::A3 => PaperSize::A3,
+            Paper::Tabloid => PaperSize::TABLOID,
+            Paper::Custom { width, height } => PaperSize {
+                name: "custom",
+                width,
+                height,
+            },
+        }
+    }
+
+    /// The paper's name as a person writes it: "A4", "Letter", "250 × 300 mm".
+    pub fn label(&self) -> String {
+        match self.name {
+            "a4" => "A4".to_string(),
+            "a3" => "A3".to_string(),
+            "letter" => "Letter".to_string(),
+            "tabloid" => "Tabloid".to_string(),
+            _ => format!("{} × {} mm", self.width, self.height),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

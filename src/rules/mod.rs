@@ -19,46 +19,10 @@ pub mod tricky_safari;
 
 use crate::backends::print::{PageExport, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
-use crate::components::{Key, Table};
+pub use crate::components::rules::{Rules, TableScript};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::world::{FileId, GameFolder};
 use crate::{CheckOptions, Checked};
-
-/// A game's rules over the component layer.
-pub trait Rules: Sync {
-    /// The manifest's `rules` value that picks this module.
-    fn id(&self) -> &'static str;
-    /// The game's name, for messages and docs.
-    fn title(&self) -> &'static str;
-    /// The `[play]` keys it reads; the loader resolves them before any check.
-    fn keys(&self) -> &'static [Key];
-    /// The checks that need the game's rules. They run on a table that loaded whole.
-    fn check(&self, table: &Table, diagnostics: &mut Diagnostics);
-    /// The rules part of ruleset.json (`rules`), also given to templates as `game.rules`:
-    /// what a playable build needs besides the components.
-    fn ruleset(&self, table: &Table) -> serde_json::Value;
-    /// A line a card prints besides its fields (a score, a map's size), if any.
-    fn card_caption(&self, _table: &Table, _deck: usize, _card: usize) -> Option<String> {
-        None
-    }
-    /// A scripted object for the Tabletop Simulator table, where the rules set something out
-    /// that a table of components cannot (DiceAFARI's map, laid from a Map Card).
-    fn table_script(&self, _table: &Table) -> Option<TableScript> {
-        None
-    }
-}
-
-/// A rules module's scripted object on the table, its Lua placed after the table's shared
-/// script (`backends/tts_common.lua`). It reads the ruleset from the rules object and finds
-/// the pieces it moves from its saved state, the table's wiring: `rules` (the rules object's
-/// GUID), `rules_name`, `format` and `version` (the ruleset it reads), `sets` (each tile and
-/// token set's bag GUID) and `mm_per_unit`.
-#[derive(Debug, Clone)]
-pub struct TableScript {
-    pub name: String,
-    pub description: String,
-    pub lua: &'static str,
-}
 
 /// A game's rules as the pipeline sees them. Every `rules` id a manifest may name is one
 /// module, and `check` and `build` go through it: Safari Zone RNW's

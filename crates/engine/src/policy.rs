@@ -331,9 +331,10 @@ pub trait Policy: Send {
 }
 
 /// The built-in policies as one type, for callers that choose a policy at run time (a logged
-/// game, tests). `sim` plays each in its own copy of the engine instead, so that no decision
+/// game, tests). `sim` plays a table of one kind through [`Seats`] instead, so that no decision
 /// dispatches on which policy decides.
 #[enum_dispatch(Policy)]
+#[derive(Clone)]
 pub enum Builtin {
     Random,
     Greedy,
@@ -341,6 +342,66 @@ pub enum Builtin {
     Planner,
     Search,
     Target,
+}
+
+/// A table's policies, ready for many games. Seats all of one kind play in that kind's own
+/// copy of the game loop, so no decision dispatches on which policy decides; mixed seats
+/// dispatch. Every copy is compiled here, in the engine's crate, whose one codegen unit
+/// inlines the loop whole (Cargo.toml), whichever crate plays the games.
+#[derive(Clone)]
+pub enum Seats {
+    Random(Vec<Random>),
+    Greedy(Vec<Greedy>),
+    Expected(Vec<Expected>),
+    Planner(Vec<Planner>),
+    Search(Vec<Search>),
+    Target(Vec<Target>),
+    Mixed(Vec<Builtin>),
+}
+
+impl Seats {
+    /// Every one of `players` seats plays `policy`.
+    pub fn same(policy: Builtin, players: usize) -> Seats {
+        match policy {
+            Builtin::Random(p) => Seats::Random(vec![p; players]),
+            Builtin::Greedy(p) => Seats::Greedy(vec![p; players]),
+            Builtin::Expected(p) => Seats::Expected(vec![p; players]),
+            Builtin::Planner(p) => Seats::Planner(vec![p; players]),
+            Builtin::Search(p) => Seats::Search(vec![p; players]),
+            Builtin::Target(p) => Seats::Target(vec![p; players]),
+        }
+    }
+
+    /// Seats in turn order, each with its own policy.
+    pub fn mixed(policies: Vec<Builtin>) -> Seats {
+        Seats::Mixed(policies)
+    }
+
+    /// Moves the first `n` seats to the end (rotating who plays first).
+    pub fn rotate_left(&mut self, n: usize) {
+        match self {
+            Seats::Random(p) => p.rotate_left(n),
+            Seats::Greedy(p) => p.rotate_left(n),
+            Seats::Expected(p) => p.rotate_left(n),
+            Seats::Planner(p) => p.rotate_left(n),
+            Seats::Search(p) => p.rotate_left(n),
+            Seats::Target(p) => p.rotate_left(n),
+            Seats::Mixed(p) => p.rotate_left(n),
+        }
+    }
+
+    /// Plays `game` to its end ([`Game::play`](super::Game::play)): the winners' places.
+    pub fn play(&mut self, game: &mut super::Game<'_>) -> Vec<usize> {
+        match self {
+            Seats::Random(p) => game.play(p),
+            Seats::Greedy(p) => game.play(p),
+            Seats::Expected(p) => game.play(p),
+            Seats::Planner(p) => game.play(p),
+            Seats::Search(p) => game.play(p),
+            Seats::Target(p) => game.play(p),
+            Seats::Mixed(p) => game.play(p),
+        }
+    }
 }
 
 /// The policies `safari sim` knows, by name; `target:BOX` plays to fill the box `BOX` (its

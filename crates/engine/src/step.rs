@@ -238,62 +238,75 @@ impl Match {
     /// end; with `bot_answers`, the bot at the first decision past them answers it (its
     /// choice is taken and returned) and the game goes on to the decision after.
     fn play(&mut self, bot_answers: bool) -> Result<Option<Choice>, MatchError> {
-        let rules = &self.rules;
-        let mut game = Game::new(rules, self.seats.len(), self.seed);
-        game.log = Some(Vec::new());
-        let mut script = Script {
-            taken: &self.taken,
-            next: 0,
-            bots: &mut self.bots,
-            seed: self.seed,
-            bot_answers,
-            answered: None,
-            diverged: None,
-        };
-        game.play(std::slice::from_mut(&mut script));
-        let (diverged, answered, replayed) = (script.diverged, script.answered, script.next);
-        if let Some(at) = diverged {
-            let Taken { seat, choice, .. } = self.taken[at];
-            self.taken.truncate(at);
-            let _ = self.play(false);
-            return Err(MatchError(format!(
-                "choice {} ({choice:?} by seat {}) is not one the game offered there: the log \
-                 was played with other rules, seats or seed",
-                at + 1,
-                seat.saturating_add(1)
-            )));
-        }
-        if game.paused.is_none() && replayed < self.taken.len() {
-            self.taken.truncate(replayed);
-            let _ = self.play(false);
-            return Err(MatchError(format!(
-                "choice {} comes after the end of the game: the log was played with other \
-                 rules, seats or seed",
-                replayed + 1
-            )));
-        }
-        if let Some(taken) = answered {
-            self.taken.push(taken);
-        }
-        let mut events = game.log.take().unwrap_or_default();
-        self.now = match game.paused.take() {
-            Some(moment) => {
-                events.truncate(moment.events);
-                Now::Deciding(moment)
+        // A log that does not fit the game is cut at the first choice that does not, and the
+        // game is played again to there (once: the rest then fits); the refusal says why.
+        let mut bot_answers = bot_answers;
+        let mut refusal = None;
+        loop {
+            let rules = &self.rules;
+            let mut game = Game::new(rules, self.seats.len(), self.seed);
+            game.log = Some(Vec::new());
+            let mut script = Script {
+                taken: &self.taken,
+                next: 0,
+                bots: &mut self.bots,
+                seed: self.seed,
+                bot_answers,
+                answered: None,
+                diverged: None,
+            };
+            game.play(std::slice::from_mut(&mut script));
+            let (diverged, answered, replayed) = (script.diverged, script.answered, script.next);
+            if refusal.is_none() {
+                if let Some(at) = diverged {
+                    let Taken { seat, choice, .. } = self.taken[at];
+                    self.taken.truncate(at);
+                    refusal = Some(MatchError(format!(
+                        "choice {} ({choice:?} by seat {}) is not one the game offered there: \
+                         the log was played with other rules, seats or seed",
+                        at + 1,
+                        seat.saturating_add(1)
+                    )));
+                    bot_answers = false;
+                    continue;
+                }
+                if game.paused.is_none() && replayed < self.taken.len() {
+                    self.taken.truncate(replayed);
+                    refusal = Some(MatchError(format!(
+                        "choice {} comes after the end of the game: the log was played with \
+                         other rules, seats or seed",
+                        replayed + 1
+                    )));
+                    bot_answers = false;
+                    continue;
+                }
             }
-            None => Now::Over {
-                scores: game.players.iter().map(|p| p.vp).collect(),
-                winners: match events.last() {
-                    Some(Event::End { winners, .. }) => winners.clone(),
-                    _ => Vec::new(),
+            if let Some(taken) = answered {
+                self.taken.push(taken);
+            }
+            let mut events = game.log.take().unwrap_or_default();
+            self.now = match game.paused.take() {
+                Some(moment) => {
+                    events.truncate(moment.events);
+                    Now::Deciding(moment)
+                }
+                None => Now::Over {
+                    scores: game.players.iter().map(|p| p.vp).collect(),
+                    winners: match events.last() {
+                        Some(Event::End { winners, .. }) => winners.clone(),
+                        _ => Vec::new(),
+                    },
+                    players: game.players.clone(),
+                    deck: game.deck_len(),
+                    discard: game.discard().to_vec(),
                 },
-                players: game.players.clone(),
-                deck: game.deck_len(),
-                discard: game.discard().to_vec(),
-            },
-        };
-        self.events = events;
-        Ok(answered.map(|t| t.choice))
+            };
+            self.events = events;
+            return match refusal {
+                Some(refusal) => Err(refusal),
+                None => Ok(answered.map(|t| t.choice)),
+            };
+        }
     }
 }
 

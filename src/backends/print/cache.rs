@@ -240,7 +240,7 @@ pub fn owned(bytes: Arc<Vec<u8>>) -> Vec<u8> {
     Arc::try_unwrap(bytes).unwrap_or_else(|shared| shared.as_ref().clone())
 }
 
-/// The card designs' PDF as `encounter-deck.typ` receives it: the key of its bytes and of
+/// The card designs' PDF as a deck's template receives it: the key of its bytes and of
 /// each page as typeset.
 pub struct Designs {
     pub document: Key,

@@ -7,7 +7,7 @@
 //! [`plan::Plan`], and the card designs the deck places) becomes a folder
 //! `DIR/<template's stem>/` that Typst compiles with that folder as its root:
 //!
-//! - `templates/*.typ` and `park-rules.typ`: the sources this build typesets (the game's own
+//! - `templates/*.typ` and the game's own Typst files: the sources this build typesets (its own
 //!   templates where it has them), each mention of `sys.inputs` replaced by `safari-inputs`,
 //!   imported from `/data/inputs.typ` on a first line of its own (Typst's command line gives
 //!   templates only strings as `sys.inputs`, safari gives them JSON values and bytes);
@@ -76,7 +76,7 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
     for job in &plan.jobs {
         let Some(pdf) = &job.pdf else { continue };
         let name = stem(&job.template);
-        // A job's own `game` (the Field Guide's, without what only cards print) replaces the
+        // A job's own `game` (a sheet's, without what only cards print) replaces the
         // plan's.
         let own_game = job.inputs.iter().any(|(key, _)| key == "game");
         let mut inputs: Vec<(String, String)> = Vec::new();

@@ -2,7 +2,7 @@
 //!
 //! Typst sees one virtual tree. `/templates/<name>.typ` is the game folder's own template of
 //! that name when it ships one, else the built-in template; every other path is a file of the
-//! game folder (`/park-rules.typ`, card art), read through [`FolderReader`], which refuses to
+//! game folder (`/rules.typ`, card art), read through [`FolderReader`], which refuses to
 //! leave the folder. Sources are read up front into the [`GameFolder`]'s table so that a
 //! Typst error can be reported with a label in the file, like any other diagnostic.
 
@@ -64,10 +64,10 @@ pub const COMPONENTS: &[(&str, &str)] = &[
 ];
 
 /// A Typst source of the game's own that a built-in template imports under a fixed path, when
-/// the game has it: a rules module says which (Safari Zone RNW's Park Rules).
+/// the game has it: a rules module says which (for example its rules page).
 #[derive(Debug, Clone)]
 pub struct GameSource {
-    /// The path the templates import it by (`/park-rules.typ`).
+    /// The path the templates import it by (such as `/rules.typ`).
     pub typst_path: &'static str,
     /// Its file in the game folder, and where the manifest names it when it does (a file
     /// named there must exist; one left to its default may be absent).
@@ -104,18 +104,17 @@ pub fn typst_id(path: &str) -> TypstFileId {
 }
 
 impl TemplateFiles {
-    /// Reads the templates (the folder's overrides, else the built-in ones) and the game's own
+    /// Reads the templates (the folder's overrides, else the built-in ones: the shared ones,
+    /// the component layer's and `templates`, the rules module's own) and the game's own
     /// sources its rules module names, registering each in the folder's source table. Typst
     /// sees each of those under its fixed path wherever the file is.
     pub fn load(
         folder: &mut GameFolder,
+        templates: &[(&'static str, &'static str)],
         game_sources: &[GameSource],
     ) -> Result<TemplateFiles, crate::diag::Diagnostic> {
         let mut sources = HashMap::new();
-        let built_in = COMMON
-            .iter()
-            .chain(crate::rules::templates())
-            .chain(COMPONENTS);
+        let built_in = COMMON.iter().chain(templates).chain(COMPONENTS);
         for (name, text) in built_in {
             let relative = format!("templates/{name}");
             let id = if folder.exists(&relative) {
@@ -231,7 +230,7 @@ impl TemplateFiles {
         super::cache::key(&places)
     }
 
-    /// Whether the game has its own source at this Typst path (`/park-rules.typ`).
+    /// Whether the game has its own source at this Typst path (such as `/rules.typ`).
     pub fn has(&self, typst_path: &str) -> bool {
         self.present.iter().any(|(path, _, _)| path == typst_path)
     }

@@ -7,8 +7,6 @@
 
 use serde::Serialize;
 
-use crate::model::Paper;
-
 /// The bleed around every card, beyond its trim (the common metric value).
 pub const CARD_BLEED_MM: f64 = 3.0;
 /// No ink closer than this to the paper's edge: most home printers cannot reach it.
@@ -19,67 +17,7 @@ pub const CROP_MARK_MM: f64 = 3.0;
 /// cards fit on A4 and six on Letter.
 pub const CROP_MARK_GAP_MM: f64 = 0.0;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct PaperSize {
-    pub name: &'static str,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl PaperSize {
-    pub const A4: PaperSize = PaperSize {
-        name: "a4",
-        width: 210.0,
-        height: 297.0,
-    };
-    pub const LETTER: PaperSize = PaperSize {
-        name: "letter",
-        width: 215.9,
-        height: 279.4,
-    };
-    pub const A3: PaperSize = PaperSize {
-        name: "a3",
-        width: 297.0,
-        height: 420.0,
-    };
-    pub const TABLOID: PaperSize = PaperSize {
-        name: "tabloid",
-        width: 279.4,
-        height: 431.8,
-    };
-    /// The named papers, smallest first.
-    pub const STANDARD: &'static [PaperSize] = &[
-        PaperSize::LETTER,
-        PaperSize::A4,
-        PaperSize::TABLOID,
-        PaperSize::A3,
-    ];
-
-    pub fn of(paper: Paper) -> PaperSize {
-        match paper {
-            Paper::A4 => PaperSize::A4,
-            Paper::Letter => PaperSize::LETTER,
-            Paper::A3 => PaperSize::A3,
-            Paper::Tabloid => PaperSize::TABLOID,
-            Paper::Custom { width, height } => PaperSize {
-                name: "custom",
-                width,
-                height,
-            },
-        }
-    }
-
-    /// The paper's name as a person writes it: "A4", "Letter", "250 × 300 mm".
-    pub fn label(&self) -> String {
-        match self.name {
-            "a4" => "A4".to_string(),
-            "a3" => "A3".to_string(),
-            "letter" => "Letter".to_string(),
-            "tabloid" => "Tabloid".to_string(),
-            _ => format!("{} × {} mm", self.width, self.height),
-        }
-    }
-}
+pub use crate::model::PaperSize;
 
 /// How the cards of a deck sit on one sheet of paper.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -190,7 +128,7 @@ pub struct CardPage {
 }
 
 /// How card pages are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DeckLayout {
     /// Fronts pages, each followed by its backs, mirrored for long-edge duplex.
     #[default]

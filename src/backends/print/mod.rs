@@ -1,6 +1,5 @@
-//! The print backend: the documents a plan lists (Safari Zone RNW's Field Guide, Encounter Deck
-//! and dice; a game of components' decks, sheets, boards and dice) as print-ready PDFs, and PNG
-//! previews of their pages.
+//! The print backend: the documents a plan lists (a game's sheets, decks, boards and dice) as
+//! print-ready PDFs, and PNG previews of their pages.
 //!
 //! Layout is Typst's: each document is a template in `templates/` compiled with the data its
 //! plan gives it and exported with typst-pdf; previews are the same pages rendered by
@@ -142,15 +141,22 @@ pub trait PageExport: Sync {
     ) -> Vec<Output>;
 }
 
-/// Carries `plan` out where `typesetting` says: its files, and the warnings and timings.
+/// The export a plan names, by its rules module's id: what only the rules modules know,
+/// handed to the runner by the layer that knows them (`rules::page_export`), here or in the
+/// typesetting worker.
+pub type PageExports<'a> = &'a (dyn Fn(&str) -> Option<&'static dyn PageExport> + Sync);
+
+/// Carries `plan` out where `typesetting` says: its files, and the warnings and timings. In
+/// this process the plan's export is found with `exports`; the worker finds it with its own.
 pub fn run_plan(
     plan: &plan::Plan,
     files: &TemplateFiles,
+    exports: PageExports,
     typesetting: &mut Typesetting,
 ) -> Result<(Vec<Output>, run::Done), Vec<Diagnostic>> {
     let in_process = |reuse: cache::Reuse| {
         let outputs = std::sync::Mutex::new(Vec::new());
-        let done = run::run(plan, files, reuse, &|progress| {
+        let done = run::run(plan, files, exports, reuse, &|progress| {
             if let run::Progress::Output(output) = progress {
                 outputs
                     .lock()

@@ -72,7 +72,8 @@ pub struct CardImages {
 /// The exports a rules module draws from typeset pages, run where the pages are.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExportPlan {
-    /// The rules module whose exports these are ([`crate::rules::page_export`]).
+    /// The rules module whose exports these are, by id (the runner is handed how to find its
+    /// export: [`super::PageExports`]).
     pub rules: String,
     /// The ruleset as written to ruleset.json; the exports read it back from this text.
     pub ruleset_json: String,
@@ -116,7 +117,7 @@ impl Plan {
     }
 }
 
-/// The pages of `encounter-deck.pdf` worth a preview: every card page that shows a design for
+/// The pages of a deck's PDF worth a preview: every card page that shows a design for
 /// the first time, the backs printed behind it, and the calibration pages after the cards.
 /// Further copies only repeat a drawing already previewed, so the previews (and the time and
 /// memory they take) grow with the designs, not with the copies.

@@ -9,7 +9,7 @@
 //! tarot card comes to its 897 x 1497 px by the same arithmetic).
 
 /// A print-on-demand service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Printer {
     /// The Game Crafter: 1/8 inch (3.175 mm) of bleed a side.
     Tgc,

@@ -14,7 +14,7 @@ use super::cache::{self, Designs, Reuse};
 use super::files::TemplateFiles;
 use super::plan::{self, Job, Plan};
 use super::typeset::Typesetter;
-use super::{CARD_DPI, Timing};
+use super::{CARD_DPI, PageExports, Timing};
 use crate::backends::Output;
 use crate::diag::{Code, Diagnostic};
 
@@ -44,6 +44,7 @@ pub struct Done {
 pub fn run(
     plan: &Plan,
     files: &TemplateFiles,
+    exports: PageExports,
     reuse: Reuse,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Done, Vec<Diagnostic>> {
@@ -55,7 +56,7 @@ pub fn run(
     let export = plan
         .export
         .as_ref()
-        .and_then(|export| crate::rules::page_export(&export.rules));
+        .and_then(|export| exports(&export.rules));
     let reused = export.and_then(|export| export.reusable(plan, reuse));
     let only_for_the_export = |job: &Job| job.pdf.is_none() && job.previews.is_none();
     let jobs: Vec<&Job> = plan

@@ -2,8 +2,8 @@
 //! templates with the game's data as `sys.inputs`, and Typst's diagnostics turned into ours.
 //!
 //! In a session of builds (`watch`) a document whose inputs are the last build's, and whose
-//! every file Typst read reads the same, is the document typeset then: after a card edit the
-//! Field Guide, which receives no card's flavour text or art, is not typeset again. What was
+//! every file Typst read reads the same, is the document typeset then: after a card edit a
+//! sheet, which receives no card's flavour text or art, is not typeset again. What was
 //! read is recorded as Typst reads it (a [`World`] wrapped around the build's), so a template
 //! that reads a file nobody foresaw is still held to it.
 
@@ -59,13 +59,17 @@ impl Weigh for Kept {
     /// draw are shared with Typst's own caches).
     fn bytes(&self) -> usize {
         fn items(frame: &typst::layout::Frame) -> usize {
-            frame
-                .items()
-                .map(|(_, item)| match item {
-                    typst::layout::FrameItem::Group(group) => 1 + items(&group.frame),
-                    _ => 1,
-                })
-                .sum()
+            // Groups nest as deep as a template's boxes do: counted on a stack.
+            let (mut count, mut frames) = (0, vec![frame]);
+            while let Some(frame) = frames.pop() {
+                for (_, item) in frame.items() {
+                    count += 1;
+                    if let typst::layout::FrameItem::Group(group) = item {
+                        frames.push(&group.frame);
+                    }
+                }
+            }
+            count
         }
         let pages: usize = self
             .typeset

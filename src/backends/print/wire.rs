@@ -152,6 +152,7 @@ pub fn serve(
     input: &mut impl Read,
     output: impl Write + Send,
     cache: &RenderCache,
+    exports: super::PageExports,
 ) -> io::Result<()> {
     let output = Mutex::new(output);
     let failed = Mutex::new(None);
@@ -167,11 +168,17 @@ pub fn serve(
     while let Some((request, _)) = read_frame::<Request>(input)? {
         let files = TemplateFiles::from_sources(request.files);
         let reuse = Reuse(request.reuse.then_some(cache));
-        let done = run::run(&request.plan, &files, reuse, &|progress| match progress {
-            Progress::Started(name) => send(&Event::Started(name.to_string()), &[]),
-            Progress::Finished(name) => send(&Event::Finished(name.to_string()), &[]),
-            Progress::Output(file) => send(&Event::Output(file.path), &file.bytes),
-        });
+        let done = run::run(
+            &request.plan,
+            &files,
+            exports,
+            reuse,
+            &|progress| match progress {
+                Progress::Started(name) => send(&Event::Started(name.to_string()), &[]),
+                Progress::Finished(name) => send(&Event::Finished(name.to_string()), &[]),
+                Progress::Output(file) => send(&Event::Output(file.path), &file.bytes),
+            },
+        );
         let wire = |list: &[Diagnostic]| list.iter().map(WireDiagnostic::from).collect();
         let done = match done {
             Ok(done) => Ok(WireDone {

@@ -1,6 +1,6 @@
 //! Typesetting in a worker process, bounded in time and memory.
 //!
-//! Templates and the Park Rules are Typst programs: `#for i in range(100000000) []` runs for
+//! Templates and a game's own Typst files are programs: `#for i in range(100000000) []` runs for
 //! minutes and `#range(1000000000)` fills memory until the system kills the process. Typst
 //! can be neither cancelled nor limited from the inside, so the command line typesets in a
 //! child process of its own binary (`safari typeset-worker`, hidden from the help): the child
@@ -338,7 +338,7 @@ fn how_it_ended(status: Option<ExitStatus>) -> String {
     }
 }
 
-/// "field-guide.typ", "field-guide.typ and cards.typ", or "the build" when nothing had
+/// "table-sheet.typ", "table-deck.typ and table-sheet.typ", or "the build" when nothing had
 /// started.
 fn describe(unfinished: &[String]) -> String {
     let mut names: Vec<String> = unfinished

@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use crate::backends::print::ColorSpace;
 use crate::backends::print::geometry::{CARD_BLEED_MM, PaperSize};
+use crate::components::rules::Rules;
 use crate::components::{DieFace, Table};
 use crate::model::Paper;
-use crate::rules::Rules;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TableData {
@@ -32,7 +32,7 @@ pub struct TableData {
     pub sheets: Vec<SheetPageData>,
     /// The rules module's scripted object for the Tabletop Simulator table, if any.
     #[serde(skip)]
-    pub table_script: Option<crate::rules::TableScript>,
+    pub table_script: Option<crate::components::rules::TableScript>,
 }
 
 #[derive(Debug, Clone, Serialize)]

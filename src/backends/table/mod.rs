@@ -3,7 +3,7 @@
 //!
 //! Nothing here knows a game: what a card shows is its fields and its symbol, what the rules
 //! add is the module's data (`Rules::ruleset`, `Rules::card_caption`). The print documents
-//! are planned as data, as Safari Zone's are (`print::plan`), and carried out by the same
+//! are planned as data, as every game's are (`print::plan`), and carried out by the same
 //! runner, in this process or the bounded worker.
 
 pub mod data;
@@ -19,8 +19,8 @@ use super::print::plan::{CardImages, Images, Job, Plan, Previews};
 use super::print::{PREVIEW_DPI, Printed, Typesetting};
 use super::{BuildOptions, Output, Target};
 use crate::components::Table;
+use crate::components::rules::Rules;
 use crate::diag::Diagnostic;
-use crate::rules::Rules;
 use crate::world::GameFolder;
 
 /// Builds what `options` ask for. Errors are template faults.
@@ -108,7 +108,7 @@ pub fn build(
     };
     if !jobs.is_empty() {
         let mut files =
-            super::print::files::TemplateFiles::load(folder, &[]).map_err(|d| vec![d])?;
+            super::print::files::TemplateFiles::load(folder, &[], &[]).map_err(|d| vec![d])?;
         for deck in &table.decks {
             for template in deck.front.iter().chain(&deck.back) {
                 files
@@ -122,7 +122,7 @@ pub fn build(
             jobs,
             export: None,
         };
-        let (made, done) = super::print::run_plan(&plan, &files, typesetting)?;
+        let (made, done) = super::print::run_plan(&plan, &files, &|_| None, typesetting)?;
         outputs = made;
         printed.warnings = done.warnings;
         printed.timings = done.timings;

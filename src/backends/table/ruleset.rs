@@ -5,10 +5,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::components::rules::Rules;
 use crate::components::{Cell, DieFace, Kind, Table};
 use crate::load::guide::Term;
 use crate::model::{Flow, Located, Shape, Style};
-use crate::rules::Rules;
 
 /// The format's name, in every file.
 pub const FORMAT: &str = "safari-components";
@@ -39,7 +39,7 @@ pub struct TableRuleset {
 pub struct GameInfo {
     pub id: String,
     pub name: String,
-    /// The rules module: `gamewright-safari`, `diceafari`, `tricky-safari`.
+    /// The rules module's id (the manifest's `rules`).
     pub rules: String,
     pub players: [u32; 2],
     pub versions: std::collections::BTreeMap<String, String>,

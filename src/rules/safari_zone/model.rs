@@ -51,9 +51,6 @@ impl Game {
     pub fn card(&self, id: CardId) -> &Card {
         &self.deck.cards[id.index()]
     }
-    pub fn dice_set(&self, id: DiceSetId) -> &DiceSet {
-        &self.dice[id.index()]
-    }
     pub fn item_ids(&self) -> impl Iterator<Item = ItemId> {
         (0..self.items.len() as u32).map(ItemId)
     }

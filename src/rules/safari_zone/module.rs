@@ -41,7 +41,8 @@ impl crate::rules::Module for SafariZone {
                     diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
                 }
             }
-            if let Err(diagnostic) = TemplateFiles::load(folder, &super::print::game_sources(game))
+            let sources = super::print::game_sources(game);
+            if let Err(diagnostic) = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)
             {
                 diagnostics.push(diagnostic);
             }
@@ -126,7 +127,8 @@ impl crate::rules::Module for SafariZone {
             .game
             .as_ref()
             .expect("a checked Safari Zone game has its model");
-        let templates = TemplateFiles::load(folder, &super::print::game_sources(game))
+        let sources = super::print::game_sources(game);
+        let templates = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)
             .map_err(|diagnostic| vec![diagnostic])?;
         let context = super::build::Context {
             game,

@@ -88,7 +88,7 @@ pub fn print(
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let plan = plan(game, layout, files.has(PARK_RULES), options, export);
-    let (outputs, done) = run_plan(&plan, files, typesetting)?;
+    let (outputs, done) = run_plan(&plan, files, &crate::rules::page_export, typesetting)?;
     let mut outputs = outputs;
     if let Some(printer) = options.printer
         && options.documents.contains(&Document::Deck)

@@ -82,8 +82,8 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Plays every game with the seats' policies made by `seats`, and sums what they show.
-    fn totals<P: policy::Policy>(&self, seats: impl Fn() -> Vec<P> + Sync) -> Totals {
+    /// Plays every game with the seats' policies, and sums what they show.
+    fn totals(&self, seats: &policy::Seats) -> Totals {
         let (rules, players) = (self.rules, self.players);
         (0..self.games)
             .into_par_iter()
@@ -92,9 +92,8 @@ impl Run<'_> {
                     // One set of policies and one game per batch of games: policies hold no
                     // state between games beyond what they work out from the rules, and a
                     // restarted game is a new one that keeps its buffers.
-                    let policies = seats();
                     let game = Game::new(rules, players, 0);
-                    (Totals::new(rules, players), (policies, game, 0))
+                    (Totals::new(rules, players), (seats.clone(), game, 0))
                 },
                 |(mut totals, (mut policies, mut game, mut rotation)), g| {
                     // The policies in turn order: place k holds seat (k + rotation) % players.
@@ -104,7 +103,7 @@ impl Run<'_> {
                         rotation = wanted;
                     }
                     game.restart(players, game_seed(self.seed, g));
-                    let winners = game.play(&mut policies);
+                    let winners = policies.play(&mut game);
                     totals.add_game(&game, g, rotation, &winners, self.target);
                     (self.progress)(1);
                     (totals, (policies, game, rotation))
@@ -158,20 +157,12 @@ pub fn play(
         target,
         progress,
     };
-    // A table of one policy plays in its own copy of the engine, so no decision dispatches on
-    // which policy is deciding; a mixed table dispatches.
-    let totals = if table.is_mixed() {
-        run.totals(|| table.seats.iter().map(|s| make(s)).collect::<Vec<_>>())
+    let seats = if table.is_mixed() {
+        policy::Seats::mixed(table.seats.iter().map(|s| make(s)).collect())
     } else {
-        match make(&table.seats[0]) {
-            policy::Builtin::Random(p) => run.totals(|| vec![p.clone(); players]),
-            policy::Builtin::Greedy(p) => run.totals(|| vec![p.clone(); players]),
-            policy::Builtin::Expected(p) => run.totals(|| vec![p.clone(); players]),
-            policy::Builtin::Planner(p) => run.totals(|| vec![p.clone(); players]),
-            policy::Builtin::Search(p) => run.totals(|| vec![p.clone(); players]),
-            policy::Builtin::Target(p) => run.totals(|| vec![p.clone(); players]),
-        }
+        policy::Seats::same(make(&table.seats[0]), players)
     };
+    let totals = run.totals(&seats);
     report(rules, table, &run, totals)
 }
 

@@ -1,0 +1,578 @@
+//! The invariants of ARCHITECTURE.md that the source itself must keep, read from the source:
+//! files are touched only through the two seams, the layers below the rules modules name no
+//! game, and no function calls itself back (so no depth content controls can exhaust the
+//! stack). Each test reports every place that breaks its rule, not only the first.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `relative`, or the file itself, as (path from the root, text).
+fn rust_files(relative: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut stack = vec![root().join(relative)];
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).unwrap() {
+                stack.push(entry.unwrap().path());
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let name = path
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            found.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The code the programs run: the compiler's library and binary and the crates' sources (not
+/// their tests, benches or build scripts).
+fn program_sources() -> Vec<(String, String)> {
+    let mut files = rust_files("src");
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let krate = entry.unwrap().path();
+        let name = krate.file_name().unwrap().to_string_lossy().into_owned();
+        files.extend(rust_files(&format!("crates/{name}/src")));
+    }
+    files
+}
+
+/// A line without its `//` comment (a `//` inside a string literal ends the line early, which
+/// can only hide a fault in the rest of that line, never invent one).
+fn code_of(line: &str) -> &str {
+    line.split("//").next().unwrap()
+}
+
+fn report(faults: &[String], rule: &str) {
+    assert!(
+        faults.is_empty(),
+        "{} place(s) break the rule that {rule}:\n{}",
+        faults.len(),
+        faults.join("\n")
+    );
+}
+
+/// `GameFolder` (src/world.rs) is the one way files are read, and `OutputRoot` with its
+/// helpers (src/output.rs) the one way they are written: a path check, a size bound, a lock
+/// or a refusal to follow a link lives there once, and nothing else can bypass it.
+#[test]
+fn files_are_read_and_written_only_through_the_two_seams() {
+    let seams = ["src/world.rs", "src/output.rs"];
+    let touches = [
+        "std::fs",
+        "fs::",
+        "File::open",
+        "File::create",
+        "OpenOptions",
+    ];
+    let mut faults = Vec::new();
+    for (name, text) in program_sources() {
+        if seams.contains(&name.as_str()) {
+            continue;
+        }
+        for (number, line) in text.lines().enumerate() {
+            let code = code_of(line);
+            if let Some(touch) = touches.iter().find(|t| code.contains(*t)) {
+                faults.push(format!(
+                    "{name}:{}: `{touch}` in `{}`",
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    report(&faults, "only src/world.rs and src/output.rs touch files");
+}
+
+/// The words of the four games (their concepts and names), which the layers below the rules
+/// modules must not use, in code, comments or documentation alike: what a game adds comes
+/// through its module.
+const GAME_WORDS: &[&str] = &[
+    "safari_zone",
+    "safari zone",
+    "safari ball",
+    "park-rules",
+    "park_rules",
+    "park rules",
+    "field-guide",
+    "field_guide",
+    "field guide",
+    "species",
+    "pokemon",
+    "pokémon",
+    "pokédex",
+    "pokedex",
+    "capture",
+    "expedition",
+    "hazard",
+    "encounter",
+    "gamewright",
+    "diceafari",
+    "tricky",
+    "hyena",
+    "camera",
+    "jungle",
+    "charlie",
+    "trainer",
+    "habitat",
+    "animal",
+    "photo",
+    "map card",
+    "route",
+];
+
+/// The layers below the rules modules: the component layer, the layout, the shared loader and
+/// model, the seams, the fonts, rasters, charts and HTML shell, and every backend; and the
+/// component layer's templates. (The playtest page's crate is Safari Zone RNW's own, and the
+/// diagnostic codes' registry the catalogue of every game's codes: neither is below them.)
+fn below_the_rules() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for place in [
+        "src/components",
+        "src/backends",
+        "src/layout",
+        "src/load",
+        "src/model",
+        "src/world.rs",
+        "src/output.rs",
+        "src/fonts.rs",
+        "src/raster.rs",
+        "src/charts.rs",
+        "src/html.rs",
+        "src/memory.rs",
+    ] {
+        files.extend(rust_files(place));
+    }
+    for entry in std::fs::read_dir(root().join("templates")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("table") || name == "sheet.typ" {
+            let text = std::fs::read_to_string(&path).unwrap();
+            files.push((format!("templates/{name}"), text));
+        }
+    }
+    files
+}
+
+#[test]
+fn no_layer_below_the_rules_modules_names_a_game() {
+    let files = below_the_rules();
+    assert!(
+        files.len() >= 50,
+        "only {} files below the rules",
+        files.len()
+    );
+    let mut faults = Vec::new();
+    for (name, text) in files {
+        for (number, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            for word in GAME_WORDS.iter().filter(|w| lower.contains(*w)) {
+                faults.push(format!(
+                    "{name}:{}: `{word}` in `{}`",
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    report(&faults, "the layers below the rules modules name no game");
+}
+
+/// What a backend or the component layer needs of a game is handed to it (templates, the
+/// export, document names, the `Rules` of the component layer's own interface): nothing below
+/// the rules modules reaches up for the registry of modules, or for the command line.
+#[test]
+fn no_layer_below_the_rules_modules_reaches_up() {
+    let mut faults = Vec::new();
+    for (name, text) in below_the_rules()
+        .into_iter()
+        .filter(|(n, _)| n.ends_with(".rs"))
+    {
+        for (number, line) in text.lines().enumerate() {
+            let code = code_of(line);
+            for upper in ["crate::rules", "crate::cli", "clap::"] {
+                if code.contains(upper) {
+                    faults.push(format!(
+                        "{name}:{}: `{upper}` in `{}`",
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    report(
+        &faults,
+        "no layer below the rules modules names them or the command line",
+    );
+}
+
+/// Who calls whom among the program's functions, as far as the source says without types: a
+/// function is its file and name, a method its type (and trait) and name. A call `f(..)` is
+/// the function `f` of the same file, else the one function of that name in the program;
+/// `m::f(..)` the one `f` of a module `m`; `T::f(..)`, `Self::f(..)` and `self.f(..)` the
+/// method of `T` or of the `impl` the call is in, inherent first as Rust picks. A method called
+/// on any other value is of a type the source does not say, and is left out: a walk that
+/// calls itself on a child (`child.walk()`) is not found here.
+mod calls {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use syn::visit::Visit;
+
+    #[derive(Default)]
+    pub struct Graph {
+        /// function → the functions its body calls.
+        pub edges: BTreeMap<String, BTreeSet<String>>,
+        /// function name → the keys of the free functions of that name.
+        free: BTreeMap<String, BTreeSet<String>>,
+    }
+
+    fn free_key(file: &str, name: &str) -> String {
+        format!("{file}: fn {name}")
+    }
+
+    fn method_key(owner: &str, name: &str) -> String {
+        format!("{owner}::{name}")
+    }
+
+    /// The functions each file defines, as keys (a first pass, so that calls can resolve).
+    struct Definitions<'a> {
+        graph: &'a mut Graph,
+        file: &'a str,
+        owner: Vec<String>,
+    }
+
+    /// The owner of an `impl` block's methods: `T`, or `T as Trait` for a trait's.
+    fn owner_of(item: &syn::ItemImpl) -> String {
+        let ty = type_name(&item.self_ty);
+        match &item.trait_ {
+            Some((_, path, _)) => {
+                let name = path.segments.last().map(|s| s.ident.to_string());
+                format!("{ty} as {}", name.unwrap_or_default())
+            }
+            None => ty,
+        }
+    }
+
+    fn type_name(ty: &syn::Type) -> String {
+        match ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default(),
+            syn::Type::Reference(r) => type_name(&r.elem),
+            _ => String::from("?"),
+        }
+    }
+
+    fn is_test_module(item: &syn::ItemMod) -> bool {
+        item.attrs.iter().any(|a| {
+            a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+        })
+    }
+
+    impl<'ast> Visit<'ast> for Definitions<'_> {
+        fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+            let name = item.sig.ident.to_string();
+            let key = free_key(self.file, &name);
+            self.graph.free.entry(name).or_default().insert(key.clone());
+            self.graph.edges.entry(key).or_default();
+            syn::visit::visit_item_fn(self, item);
+        }
+
+        fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+            self.owner.push(owner_of(item));
+            syn::visit::visit_item_impl(self, item);
+            self.owner.pop();
+        }
+
+        fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+            self.owner.push(item.ident.to_string());
+            syn::visit::visit_item_trait(self, item);
+            self.owner.pop();
+        }
+
+        fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+            let key = method_key(self.owner.last().unwrap(), &item.sig.ident.to_string());
+            self.graph.edges.entry(key).or_default();
+            syn::visit::visit_impl_item_fn(self, item);
+        }
+
+        fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+            let key = method_key(self.owner.last().unwrap(), &item.sig.ident.to_string());
+            self.graph.edges.entry(key).or_default();
+            syn::visit::visit_trait_item_fn(self, item);
+        }
+
+        fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+            if !is_test_module(item) {
+                syn::visit::visit_item_mod(self, item);
+            }
+        }
+    }
+
+    /// The calls in each function's body (the second pass).
+    struct Calls<'a> {
+        graph: &'a mut Graph,
+        file: &'a str,
+        owner: Vec<String>,
+        current: Vec<String>,
+    }
+
+    impl Calls<'_> {
+        fn enter(&mut self, key: String, body: impl FnOnce(&mut Self)) {
+            self.current.push(key);
+            body(self);
+            self.current.pop();
+        }
+
+        fn call(&mut self, callee: Option<String>) {
+            let (Some(caller), Some(callee)) = (self.current.last(), callee) else {
+                return;
+            };
+            if self.graph.edges.contains_key(&callee) {
+                self.graph.edges.get_mut(caller).unwrap().insert(callee);
+            }
+        }
+
+        fn free(&self, name: &str) -> Option<String> {
+            let here = free_key(self.file, name);
+            if self.graph.edges.contains_key(&here) {
+                return Some(here);
+            }
+            match self.graph.free.get(name) {
+                Some(keys) if keys.len() == 1 => keys.iter().next().cloned(),
+                _ => None,
+            }
+        }
+
+        /// The free function `name` of the module `module` (a file `module.rs` or
+        /// `module/mod.rs`), when the program has exactly one; none of another crate's.
+        fn free_in_module(&self, module: &str, name: &str) -> Option<String> {
+            let keys = self.graph.free.get(name)?;
+            let mut found = keys.iter().filter(|key| {
+                let file = key.split(": fn ").next().unwrap();
+                let path = file.trim_end_matches(".rs").trim_end_matches("/mod");
+                path.rsplit('/').next() == Some(module)
+            });
+            match (found.next(), found.next()) {
+                (Some(key), None) => Some(key.clone()),
+                _ => None,
+            }
+        }
+
+        /// `T::name`: the inherent method, else the one trait method of that name `T` has.
+        fn method_of(&self, owner: &str, name: &str) -> Option<String> {
+            let inherent = method_key(owner, name);
+            if self.graph.edges.contains_key(&inherent) {
+                return Some(inherent);
+            }
+            let prefix = format!("{owner} as ");
+            let suffix = format!("::{name}");
+            let mut found = self
+                .graph
+                .edges
+                .keys()
+                .filter(|k| k.starts_with(&prefix) && k.ends_with(&suffix));
+            match (found.next(), found.next()) {
+                (Some(key), None) => Some(key.clone()),
+                _ => None,
+            }
+        }
+
+        /// `self.name(..)` or `Self::name(..)`: as Rust picks, the inherent method first, else
+        /// the method of the trait being implemented.
+        fn method_here(&self, name: &str) -> Option<String> {
+            let owner = self.owner.last()?;
+            let inherent = method_key(owner.split(" as ").next().unwrap(), name);
+            if self.graph.edges.contains_key(&inherent) {
+                return Some(inherent);
+            }
+            let own = method_key(owner, name);
+            self.graph.edges.contains_key(&own).then_some(own)
+        }
+    }
+
+    impl<'ast> Visit<'ast> for Calls<'_> {
+        fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+            let key = free_key(self.file, &item.sig.ident.to_string());
+            self.enter(key, |this| syn::visit::visit_item_fn(this, item));
+        }
+
+        fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+            self.owner.push(owner_of(item));
+            syn::visit::visit_item_impl(self, item);
+            self.owner.pop();
+        }
+
+        fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+            self.owner.push(item.ident.to_string());
+            syn::visit::visit_item_trait(self, item);
+            self.owner.pop();
+        }
+
+        fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+            let key = method_key(self.owner.last().unwrap(), &item.sig.ident.to_string());
+            self.enter(key, |this| syn::visit::visit_impl_item_fn(this, item));
+        }
+
+        fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+            let key = method_key(self.owner.last().unwrap(), &item.sig.ident.to_string());
+            self.enter(key, |this| syn::visit::visit_trait_item_fn(this, item));
+        }
+
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let syn::Expr::Path(path) = &*call.func {
+                let segments: Vec<String> = path
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let name = segments.last().cloned().unwrap_or_default();
+                let callee = match segments.len() {
+                    1 => self.free(&name),
+                    _ => {
+                        let qualifier = &segments[segments.len() - 2];
+                        if qualifier == "Self" {
+                            self.method_here(&name)
+                        } else if qualifier.starts_with(|c: char| c.is_uppercase()) {
+                            self.method_of(qualifier, &name)
+                        } else if qualifier == "self" {
+                            Some(free_key(self.file, &name))
+                        } else {
+                            self.free_in_module(qualifier, &name)
+                        }
+                    }
+                };
+                self.call(callee);
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            let on_self = matches!(
+                &*call.receiver,
+                syn::Expr::Path(path) if path.path.is_ident("self")
+            );
+            if on_self {
+                let callee = self.method_here(&call.method.to_string());
+                self.call(callee);
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
+
+        fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+            if !is_test_module(item) {
+                syn::visit::visit_item_mod(self, item);
+            }
+        }
+    }
+
+    pub fn graph(files: &[(String, String)]) -> Graph {
+        let parsed: Vec<(&String, syn::File)> = files
+            .iter()
+            .map(|(name, text)| {
+                let file = syn::parse_file(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name, file)
+            })
+            .collect();
+        let mut graph = Graph::default();
+        for (name, file) in &parsed {
+            Definitions {
+                graph: &mut graph,
+                file: name,
+                owner: Vec::new(),
+            }
+            .visit_file(file);
+        }
+        for (name, file) in &parsed {
+            let mut calls = Calls {
+                graph: &mut graph,
+                file: name,
+                owner: Vec::new(),
+                current: Vec::new(),
+            };
+            calls.visit_file(file);
+        }
+        graph
+    }
+}
+
+/// The functions that call themselves on a depth a limit bounds, each with the limit: none
+/// goes deeper than that however the content is written.
+const BOUNDED_RECURSION: &[(&str, &str)] = &[
+    (
+        "src/components/load.rs: fn json_of",
+        "a TOML value's nesting, which the toml parser refuses past its recursion limit \
+         (SZ0102) before any value is made",
+    ),
+    (
+        "Reader::base_node",
+        "KDL blocks, refused past limits::MAX_KDL_DEPTH before the reader starts \
+         (limits::kdl_nesting_past)",
+    ),
+    (
+        "Reader::children",
+        "KDL blocks, refused past limits::MAX_KDL_DEPTH before the reader starts",
+    ),
+    (
+        "Reader::nodes",
+        "KDL blocks, refused past limits::MAX_KDL_DEPTH before the reader starts",
+    ),
+    (
+        "Roll::score",
+        "one level a die of a re-roll, at most limits::MAX_EXPEDITION_DICE",
+    ),
+];
+
+#[test]
+fn no_function_calls_itself_back() {
+    let graph = calls::graph(&program_sources());
+    // The call graph among the functions the program defines.
+    let names: Vec<&String> = graph.edges.keys().collect();
+    let index: BTreeMap<&String, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let mut call_graph = petgraph::graph::DiGraph::<&String, ()>::new();
+    let nodes: Vec<_> = names.iter().map(|n| call_graph.add_node(*n)).collect();
+    for (caller, callees) in &graph.edges {
+        for callee in callees.iter().filter_map(|c| index.get(c)) {
+            call_graph.add_edge(nodes[index[caller]], nodes[*callee], ());
+        }
+    }
+    let allowed: BTreeSet<&str> = BOUNDED_RECURSION.iter().map(|(name, _)| *name).collect();
+    let mut faults = Vec::new();
+    let mut recursing: BTreeSet<&str> = BTreeSet::new();
+    for component in petgraph::algo::tarjan_scc(&call_graph) {
+        let looped = component.len() > 1 || call_graph.contains_edge(component[0], component[0]);
+        if !looped {
+            continue;
+        }
+        let mut members: Vec<&str> = component.iter().map(|n| call_graph[*n].as_str()).collect();
+        members.sort();
+        recursing.extend(&members);
+        if members.iter().all(|m| allowed.contains(m)) {
+            continue;
+        }
+        let places: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+        faults.push(format!("  {}", places.join(" -> ")));
+    }
+    // The list holds only what still recurses.
+    let stale: Vec<&&str> = allowed.difference(&recursing).collect();
+    assert!(
+        stale.is_empty(),
+        "listed as bounded but no longer recursing: {stale:?}"
+    );
+    report(
+        &faults,
+        "no function calls itself back, directly or through others",
+    );
+}
