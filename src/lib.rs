@@ -7,18 +7,21 @@ pub mod backends;
 pub mod charts;
 pub mod cli;
 pub mod components;
-pub mod diag;
 pub mod embedded;
-pub mod fonts;
 pub mod html;
-pub mod layout;
-pub mod load;
+/// The readers every game's loader shares (`safari_core::load`), and the pictures a game names,
+/// decoded as Typst will draw them.
+pub mod load {
+    pub use safari_core::load::*;
+    pub mod picture;
+}
 pub mod memory;
-pub mod model;
 pub mod output;
 pub mod raster;
 pub mod rules;
-pub mod world;
+
+pub use safari_core::{diag, model, world};
+pub use safari_layout::{self as layout, fonts};
 
 use backends::print::Typesetting;
 use diag::{Diagnostic, Diagnostics};

@@ -4,7 +4,7 @@
 //! written out as KDL and checked, with the sheet, beside the default game's other files.
 //!
 //! Whatever the guide, checking must not panic. When the check lays the sheet out (no
-//! SZ0309), the layout must keep what `src/layout/` promises:
+//! SZ0309), the layout must keep what `crates/layout/` promises:
 //! - every line of text is set at 7 pt or more, and every box is at least 5 mm a side;
 //! - the title band, the sections and the foot all lie within the page's 8 mm margin;
 //! - sections lie between the title band's rule and the foot, and no two overlap (unless

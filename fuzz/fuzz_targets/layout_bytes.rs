@@ -1,6 +1,6 @@
 //! The layout's promises on arbitrary game folders: the six content files separated by NUL
 //! bytes, as in `check`. Checking must not panic, and a sheet laid out must keep what
-//! `src/layout/` promises (see `common/invariants.rs`). With the default game's files and a
+//! `crates/layout/` promises (see `common/invariants.rs`). With the default game's files and a
 //! hand-written field-guide.kdl joined this way, it is also how a layout fault found by the
 //! `layout` target is reproduced from plain KDL.
 #![no_main]

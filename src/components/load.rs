@@ -282,7 +282,7 @@ pub fn load(
     let reader = folder.reader();
     for symbol in &lower.symbols {
         if let Some(art) = &symbol.art
-            && let Err(diagnostic) = reader.read_picture(&art.value)
+            && let Err(diagnostic) = crate::load::picture::read_picture(&reader, &art.value)
         {
             diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
         }

@@ -6,6 +6,23 @@
 use typst::foundations::{Bytes, Smart};
 use typst::visualize::{ExchangeFormat, ImageFormat, RasterImage, VectorFormat};
 
+use crate::diag::{Code, Diagnostic};
+use crate::world::FolderReader;
+
+/// The bytes of a picture inside the folder: [`FolderReader::read`], and an error too when
+/// the templates' Typst `image()` could not draw it.
+pub fn read_picture(reader: &FolderReader, relative: &str) -> Result<Vec<u8>, Diagnostic> {
+    let bytes = reader.read(relative)?;
+    match picture_fault(relative, &bytes) {
+        None => Ok(bytes),
+        Some(why) => Err(Diagnostic::error(
+            Code::FileUnreadable,
+            format!("file `{relative}` cannot be drawn: {why}"),
+        )
+        .with_help("name a PNG, JPEG, GIF, WebP or SVG picture in the game folder")),
+    }
+}
+
 /// Why Typst's `image()` cannot draw `bytes` read from `path`, or `None` when it can. The
 /// format comes from the file's extension, else from its first bytes, as Typst decides it.
 pub fn picture_fault(path: &str, bytes: &[u8]) -> Option<String> {

@@ -1,4 +1,4 @@
-//! What the Field Guide's layout promises (src/layout/, ARCHITECTURE.md), asserted on a
+//! What the Field Guide's layout promises (crates/layout/, ARCHITECTURE.md), asserted on a
 //! checked game: shared by the `layout` and `layout_bytes` targets.
 
 use safari::Checked;

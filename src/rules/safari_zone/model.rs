@@ -24,9 +24,14 @@ pub struct Terms {
     pub rewards: Vec<Located<Reward>>,
 }
 
-impl BoxDef {
+/// What Safari Zone RNW's rules say of a box of the shared sheet model.
+pub trait BoxRules {
     /// Bonus chains can fill square boxes only.
-    pub fn bonus_can_fill(&self) -> bool {
+    fn bonus_can_fill(&self) -> bool;
+}
+
+impl BoxRules for BoxDef {
+    fn bonus_can_fill(&self) -> bool {
         self.shape == Shape::Square
     }
 }

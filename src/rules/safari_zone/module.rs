@@ -36,7 +36,7 @@ impl crate::rules::Module for SafariZone {
             let mut seen = std::collections::HashSet::new();
             for art in game.deck.cards.iter().filter_map(|card| card.art.as_ref()) {
                 if seen.insert(art.value.as_str())
-                    && let Err(diagnostic) = reader.read_picture(&art.value)
+                    && let Err(diagnostic) = crate::load::picture::read_picture(&reader, &art.value)
                 {
                     diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
                 }

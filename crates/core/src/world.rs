@@ -366,20 +366,6 @@ impl FolderReader {
         let path = confined(&self.root, relative)?;
         read_regular_file(&path, relative, MAX_ASSET_BYTES)
     }
-
-    /// The bytes of a picture inside the folder: [`FolderReader::read`], and an error too when
-    /// the templates' Typst `image()` could not draw it.
-    pub fn read_picture(&self, relative: &str) -> Result<Vec<u8>, Diagnostic> {
-        let bytes = self.read(relative)?;
-        match crate::load::picture::picture_fault(relative, &bytes) {
-            None => Ok(bytes),
-            Some(why) => Err(Diagnostic::error(
-                Code::FileUnreadable,
-                format!("file `{relative}` cannot be drawn: {why}"),
-            )
-            .with_help("name a PNG, JPEG, GIF, WebP or SVG picture in the game folder")),
-        }
-    }
 }
 
 /// Reads a regular file of at most `limit` bytes. Anything else is refused before it is

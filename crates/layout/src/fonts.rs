@@ -9,12 +9,12 @@ use std::sync::LazyLock;
 
 /// The faces the templates use, as files: bundled, never the machine's.
 pub const FILES: &[&[u8]] = &[
-    include_bytes!("../fonts/BebasNeue-Bold.otf"),
-    include_bytes!("../fonts/BebasNeue-Regular.otf"),
-    include_bytes!("../fonts/Cabin-Regular.otf"),
-    include_bytes!("../fonts/Cabin-Bold.otf"),
-    include_bytes!("../fonts/Cabin-SemiBold.otf"),
-    include_bytes!("../fonts/Cabin-Italic.otf"),
+    include_bytes!("../../../fonts/BebasNeue-Bold.otf"),
+    include_bytes!("../../../fonts/BebasNeue-Regular.otf"),
+    include_bytes!("../../../fonts/Cabin-Regular.otf"),
+    include_bytes!("../../../fonts/Cabin-Bold.otf"),
+    include_bytes!("../../../fonts/Cabin-SemiBold.otf"),
+    include_bytes!("../../../fonts/Cabin-Italic.otf"),
 ];
 
 /// DejaVu Sans Mono (from typst-assets) is the only fallback, for the signs the two bundled

@@ -11,6 +11,8 @@ pub use sheet::*;
 
 use crate::world::Origin;
 
+/// Typed indices: `ids!(ItemId, CardId)` makes a `u32` newtype of each, with `index()`.
+#[macro_export]
 macro_rules! ids {
     ($($name:ident),*) => {$(
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,7 +23,7 @@ macro_rules! ids {
     )*};
 }
 
-pub(crate) use ids;
+pub use crate::ids;
 
 ids!(SectionId, TrackId, BoxId);
 

@@ -12,9 +12,8 @@ pub mod guide;
 pub mod kdl_fast;
 mod kdl_slips;
 pub mod limits;
-pub(crate) mod names;
-pub mod picture;
-pub(crate) mod toml_read;
+pub mod names;
+pub mod toml_read;
 
 use formats::*;
 pub use names::{check_id, dashed_id};
@@ -34,7 +33,7 @@ pub fn is_complete(diagnostics: &Diagnostics) -> bool {
 
 /// A manifest's `id`, which names the output folder (SZ0105), and `name`, which heads the
 /// sheets and names the export files.
-pub(crate) fn check_identity(
+pub fn check_identity(
     id: &toml::Spanned<String>,
     name: &str,
     file: FileId,
@@ -71,7 +70,7 @@ pub(crate) fn check_identity(
 }
 
 /// The manifest's `[print]`: the card size and the paper (A4 and poker by default).
-pub(crate) fn lower_print(
+pub fn lower_print(
     print: &Print,
     file: FileId,
     text: &str,
@@ -119,7 +118,7 @@ pub(crate) fn lower_print(
     (card_size, paper)
 }
 
-pub(crate) fn card_size(
+pub fn card_size(
     value: &toml::Spanned<toml::Value>,
     file: FileId,
     diagnostics: &mut Diagnostics,
@@ -243,7 +242,7 @@ fn digest_of(
 /// parser read it (never a word in a comment or a string), the top level's first, then the
 /// tables' below it in order. `[players]` names the table `players`. The file's start when
 /// the key is not there.
-pub(crate) fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
+pub fn find_key(text: &str, key: &str) -> std::ops::Range<usize> {
     use toml::de::{DeTable, DeValue};
     let header = key.starts_with('[');
     let key = key.trim_start_matches('[').trim_end_matches(']');

@@ -15,6 +15,7 @@
 //! sizes the grid's rows, and keeps the first density at which the sheet fits. Then the room
 //! left is shared out: rows grow, and each panel spreads its lines over its height.
 
+pub mod fonts;
 mod input;
 mod section;
 mod sheet;
@@ -23,6 +24,8 @@ pub use input::{BoxData, Icon, SectionData, SheetData, TrackData, one_line};
 pub use sheet::{KeyWords, Overflow, Titles, fits_as, lay_out};
 
 use serde::Serialize;
+
+use safari_core::{diag, model, world};
 
 use crate::fonts::Style as Font;
 use crate::model::{Shape, Style};
