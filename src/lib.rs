@@ -6,7 +6,6 @@
 pub mod backends;
 pub mod charts;
 pub mod cli;
-pub mod components;
 pub mod embedded;
 pub mod html;
 /// The readers every game's loader shares (`safari_core::load`), and the pictures a game names,
@@ -20,6 +19,7 @@ pub mod output;
 pub mod raster;
 pub mod rules;
 
+pub use safari_components as components;
 pub use safari_core::{diag, model, world};
 pub use safari_layout::{self as layout, fonts};
 

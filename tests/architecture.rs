@@ -97,11 +97,13 @@ fn files_are_read_and_written_only_through_the_two_seams() {
 /// The workspace's crates, lowest first: a crate may depend on crates of lower layers only.
 /// The engine reads nothing but rulesets; the shared core knows no game; the playtest page is
 /// put together from what it is given; the layout places a sheet the core models; the
-/// compiler is everything else.
+/// component layer reads games made of components and lays their sheets out; the compiler
+/// is everything else.
 const LAYERS: &[&[&str]] = &[
     &["safari-engine"],
     &["safari-core", "safari-engine-wasm", "safari-playtest"],
     &["safari-layout"],
+    &["safari-components"],
     &["safari"],
 ];
 
@@ -177,7 +179,7 @@ const GAME_WORDS: &[&str] = &[
 fn below_the_rules() -> Vec<(String, String)> {
     let mut files = Vec::new();
     for place in [
-        "src/components",
+        "crates/components/src",
         "src/backends",
         "crates/layout/src",
         "src/load",
@@ -239,9 +241,12 @@ fn no_layer_below_the_rules_modules_names_a_game() {
 #[test]
 fn no_layer_below_the_rules_modules_reaches_up() {
     let mut faults = Vec::new();
+    // A crate of its own cannot name the root's modules at all (its manifest is held to its
+    // layer above); within the root, the backends and seams are held to it here.
+    let in_the_root = |name: &str| name.starts_with("src/") && name.ends_with(".rs");
     for (name, text) in below_the_rules()
         .into_iter()
-        .filter(|(n, _)| n.ends_with(".rs"))
+        .filter(|(n, _)| in_the_root(n))
     {
         for (number, line) in text.lines().enumerate() {
             let code = code_of(line);
@@ -560,7 +565,7 @@ mod calls {
 /// goes deeper than that however the content is written.
 const BOUNDED_RECURSION: &[(&str, &str)] = &[
     (
-        "src/components/load.rs: fn json_of",
+        "crates/components/src/load.rs: fn json_of",
         "a TOML value's nesting, which the toml parser refuses past its recursion limit \
          (SZ0102) before any value is made",
     ),

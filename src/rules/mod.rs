@@ -95,7 +95,13 @@ impl Module for OnComponents {
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
         let mut table = manifest.and_then(|manifest| {
-            crate::components::load(folder, manifest, self.0, &mut diagnostics)
+            crate::components::load(
+                folder,
+                manifest,
+                self.0,
+                crate::load::picture::read_picture,
+                &mut diagnostics,
+            )
         });
         // Every file is read: the printed pages name the content that made them.
         if let Some(table) = &mut table {

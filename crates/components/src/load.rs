@@ -11,13 +11,13 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::format::*;
 use super::*;
-use crate::components::rules::Rules;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::load::formats::Players;
-use crate::load::limits;
-use crate::load::names::Names;
-use crate::load::toml_read;
+use crate::rules::Rules;
 use crate::world::{FileId, GameFolder, Origin};
+use safari_core::load::formats::Players;
+use safari_core::load::limits;
+use safari_core::load::names::Names;
+use safari_core::load::toml_read;
 
 /// Component files one manifest may list.
 pub const MAX_COMPONENT_FILES: usize = 64;
@@ -215,12 +215,17 @@ fn limit_entries(file: FileId, parsed: &mut ComponentsFile, diagnostics: &mut Di
     }
 }
 
+/// How a picture the content names is read: its bytes, or why it cannot be drawn (the layer
+/// that knows how the templates draw pictures hands this over).
+pub type Pictures = fn(&crate::world::FolderReader, &str) -> Result<Vec<u8>, Diagnostic>;
+
 /// Loads a component game whose manifest is `manifest_file` (already read) and whose rules
 /// module is `module`. `None` when the manifest cannot be read at all.
 pub fn load(
     folder: &mut GameFolder,
     manifest_file: FileId,
     module: &'static dyn Rules,
+    pictures: Pictures,
     diagnostics: &mut Diagnostics,
 ) -> Option<Table> {
     let text = folder.source(manifest_file).text.clone();
@@ -282,7 +287,7 @@ pub fn load(
     let reader = folder.reader();
     for symbol in &lower.symbols {
         if let Some(art) = &symbol.art
-            && let Err(diagnostic) = crate::load::picture::read_picture(&reader, &art.value)
+            && let Err(diagnostic) = pictures(&reader, &art.value)
         {
             diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
         }
@@ -355,7 +360,7 @@ fn lower_manifest(
     diagnostics: &mut Diagnostics,
 ) -> TableManifest {
     let origin = Origin::new(file, 0..text.len().min(1));
-    crate::load::check_identity(&raw.id, &raw.name, file, text, diagnostics);
+    safari_core::load::check_identity(&raw.id, &raw.name, file, text, diagnostics);
     let Players { min, max } = raw.players;
     if min > max || min == 0 || max > limits::MAX_PLAYERS {
         diagnostics.push(
@@ -367,12 +372,12 @@ fn lower_manifest(
                 ),
             )
             .with_primary(
-                Origin::new(file, crate::load::find_key(text, "players")),
+                Origin::new(file, safari_core::load::find_key(text, "players")),
                 "here",
             ),
         );
     }
-    let (card_size, paper) = crate::load::lower_print(&raw.print, file, text, diagnostics);
+    let (card_size, paper) = safari_core::load::lower_print(&raw.print, file, text, diagnostics);
     TableManifest {
         id: raw.id.get_ref().clone(),
         name: raw.name.clone(),
@@ -389,7 +394,7 @@ fn lower_manifest(
             let lo = min.clamp(1, limits::MAX_PLAYERS);
             (lo, max.clamp(lo, limits::MAX_PLAYERS))
         },
-        players_origin: match crate::load::find_key(text, "[players]") {
+        players_origin: match safari_core::load::find_key(text, "[players]") {
             span if span != (0..0) => Origin::new(file, span),
             _ => origin,
         },
@@ -746,7 +751,7 @@ impl Lower {
                 cards.clear();
             }
             let size = match &entry.card_size {
-                Some(value) => crate::load::card_size(value, file, diagnostics),
+                Some(value) => safari_core::load::card_size(value, file, diagnostics),
                 None => card_size,
             };
             let template = |name: &Option<Spanned<String>>, diagnostics: &mut Diagnostics| {
@@ -927,7 +932,7 @@ impl Lower {
             ) else {
                 return;
             };
-            if let Err(reason) = crate::load::check_id(&id) {
+            if let Err(reason) = safari_core::load::check_id(&id) {
                 diagnostics.push(
                     Diagnostic::error(
                         Code::BadId,
@@ -1243,10 +1248,7 @@ impl Lower {
                             )
                             .with_primary(
                                 origin_of(file, row),
-                                crate::components::check::plural(
-                                    text.graphemes(true).count() as u64,
-                                    "cell",
-                                ),
+                                crate::check::plural(text.graphemes(true).count() as u64, "cell"),
                             ),
                         );
                         whole = false;
@@ -1348,11 +1350,11 @@ impl Lower {
                 continue;
             }
             let what = format!("the sheet `{}`", entry.id.get_ref());
-            let dialect = crate::load::guide::Dialect {
+            let dialect = safari_core::load::guide::Dialect {
                 what: &what,
                 one_fill_help: "write one term, without `,` (`a/b` for alternatives)",
             };
-            let written = crate::load::guide::read(layout, &text, &dialect, diagnostics);
+            let written = safari_core::load::guide::read(layout, &text, &dialect, diagnostics);
             written.names.report(folder, diagnostics);
             // All sheets together are laid out by `check` as one big sheet would be: they
             // hold at most as many boxes.
@@ -1433,7 +1435,7 @@ impl Lower {
                     continue;
                 };
                 let at = origin_of(file, &piece.id);
-                if let Err(reason) = crate::load::check_id(piece.id.get_ref()) {
+                if let Err(reason) = safari_core::load::check_id(piece.id.get_ref()) {
                     diagnostics.push(
                         Diagnostic::error(
                             Code::BadId,

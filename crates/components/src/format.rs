@@ -28,7 +28,7 @@ pub struct TableManifestFile {
     #[serde(default)]
     pub versions: BTreeMap<String, String>,
     #[serde(default)]
-    pub players: crate::load::formats::Players,
+    pub players: safari_core::load::formats::Players,
     /// The component files, relative to the game folder.
     #[serde(default = "default_components")]
     #[schemars(with = "Vec<String>")]
@@ -38,7 +38,7 @@ pub struct TableManifestFile {
     #[schemars(with = "BTreeMap<String, serde_json::Value>")]
     pub play: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
     #[serde(default)]
-    pub print: crate::load::formats::Print,
+    pub print: safari_core::load::formats::Print,
 }
 
 fn default_components() -> Vec<Spanned<String>> {
@@ -99,7 +99,7 @@ pub struct DeckEntry {
     pub name: String,
     /// The card size: a name (poker, standard, bridge, mini, tarot) or
     /// `{ width-mm = ..., height-mm = ... }`; the manifest's `[print] card-size` by default.
-    #[schemars(with = "Option<crate::load::formats::CardSizeValue>")]
+    #[schemars(with = "Option<safari_core::load::formats::CardSizeValue>")]
     pub card_size: Option<Spanned<toml::Value>>,
     /// A template in the game's `templates/` drawing the fronts (`front(card, deck, size)`).
     #[schemars(with = "Option<String>")]

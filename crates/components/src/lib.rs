@@ -14,11 +14,14 @@ pub mod params;
 pub mod rules;
 pub mod sheet;
 
-pub use load::load;
+pub use load::{Pictures, load};
 pub use params::{Key, KeyKind, Param, ParamValue};
 pub use sheet::{Sheet, SheetKey};
 
 use std::collections::BTreeMap;
+
+use safari_core::{diag, model, world};
+use safari_layout as layout;
 
 use crate::model::{CardSize, Located, Paper};
 use crate::world::Origin;

@@ -22,7 +22,7 @@ pub struct Key {
 }
 
 /// The range of a count that is no more than a number of things.
-pub const ANY_COUNT: (u32, u32) = (0, crate::load::limits::MAX_COUNT);
+pub const ANY_COUNT: (u32, u32) = (0, safari_core::load::limits::MAX_COUNT);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {

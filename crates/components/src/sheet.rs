@@ -11,10 +11,10 @@ use crate::diag::Diagnostic;
 use crate::layout::{
     BoxData, Icon, KeyWords, SheetData, SheetLayout, Titles, fits_as, lay_out, one_line,
 };
-use crate::load::guide::{Term, WrittenTerms};
 use crate::model::PaperSize;
 use crate::model::{BoxId, Located, Paper, SheetDef};
 use crate::world::Origin;
+use safari_core::load::guide::{Term, WrittenTerms};
 
 #[derive(Debug, Clone)]
 pub struct Sheet {
