@@ -3,7 +3,6 @@
 //! The pipeline is load -> model -> check -> backends -> out/ (see ARCHITECTURE.md). This
 //! crate is the library; `src/main.rs` is a thin shell over [`cli`].
 
-pub mod backends;
 pub mod charts;
 pub mod cli;
 pub mod embedded;
@@ -14,11 +13,10 @@ pub mod load {
     pub use safari_core::load::*;
     pub mod picture;
 }
-pub mod memory;
 pub mod output;
-pub mod raster;
 pub mod rules;
 
+pub use safari_backends::{self as backends, memory, raster};
 pub use safari_components as components;
 pub use safari_core::{diag, model, world};
 pub use safari_layout::{self as layout, fonts};

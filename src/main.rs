@@ -1,5 +1,5 @@
 // The KDL parser allocates heavily; mimalloc makes a cold `safari check` noticeably faster.
-// The wrapper bounds the typesetting worker's heap (see src/memory.rs); elsewhere it only looks.
+// The wrapper bounds the typesetting worker's heap (see crates/backends/src/memory.rs); elsewhere it only looks.
 #[global_allocator]
 static GLOBAL: safari::memory::Bounded<mimalloc::MiMalloc> =
     safari::memory::Bounded(mimalloc::MiMalloc);

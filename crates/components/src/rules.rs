@@ -30,7 +30,7 @@ pub trait Rules: Sync {
 }
 
 /// A rules module's scripted object on the table, its Lua placed after the table's shared
-/// script (`backends/tts_common.lua`). It reads the ruleset from the rules object and finds
+/// script (the backends' `tts_common.lua`). It reads the ruleset from the rules object and finds
 /// the pieces it moves from its saved state, the table's wiring: `rules` (the rules object's
 /// GUID), `rules_name`, `format` and `version` (the ruleset it reads), `sets` (each tile and
 /// token set's bag GUID) and `mm_per_unit`.

@@ -11,7 +11,7 @@ use crate::diag::{Code, Diagnostic};
 
 use super::data::{BoardData, TableData};
 use super::nets::{self, Die, Net, Point};
-use crate::backends::print::geometry::{PAGE_MARGIN_MM, PaperSize};
+use crate::print::geometry::{PAGE_MARGIN_MM, PaperSize};
 
 /// Space between two pieces on a cut sheet: each has its own cut line.
 pub const GAP_MM: f64 = 3.0;
@@ -530,7 +530,7 @@ pub fn fits(
     paper: crate::model::Paper,
     diagnostics: &mut crate::diag::Diagnostics,
 ) {
-    use crate::backends::print::geometry::{DeckLayout, card_fit};
+    use crate::print::geometry::{DeckLayout, card_fit};
     let page = PaperSize::of(paper);
     let too_large = |what: String, origin: crate::world::Origin, size: (f64, f64)| {
         Diagnostic::error(

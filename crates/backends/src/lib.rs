@@ -5,11 +5,19 @@
 //! components, and `tts` holds what every Tabletop Simulator export shares. Each returns the
 //! files it makes, with paths relative to the game's output folder. None of them touches the disk:
 //! the `build` command writes what they return, atomically, and only when the check found no
-//! errors. This keeps backends testable and the output folder consistent.
+//! errors. This keeps backends testable and the output folder consistent. They are the only
+//! crate that links Typst; `raster` turns its pages into pictures, and `memory` bounds the heap
+//! of the worker they typeset in.
 
+pub mod memory;
 pub mod print;
+pub mod raster;
 pub mod table;
 pub mod tts;
+
+use safari_components as components;
+use safari_core::{diag, load, model, world};
+use safari_layout::{self as layout, fonts};
 
 use crate::diag::Diagnostic;
 use print::{Document, PrintOptions};

@@ -21,45 +21,45 @@ use crate::world::{FileId, FolderReader, GameFolder};
 
 /// The helpers every built-in template imports: (name, text).
 pub const COMMON: &[(&str, &str)] = &[
-    ("lib.typ", include_str!("../../../templates/lib.typ")),
-    ("sheet.typ", include_str!("../../../templates/sheet.typ")),
+    ("lib.typ", include_str!("../../../../templates/lib.typ")),
+    ("sheet.typ", include_str!("../../../../templates/sheet.typ")),
 ];
 
 /// The component layer's templates: (name, text). A rules module's own are
 /// [`crate::rules::templates`].
 pub const COMPONENTS: &[(&str, &str)] = &[
-    ("table.typ", include_str!("../../../templates/table.typ")),
+    ("table.typ", include_str!("../../../../templates/table.typ")),
     (
         "table-deck.typ",
-        include_str!("../../../templates/table-deck.typ"),
+        include_str!("../../../../templates/table-deck.typ"),
     ),
     (
         "table-deck-designs.typ",
-        include_str!("../../../templates/table-deck-designs.typ"),
+        include_str!("../../../../templates/table-deck-designs.typ"),
     ),
     (
         "table-deck-cards.typ",
-        include_str!("../../../templates/table-deck-cards.typ"),
+        include_str!("../../../../templates/table-deck-cards.typ"),
     ),
     (
         "table-sheet.typ",
-        include_str!("../../../templates/table-sheet.typ"),
+        include_str!("../../../../templates/table-sheet.typ"),
     ),
     (
         "table-pieces.typ",
-        include_str!("../../../templates/table-pieces.typ"),
+        include_str!("../../../../templates/table-pieces.typ"),
     ),
     (
         "table-board.typ",
-        include_str!("../../../templates/table-board.typ"),
+        include_str!("../../../../templates/table-board.typ"),
     ),
     (
         "table-dice.typ",
-        include_str!("../../../templates/table-dice.typ"),
+        include_str!("../../../../templates/table-dice.typ"),
     ),
     (
         "table-tts.typ",
-        include_str!("../../../templates/table-tts.typ"),
+        include_str!("../../../../templates/table-tts.typ"),
     ),
 ];
 

@@ -15,13 +15,13 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::data::TableData;
-use crate::backends::Output;
-use crate::backends::print::geometry::PaperSize;
-use crate::backends::tts::{
+use crate::Output;
+use crate::components::{Keep, Table};
+use crate::print::geometry::PaperSize;
+use crate::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, hand_zone, object,
     rules_lua, save_name, seat_colour, setup_object, short_hash, transform,
 };
-use crate::components::{Keep, Table};
 
 /// Resolution of every picture.
 pub const DPI: f64 = 150.0;
@@ -428,7 +428,7 @@ fn objects(
                             transform(0.0, 0.0, 0.0, 1.0),
                         );
                         object["CardID"] = json!(id);
-                        crate::backends::tts::held_in_hands(&mut object);
+                        crate::tts::held_in_hands(&mut object);
                         cards.push(object);
                         designs.push(design);
                     }
@@ -467,7 +467,7 @@ fn objects(
                             object["CustomDeck"] = Value::Object(custom.clone());
                             object["ContainedObjects"] =
                                 Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
-                            crate::backends::tts::held_in_hands(&mut object);
+                            crate::tts::held_in_hands(&mut object);
                             object
                         }
                     };
@@ -786,7 +786,7 @@ fn objects(
             &script.description,
             transform(-right, 8.0, 0.0, 1.0),
         );
-        object["LuaScript"] = json!(crate::backends::tts::table_script(script.lua));
+        object["LuaScript"] = json!(crate::tts::table_script(script.lua));
         object["LuaScriptState"] = json!(
             json!({
                 "rules": rules["GUID"],

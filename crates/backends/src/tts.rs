@@ -14,15 +14,15 @@ use typst_layout::Page;
 use super::print::cache::{self, Key};
 
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
-pub(crate) const MAX_SHEET_PX: u32 = 4096;
+pub const MAX_SHEET_PX: u32 = 4096;
 /// A deck sheet holds at most 10 x 7 cards.
-pub(crate) const MAX_COLUMNS: u32 = 10;
-pub(crate) const MAX_ROWS: u32 = 7;
+pub const MAX_COLUMNS: u32 = 10;
+pub const MAX_ROWS: u32 = 7;
 /// The d6 texture: 2048 px square, faces about 613 px, in the template's cells.
-pub(crate) const DIE_TEXTURE_PX: u32 = 2048;
-pub(crate) const DIE_FACE_PX: u32 = 613;
+pub const DIE_TEXTURE_PX: u32 = 2048;
+pub const DIE_FACE_PX: u32 = 613;
 /// (x, y) of faces 1 to 6 in the texture, and whether the face is drawn upside down.
-pub(crate) const DIE_CELLS: [(u32, u32, bool); 6] = [
+pub const DIE_CELLS: [(u32, u32, bool); 6] = [
     (27, 1408, true),
     (27, 717, false),
     (717, 1408, false),
@@ -31,7 +31,7 @@ pub(crate) const DIE_CELLS: [(u32, u32, bool); 6] = [
     (1406, 1408, true),
 ];
 /// How Tabletop Simulator turns a d6 to show each face up (the built-in die's values).
-pub(crate) const D6_ROTATIONS: [[i32; 3]; 6] = [
+pub const D6_ROTATIONS: [[i32; 3]; 6] = [
     [-90, 0, 0],
     [0, 0, 0],
     [0, 0, -90],
@@ -89,7 +89,7 @@ pub fn save_name(game_name: &str) -> String {
     }
 }
 
-pub(crate) fn short_hash(bytes: &[u8]) -> String {
+pub fn short_hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .take(5)
@@ -100,13 +100,13 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 /// Stable 6-hex GUIDs for the objects of one game: a hash of the game and the object's role,
 /// re-hashed in the rare case two roles meet on the same six digits.
 #[derive(Clone)]
-pub(crate) struct Guids {
-    pub(crate) game: String,
-    pub(crate) taken: std::collections::HashSet<String>,
+pub struct Guids {
+    pub game: String,
+    pub taken: std::collections::HashSet<String>,
 }
 
 impl Guids {
-    pub(crate) fn next(&mut self, role: &str) -> String {
+    pub fn next(&mut self, role: &str) -> String {
         let mut salt = 0u32;
         loop {
             let digest = Sha256::digest(format!("{}\0{role}\0{salt}", self.game).as_bytes());
@@ -119,7 +119,7 @@ impl Guids {
     }
 }
 
-pub(crate) fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
+pub fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
     json!({
         "posX": x, "posY": 1.0, "posZ": z,
         "rotX": 0.0, "rotY": rotation_y, "rotZ": 0.0,
@@ -128,13 +128,7 @@ pub(crate) fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
 }
 
 /// The fields every object has, filled in.
-pub(crate) fn object(
-    name: &str,
-    guid: String,
-    nickname: &str,
-    description: &str,
-    at: Value,
-) -> Value {
+pub fn object(name: &str, guid: String, nickname: &str, description: &str, at: Value) -> Value {
     json!({
         "GUID": guid,
         "Name": name,
@@ -159,19 +153,19 @@ pub(crate) fn object(
 }
 
 /// The seats' colours in Tabletop Simulator, in seat order.
-pub(crate) const SEAT_COLOURS: [&str; 10] = [
+pub const SEAT_COLOURS: [&str; 10] = [
     "White", "Red", "Yellow", "Green", "Blue", "Orange", "Purple", "Pink", "Teal", "Brown",
 ];
 
 /// The colour of seat `seat` (from 0).
-pub(crate) fn seat_colour(seat: usize) -> &'static str {
+pub fn seat_colour(seat: usize) -> &'static str {
     SEAT_COLOURS[seat % SEAT_COLOURS.len()]
 }
 
 /// A hand zone of the seat of `colour`, centred at (`x`, `z`) and `width` units wide: cards in
 /// it are that player's hand, hidden from the others. The first hand zone of a colour is also
 /// where that player sits.
-pub(crate) fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) -> Value {
+pub fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) -> Value {
     let mut zone = object(
         "HandTrigger",
         guid,
@@ -195,14 +189,14 @@ pub(crate) fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) 
 /// What the setup object does for one number of players: the objects it takes away (by GUID)
 /// and the objects it puts out.
 #[derive(Debug, Default)]
-pub(crate) struct Layout {
-    pub(crate) remove: Vec<String>,
-    pub(crate) spawn: Vec<Value>,
+pub struct Layout {
+    pub remove: Vec<String>,
+    pub spawn: Vec<Value>,
 }
 
 /// The setup object: it asks how many play when the table loads and sets the table for that
 /// many (`tts_setup.lua`), the save being laid out for `laid_out` players.
-pub(crate) fn setup_object(
+pub fn setup_object(
     guid: String,
     game_name: &str,
     laid_out: u32,
@@ -237,7 +231,7 @@ pub(crate) fn setup_object(
 
 /// Makes a card or a deck what players expect of one: it can be held in a hand, and face down
 /// it hides its face and name (Tabletop Simulator's own default for cards).
-pub(crate) fn held_in_hands(object: &mut Value) {
+pub fn held_in_hands(object: &mut Value) {
     object["Hands"] = json!(true);
     object["HideWhenFaceDown"] = json!(true);
 }
@@ -280,7 +274,7 @@ pub fn asset_base_fault(base: &str) -> Option<String> {
 /// The image addresses the saved objects among `outputs` (`tts/*.json`) name that are not
 /// `base/<file>` for a file the same outputs write under `tts/images/`: the folder a designer
 /// is asked to upload must hold every image the table loads.
-pub fn images_not_written(outputs: &[crate::backends::Output], base: &str) -> Vec<String> {
+pub fn images_not_written(outputs: &[crate::Output], base: &str) -> Vec<String> {
     let written: std::collections::HashSet<&str> = outputs
         .iter()
         .filter_map(|o| o.path.strip_prefix("tts/images/"))
@@ -336,9 +330,9 @@ pub fn rules_lua(format: &str, version_key: &str, version: u32) -> String {
 }
 
 /// An encoded image and the hash it is named by.
-pub(crate) struct Png {
-    pub(crate) bytes: Vec<u8>,
-    pub(crate) hash: String,
+pub struct Png {
+    pub bytes: Vec<u8>,
+    pub hash: String,
 }
 
 impl cache::Weigh for Png {
@@ -348,13 +342,13 @@ impl cache::Weigh for Png {
 }
 
 /// The key of a page rasterised at `scale` for the export.
-pub(crate) fn page_key(page: &Page, scale: f64) -> Key {
+pub fn page_key(page: &Page, scale: f64) -> Key {
     cache::key(&("tts page", page, scale.to_bits()))
 }
 
 /// Pixels per point for card faces so that `columns` x `rows` of them fit the sheet limit
 /// (and no finer than print resolution).
-pub(crate) fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
+pub fn card_scale(width_pt: f64, height_pt: f64, columns: u32, rows: u32) -> f64 {
     let limit = MAX_SHEET_PX as f64;
     // Rounding up a pixel per card must not push the sheet over the limit.
     let by_width = (limit / columns as f64 - 1.0) / width_pt;

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::backends::print::ColorSpace;
-use crate::backends::print::geometry::{CARD_BLEED_MM, PaperSize};
 use crate::components::rules::Rules;
 use crate::components::{DieFace, Table};
 use crate::model::Paper;
+use crate::print::ColorSpace;
+use crate::print::geometry::{CARD_BLEED_MM, PaperSize};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TableData {

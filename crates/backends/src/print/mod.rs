@@ -19,7 +19,7 @@ pub mod plan;
 pub mod printer;
 pub mod run;
 mod typeset;
-pub(crate) mod wire;
+pub mod wire;
 pub mod worker;
 
 use super::Output;

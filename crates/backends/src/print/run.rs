@@ -15,7 +15,7 @@ use super::files::TemplateFiles;
 use super::plan::{self, Job, Plan};
 use super::typeset::Typesetter;
 use super::{CARD_DPI, PageExports, Timing};
-use crate::backends::Output;
+use crate::Output;
 use crate::diag::{Code, Diagnostic};
 
 /// The name the exports drawn from pages (the Tabletop Simulator save, the playtest page) go

@@ -22,7 +22,7 @@ use super::files::TemplateFiles;
 use super::plan::Plan;
 use super::run::{Done, EXPORTS};
 use super::wire::{self, Event, Request};
-use crate::backends::Output;
+use crate::Output;
 use crate::diag::{Code, Diagnostic};
 use crate::world::Origin;
 

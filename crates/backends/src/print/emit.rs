@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use super::files::TemplateFiles;
 use super::plan;
-use crate::backends::Output;
+use crate::Output;
 
 /// What replaces `sys.inputs` in the emitted sources.
 const INPUTS: &str = "safari-inputs";
