@@ -137,6 +137,39 @@ fn crates_depend_only_on_lower_layers() {
     report(&faults, "a crate depends only on crates below it");
 }
 
+/// Only the commands print (`src/cli/`): a library function that printed would bypass the
+/// one place where what content says is made inert (`diag::printable`) and `--quiet`. The one
+/// exception is the typesetting worker's allocator, which says on its way out that the memory
+/// bound was reached, for the parent to read.
+#[test]
+fn only_the_commands_print() {
+    let prints = [
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+        "io::stdout()",
+        "io::stderr()",
+    ];
+    let exempt =
+        |name: &str| name.starts_with("src/cli/") || name == "crates/backends/src/memory.rs";
+    let mut faults = Vec::new();
+    for (name, text) in program_sources().into_iter().filter(|(n, _)| !exempt(n)) {
+        let tests_from = text.find("#[cfg(test)]").unwrap_or(text.len());
+        for (number, line) in text[..tests_from].lines().enumerate() {
+            let code = code_of(line);
+            if let Some(print) = prints.iter().find(|p| code.contains(*p)) {
+                faults.push(format!(
+                    "{name}:{}: `{print}` in `{}`",
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    report(&faults, "only the commands print");
+}
+
 /// The words of the four games (their concepts and names), which the layers below the rules
 /// modules must not use, in code, comments or documentation alike: what a game adds comes
 /// through its module.

@@ -19,6 +19,8 @@ pub mod fonts;
 mod input;
 mod section;
 mod sheet;
+#[cfg(test)]
+mod tests;
 
 pub use input::{BoxData, Icon, SectionData, SheetData, TrackData, one_line};
 pub use sheet::{KeyWords, Overflow, Titles, fits_as, lay_out};
