@@ -212,12 +212,12 @@ fn pdf(
     name: &str,
     reuse: Reuse,
 ) -> Result<std::sync::Arc<Vec<u8>>, Vec<Diagnostic>> {
-    let tagged = std::env::var_os("SAFARI_TAGGED").is_some();
     let options = typst_pdf::PdfOptions {
         // A stable identifier keeps the PDF's /ID the same from build to build.
         ident: Smart::Custom(format!("{game}/{name}")),
         timestamp: None,
-        tagged,
+        // Untagged, always: the bytes depend on the content and the options alone.
+        tagged: false,
         ..Default::default()
     };
     let export = |document: &PagedDocument| {
@@ -237,7 +237,7 @@ fn pdf(
         None => export(document).map(std::sync::Arc::new),
         Some(cache) => {
             let info = cache::key(&*document.info_mut());
-            let key = cache::key(&("pdf", game, name, tagged, document.pages(), info));
+            let key = cache::key(&("pdf", game, name, document.pages(), info));
             cache.try_get(key, || export(document))
         }
     }
