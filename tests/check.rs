@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use safari::diag::{Code, RenderOptions, render_human, render_json, summary};
+use safari::diag::{Code, RenderOptions, render_human};
 use safari::world::GameFolder;
 
 mod trials;
@@ -44,25 +44,7 @@ fn check(dir: &Path) -> (GameFolder, Vec<safari::diag::Diagnostic>) {
 
 fn matches_its_snapshots(dir: &Path) {
     let (folder, diagnostics) = check(dir);
-    let options = RenderOptions {
-        width: 100,
-        color: false,
-    };
-    let text = format!(
-        "{}{}\n",
-        render_human(&diagnostics, &folder, options),
-        summary(&diagnostics)
-    );
-    let json = render_json(&diagnostics, &folder);
-    insta::with_settings!({
-        snapshot_path => &dir,
-        prepend_module_to_snapshot => false,
-        omit_expression => true,
-        input_file => dir.join("game.toml"),
-    }, {
-        insta::assert_snapshot!("diagnostics", text);
-        insta::assert_snapshot!("diagnostics-json", json);
-    });
+    trials::assert_diagnostics_match(dir, &folder, &diagnostics);
 }
 
 fn raises_its_own_code_and_nothing_else(dir: &Path) {

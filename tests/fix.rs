@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use safari::diag::{Diagnostic, Fix, fix};
 use safari::world::GameFolder;
 
+#[allow(dead_code)]
 mod trials;
 
 use trials::{Trial, folders, name, per_folder, single};

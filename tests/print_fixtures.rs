@@ -8,7 +8,6 @@ use std::time::Duration;
 use safari::backends::print::Typesetting;
 use safari::backends::print::worker::{Bounds, Worker};
 use safari::backends::{BuildOptions, Target};
-use safari::diag::{RenderOptions, render_human, render_json, summary};
 use safari::world::GameFolder;
 
 #[allow(dead_code)]
@@ -57,22 +56,5 @@ fn matches_its_snapshots(dir: &Path) {
         !diagnostics.iter().any(|d| d.is_error()),
         "{name}: outputs exactly when there are no errors"
     );
-    let options = RenderOptions {
-        width: 100,
-        color: false,
-    };
-    let text = format!(
-        "{}{}\n",
-        render_human(&diagnostics, &folder, options),
-        summary(&diagnostics)
-    );
-    let json = render_json(&diagnostics, &folder);
-    insta::with_settings!({
-        snapshot_path => &dir,
-        prepend_module_to_snapshot => false,
-        omit_expression => true,
-    }, {
-        insta::assert_snapshot!("diagnostics", text);
-        insta::assert_snapshot!("diagnostics-json", json);
-    });
+    trials::assert_diagnostics_match(dir, &folder, &diagnostics);
 }

@@ -390,15 +390,10 @@ fn build_and_write(
     }
 }
 
+/// A target as `watch` reports it: as `--only` names it, the playtest page in words.
 fn target_name(target: Target) -> &'static str {
     match target {
-        Target::Sheet => "sheet",
-        Target::Deck => "deck",
-        Target::Dice => "dice",
-        Target::Tiles => "tiles",
-        Target::Board => "board",
-        Target::Ruleset => "ruleset",
-        Target::Tts => "tts",
         Target::Play => "playtest page",
+        target => super::values::Only::name(target),
     }
 }

@@ -52,3 +52,32 @@ pub fn run(trials: Vec<Trial>) -> ! {
     let args = libtest_mimic::Arguments::from_args();
     libtest_mimic::run(&args, trials).exit()
 }
+
+/// Holds a fixture's diagnostics to the snapshots beside it: rendered at a fixed width without
+/// colour (`diagnostics.snap`), and as JSON (`diagnostics-json.snap`).
+pub fn assert_diagnostics_match(
+    dir: &Path,
+    folder: &safari::world::GameFolder,
+    diagnostics: &[safari::diag::Diagnostic],
+) {
+    use safari::diag::{RenderOptions, render_human, render_json, summary};
+    let options = RenderOptions {
+        width: 100,
+        color: false,
+    };
+    let text = format!(
+        "{}{}\n",
+        render_human(diagnostics, folder, options),
+        summary(diagnostics)
+    );
+    let json = render_json(diagnostics, folder);
+    insta::with_settings!({
+        snapshot_path => dir,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+        input_file => dir.join("game.toml"),
+    }, {
+        insta::assert_snapshot!("diagnostics", text);
+        insta::assert_snapshot!("diagnostics-json", json);
+    });
+}
