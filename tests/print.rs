@@ -602,18 +602,22 @@ fn printer_presets_give_each_service_its_card_pictures() {
         let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
         (word(16), word(20))
     };
-    // The default game's poker cards, and the fixture's mini cards.
+    // The default game's poker cards, the fixture's mini cards, and a game of components'
+    // decks, each in a folder of its own.
+    let pack = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/gamewright-safari");
     let cases = [
-        (default_game(), Printer::Tgc, (825, 1125)),
-        (default_game(), Printer::Mpc, (822, 1122)),
-        (print_fixture("mini-odd-deck"), Printer::Tgc, (600, 825)),
+        (default_game(), Printer::Tgc, (825, 1125), ""),
+        (default_game(), Printer::Mpc, (822, 1122), ""),
+        (print_fixture("mini-odd-deck"), Printer::Tgc, (600, 825), ""),
+        (pack.clone(), Printer::Tgc, (825, 1125), "animals/"),
+        (pack, Printer::Mpc, (822, 1122), "safari-charlie/"),
     ];
-    for (game, printer, size) in cases {
+    for (game, printer, size, deck) in cases {
         let built = build(&game, |options| {
             options.targets = vec![Target::Deck];
             options.print.printer = Some(printer);
         });
-        let folder = format!("printer/{}/", printer.name());
+        let folder = format!("printer/{}/{deck}", printer.name());
         let mut pictures: Vec<&String> = built
             .keys()
             .filter(|path| path.starts_with(&folder) && path.ends_with(".png"))

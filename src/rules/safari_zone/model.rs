@@ -190,6 +190,13 @@ impl Deck {
             .iter()
             .fold(0u32, |total, c| total.saturating_add(c.copies.value))
     }
+
+    /// For each physical card in deck order, the index of its design.
+    pub fn physical_order(&self) -> Vec<usize> {
+        let copies =
+            |(index, card): (usize, &Card)| std::iter::repeat_n(index, card.copies.value as usize);
+        self.cards.iter().enumerate().flat_map(copies).collect()
+    }
 }
 
 #[derive(Debug, Clone)]

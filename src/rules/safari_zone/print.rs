@@ -7,11 +7,10 @@ use serde::Serialize;
 use super::model::Game;
 use super::template_data::{self, GameData};
 use crate::backends::Output;
+use crate::backends::print::deck::{Deck, Templates, Wanted};
 use crate::backends::print::files::{GameSource, TemplateFiles};
-use crate::backends::print::geometry::{self, PaperSize};
-use crate::backends::print::plan::{
-    self, CardImages, ExportPlan, Job, Plan, Previews, pages_showing_new_designs,
-};
+use crate::backends::print::geometry::PaperSize;
+use crate::backends::print::plan::{self, ExportPlan, Job, Plan, Previews};
 use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Typesetting, run_plan};
 use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
@@ -90,14 +89,8 @@ pub fn print(
     let plan = plan(game, layout, files.has(PARK_RULES), options, export);
     let (outputs, done) = run_plan(&plan, files, &crate::rules::page_export, typesetting)?;
     let mut outputs = outputs;
-    if let Some(printer) = options.printer
-        && options.documents.contains(&Document::Deck)
-    {
-        outputs.push(Output {
-            path: format!("{}/copies.csv", printer.folder()),
-            bytes: copies_csv(game).into_bytes(),
-        });
-    }
+    let deck = encounter_deck(game);
+    outputs.extend(deck.outputs(options, deck_wanted(options, false)));
     let mut warnings = done.warnings;
     let makes_sheet = plan
         .jobs
@@ -154,57 +147,9 @@ pub fn plan(
             ..Job::new("field-guide.typ", sheet.then_some("field-guide.pdf"))
         });
     }
-    if wants(Document::Deck) {
-        let size = game.manifest.card_size;
-        let (grid, pages) = geometry::card_pages(
-            PaperSize::of(paper),
-            size.width_mm,
-            size.height_mm,
-            &data.deck.physical,
-            options.layout,
-            options.back_offset,
-        );
-        let shown = pages_showing_new_designs(&pages);
-        jobs.push(Job {
-            inputs: vec![
-                ("grid".to_string(), json(&grid)),
-                ("pages".to_string(), json(&pages)),
-                (
-                    "back_offset".to_string(),
-                    json(&[options.back_offset.0, options.back_offset.1]),
-                ),
-            ],
-            previews: previews("encounter-deck", Some(shown)),
-            designs: Some("card-designs.typ".to_string()),
-            ..Job::new("encounter-deck.typ", Some("encounter-deck.pdf"))
-        });
-    }
-    let design_ids = || data.deck.designs.iter().map(|d| d.id.clone()).collect();
-    if wants(Document::Deck) || keep {
-        let deck = wants(Document::Deck);
-        let card_images = (options.card_previews && deck).then(|| CardImages {
-            folder: "preview/cards".to_string(),
-            designs: design_ids(),
-        });
-        jobs.push(Job {
-            card_images,
-            keep,
-            ..Job::new("cards.typ", deck.then_some("encounter-deck-cards.pdf"))
-        });
-    }
-    if let Some(printer) = options.printer
-        && wants(Document::Deck)
-    {
-        // The designs again, with the service's bleed in place of the game's.
-        jobs.push(Job {
-            inputs: vec![("bleed".to_string(), json(&printer.bleed_mm()))],
-            card_images: Some(CardImages {
-                folder: printer.folder(),
-                designs: design_ids(),
-            }),
-            ..Job::new("cards.typ", None)
-        });
-    }
+    let deck = encounter_deck(game);
+    let deck_wanted = deck_wanted(options, keep);
+    jobs.extend(deck.jobs(PaperSize::of(paper), options, deck_wanted));
     if wants(Document::Dice) {
         jobs.push(Job {
             previews: previews("dice", None),
@@ -225,20 +170,38 @@ pub fn plan(
     }
 }
 
-/// How many copies of each design the deck has, as CSV beside the pictures (`NN-<design>.png`
-/// in deck order): the services ask for a quantity per face when the deck is ordered.
-pub fn copies_csv(game: &Game) -> String {
-    let designs: Vec<String> = game.deck.cards.iter().map(|card| card.id.clone()).collect();
-    let copies = game.deck.cards.iter().map(|card| card.copies.value);
-    // The back is on every card.
-    let copies = copies.chain(std::iter::once(game.deck.physical_cards()));
-    let mut csv = String::from("file,design,copies\n");
-    for (index, copies) in copies.enumerate() {
-        let design = designs.get(index).map_or("back", String::as_str);
-        let file = plan::card_file(&designs, index + 1);
-        csv.push_str(&format!("{file},{design},{copies}\n"));
+/// The Encounter Deck as the print backend plans every deck: its files beside the Field
+/// Guide's, drawn by Safari Zone RNW's card templates.
+fn encounter_deck(game: &Game) -> Deck<'static> {
+    Deck {
+        name: "encounter-deck".to_string(),
+        card_previews: "preview/cards".to_string(),
+        printer_folder: String::new(),
+        templates: Templates {
+            sheets: "encounter-deck.typ",
+            designs: "card-designs.typ",
+            cards: "cards.typ",
+        },
+        inputs: Vec::new(),
+        card_size: (
+            game.manifest.card_size.width_mm,
+            game.manifest.card_size.height_mm,
+        ),
+        designs: game
+            .deck
+            .cards
+            .iter()
+            .map(|card| (card.id.clone(), card.copies.value))
+            .collect(),
+        physical: game.deck.physical_order(),
     }
-    csv
+}
+
+fn deck_wanted(options: &PrintOptions, keep: bool) -> Wanted {
+    Wanted {
+        print: options.documents.contains(&Document::Deck),
+        keep,
+    }
 }
 
 /// The Typst projects of the documents `options` ask for (`build --emit-typst`), with the card

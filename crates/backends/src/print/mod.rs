@@ -12,6 +12,7 @@
 //! be stopped nor limited from inside the process it runs in.
 
 pub mod cache;
+pub mod deck;
 pub mod emit;
 pub mod files;
 pub mod geometry;

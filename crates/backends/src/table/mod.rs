@@ -15,9 +15,9 @@ pub mod tts;
 use serde::Serialize;
 
 use super::print::geometry::{self, PaperSize};
-use super::print::plan::{CardImages, Images, Job, Plan, Previews};
+use super::print::plan::{Images, Job, Plan, Previews};
 use super::print::{PREVIEW_DPI, Printed, Typesetting};
-use super::{BuildOptions, Output, Target};
+use super::{BuildOptions, Output, Target, print};
 use crate::components::Table;
 use crate::components::rules::Rules;
 use crate::diag::Diagnostic;
@@ -39,10 +39,15 @@ pub fn build(
     let ruleset_json = serde_json::to_string_pretty(&ruleset).expect("rulesets serialise") + "\n";
 
     let mut jobs = Vec::new();
-    if wants(Target::Deck) {
-        for (ix, deck) in data.decks.iter().enumerate() {
-            deck_jobs(&mut jobs, ix, deck, paper, options);
-        }
+    let mut outputs = Vec::new();
+    let deck_wanted = print::deck::Wanted {
+        print: wants(Target::Deck),
+        keep: false,
+    };
+    for (ix, data) in data.decks.iter().enumerate() {
+        let deck = deck(ix, data);
+        jobs.extend(deck.jobs(paper, &options.print, deck_wanted));
+        outputs.extend(deck.outputs(&options.print, deck_wanted));
     }
     if wants(Target::Sheet) {
         for (ix, sheet) in data.sheets.iter().enumerate() {
@@ -100,7 +105,6 @@ pub fn build(
         });
     }
 
-    let mut outputs = Vec::new();
     let mut printed = Printed {
         outputs: Vec::new(),
         warnings: Vec::new(),
@@ -123,7 +127,7 @@ pub fn build(
             export: None,
         };
         let (made, done) = super::print::run_plan(&plan, &files, &|_| None, typesetting)?;
-        outputs = made;
+        outputs.extend(made);
         printed.warnings = done.warnings;
         printed.timings = done.timings;
     }
@@ -147,57 +151,25 @@ pub fn build(
     Ok(printed)
 }
 
-fn deck_jobs(
-    jobs: &mut Vec<Job>,
-    ix: usize,
-    deck: &data::DeckData,
-    paper: PaperSize,
-    options: &BuildOptions,
-) {
-    let (grid, pages) = geometry::card_pages(
-        paper,
-        deck.card_size.width,
-        deck.card_size.height,
-        &deck.physical,
-        options.print.layout,
-        options.print.back_offset,
-    );
-    let shown = super::print::plan::pages_showing_new_designs(&pages);
-    let designs: Vec<String> = deck.designs.iter().map(|d| d.id.clone()).collect();
-    jobs.push(Job {
-        inputs: vec![
-            input("deck", &ix),
-            input("grid", &grid),
-            input("pages", &pages),
-            input(
-                "back_offset",
-                &[options.print.back_offset.0, options.print.back_offset.1],
-            ),
-        ],
-        previews: previews(options, &format!("decks/{}", deck.id), Some(shown)),
-        designs: Some("table-deck-designs.typ".to_string()),
-        ..Job::new("table-deck.typ", Some(&format!("decks/{}.pdf", deck.id)))
-    });
-    jobs.push(Job {
+/// A deck of the table as the print backend's decks are planned: its files under `decks/`.
+fn deck(ix: usize, deck: &data::DeckData) -> print::deck::Deck<'_> {
+    print::deck::Deck {
+        name: format!("decks/{}", deck.id),
+        card_previews: format!("preview/cards/{}", deck.id),
+        printer_folder: deck.id.clone(),
+        templates: print::deck::Templates {
+            sheets: "table-deck.typ",
+            designs: "table-deck-designs.typ",
+            cards: "table-deck-cards.typ",
+        },
         inputs: vec![input("deck", &ix)],
-        card_images: options.print.card_previews.then(|| CardImages {
-            folder: format!("preview/cards/{}", deck.id),
-            designs: designs.clone(),
-        }),
-        ..Job::new(
-            "table-deck-cards.typ",
-            Some(&format!("decks/{}-cards.pdf", deck.id)),
-        )
-    });
-    if let Some(printer) = options.print.printer {
-        jobs.push(Job {
-            inputs: vec![input("deck", &ix), input("bleed", &printer.bleed_mm())],
-            card_images: Some(CardImages {
-                folder: format!("{}/{}", printer.folder(), deck.id),
-                designs,
-            }),
-            ..Job::new("table-deck-cards.typ", None)
-        });
+        card_size: (deck.card_size.width, deck.card_size.height),
+        designs: deck
+            .designs
+            .iter()
+            .map(|design| (design.id.clone(), design.copies))
+            .collect(),
+        physical: deck.physical.clone(),
     }
 }
 
