@@ -172,20 +172,8 @@ pub fn build_with(
     options: &backends::BuildOptions,
     typesetting: &mut Typesetting,
 ) -> Built {
-    // The sheet is laid out for what draws it, and for the ruleset, which says where each box
-    // prints.
-    let sheet = options.targets.iter().any(|t| t.lays_out_sheet());
-    let check_options = CheckOptions {
-        paper: options.print.paper,
-        sheet,
-    };
-    let (module, mut checked) = check_by_module(folder, &check_options);
-    checked
-        .diagnostics
-        .extend(cards_fit_the_layout(&checked, options));
-    let loaded = checked.game.is_some() || checked.table.is_some();
-    let Some(module) = module.filter(|_| loaded && !checked.diagnostics.has_errors()) else {
-        checked.diagnostics.sort();
+    let (module, mut checked) = check_for_build(folder, options);
+    let Some(module) = module else {
         return Built {
             checked,
             outputs: None,
@@ -218,6 +206,50 @@ pub fn build_with(
         outputs,
         timings,
     }
+}
+
+/// `build --emit-typst`: checks the game as [`build`] does and, when it has no errors, gives
+/// the print documents `options` ask for as Typst projects (`backends::print::emit`) in place
+/// of the files a build writes.
+pub fn emit_typst(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
+    let (module, mut checked) = check_for_build(folder, options);
+    let outputs = module.and_then(|module| {
+        module
+            .emit_typst(&checked, folder, options)
+            .map_err(|diagnostic| checked.diagnostics.push(diagnostic))
+            .ok()
+    });
+    checked.diagnostics.sort();
+    Built {
+        checked,
+        outputs,
+        timings: Vec::new(),
+    }
+}
+
+/// The check a build of `options` runs, and the module that builds the game when it passed
+/// (none when the game has errors).
+fn check_for_build(
+    folder: &mut GameFolder,
+    options: &backends::BuildOptions,
+) -> (Option<&'static dyn rules::Module>, Checked) {
+    // The sheet is laid out for what draws it, and for the ruleset, which says where each box
+    // prints.
+    let sheet = options.targets.iter().any(|t| t.lays_out_sheet());
+    let check_options = CheckOptions {
+        paper: options.print.paper,
+        sheet,
+    };
+    let (module, mut checked) = check_by_module(folder, &check_options);
+    checked
+        .diagnostics
+        .extend(cards_fit_the_layout(&checked, options));
+    let loaded = checked.game.is_some() || checked.table.is_some();
+    let module = module.filter(|_| loaded && !checked.diagnostics.has_errors());
+    if module.is_none() {
+        checked.diagnostics.sort();
+    }
+    (module, checked)
 }
 
 /// SZ0804: the save names images the build does not write under the folder to upload.

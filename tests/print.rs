@@ -491,28 +491,60 @@ fn a_game_folder_overrides_a_template_by_name() {
 /// `build --emit-typst` writes each print document as a Typst project for the benchmark
 /// against Typst alone (benches/typst_side_by_side.sh). Compiled by Typst with nothing but the
 /// project folder and the fonts beside it, each gives the very PDF `build` writes, byte for
-/// byte: the benchmark compares like with like.
+/// byte: the benchmark compares like with like. So for every game: Safari Zone RNW's documents
+/// and a game of components' (several documents of one template, a deck drawn by the game's
+/// own templates, sheets, boards and cut sheets).
 #[test]
 fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
-    let out =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("emit-typst-{}", std::process::id()));
+    let pack = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("content")
+            .join(name)
+    };
+    let every_print = "sheet,deck,dice,tiles,board";
+    let games = [
+        (default_game(), "safari-zone"),
+        (pack("gamewright-safari"), "gamewright-safari"),
+        (pack("diceafari"), "diceafari"),
+        (pack("tricky-safari"), "tricky-safari"),
+    ];
+    for (game, id) in games {
+        let compared = emitted_projects_compile_to_the_pdfs_of(&game, id, every_print);
+        if id == "safari-zone" {
+            assert_eq!(
+                compared,
+                [
+                    "dice.pdf",
+                    "encounter-deck-cards.pdf",
+                    "encounter-deck.pdf",
+                    "field-guide.pdf"
+                ]
+            );
+        }
+    }
+}
+
+/// Emits `game`'s documents of `only`, compiles each project with Typst alone and holds its
+/// PDF to `build`'s; gives the PDFs compared, which are all that `build` writes.
+fn emitted_projects_compile_to_the_pdfs_of(game: &Path, id: &str, only: &str) -> Vec<String> {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("emit-typst-{id}-{}", std::process::id()));
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
-        .args([
-            "build",
-            "--only",
-            "sheet,deck,dice",
-            "-q",
-            "--emit-typst",
-            "--out",
-        ])
+        .args(["build", "--only", only, "-q", "--emit-typst", "--out"])
         .arg(&out)
-        .arg(default_game())
+        .arg(game)
         .status()
         .unwrap();
-    assert!(status.success());
-    let dir = out.join("safari-zone/typst");
-    let built = build(&default_game(), |options| {
-        options.targets = vec![Target::Sheet, Target::Deck, Target::Dice];
+    assert!(status.success(), "{id}");
+    let dir = out.join(id).join("typst");
+    let built = build(game, |options| {
+        options.targets = vec![
+            Target::Sheet,
+            Target::Deck,
+            Target::Dice,
+            Target::Tiles,
+            Target::Board,
+        ];
     });
     let read_json = |path: PathBuf| -> serde_json::Value {
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -543,7 +575,7 @@ fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
         let document: typst_layout::PagedDocument = engine
             .compile(format!("/{main}").as_str())
             .output
-            .unwrap_or_else(|err| panic!("{main} does not compile: {err:?}"));
+            .unwrap_or_else(|err| panic!("{id}: {main} does not compile: {err:?}"));
         let target = step["pdf"].as_str().unwrap();
         let written = target.strip_prefix("out/");
         let ident = written.unwrap_or_else(|| main.rsplit('/').next().unwrap());
@@ -560,22 +592,17 @@ fn the_emitted_typst_projects_compile_to_the_pdfs_build_writes() {
         if let Some(name) = written {
             assert!(
                 bytes == built[name],
-                "{name} from Typst alone differs from build's"
+                "{id}: {name} from Typst alone differs from build's"
             );
             compared.push(name.to_string());
         }
     }
     compared.sort();
-    assert_eq!(
-        compared,
-        [
-            "dice.pdf",
-            "encounter-deck-cards.pdf",
-            "encounter-deck.pdf",
-            "field-guide.pdf"
-        ]
-    );
+    let mut pdfs: Vec<&String> = built.keys().filter(|path| path.ends_with(".pdf")).collect();
+    pdfs.sort();
+    assert_eq!(compared.iter().collect::<Vec<_>>(), pdfs, "{id}");
     std::fs::remove_dir_all(&out).unwrap();
+    compared
 }
 
 /// `[files] park-rules` names the Park Rules' file: its text is the back of the Field Guide,

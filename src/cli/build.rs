@@ -287,49 +287,16 @@ fn emit_typst(
     out: &Path,
     ui: Ui,
 ) -> u8 {
-    use crate::backends::print::{Document, PrintOptions, files::TemplateFiles};
-    let documents = options.documents();
-    let checked = crate::check_with(
-        folder,
-        &crate::CheckOptions {
-            paper: options.print.paper,
-            sheet: documents.contains(&Document::Sheet),
-        },
-    );
-    report(folder, &checked.diagnostics, Format::Human, ui);
-    let Some(game) = &checked.game else {
-        if checked.table.is_some() {
-            super::error(
-                "--emit-typst writes Safari Zone RNW's documents; a game made of components has none yet",
-            );
-        }
-        return exit::FAILURE;
+    let emitted = crate::emit_typst(folder, options);
+    report(folder, &emitted.checked.diagnostics, Format::Human, ui);
+    let (Some(outputs), Some((id, _))) = (&emitted.outputs, emitted.checked.identity()) else {
+        return if emitted.checked.identity().is_none() {
+            exit::FAILURE
+        } else {
+            exit::ERRORS
+        };
     };
-    if checked.diagnostics.has_errors() {
-        return exit::ERRORS;
-    }
-    let print = PrintOptions {
-        documents,
-        ..options.print.clone()
-    };
-    let written = TemplateFiles::load(
-        folder,
-        crate::rules::safari_zone::print::TEMPLATES,
-        &crate::rules::safari_zone::print::game_sources(game),
-    )
-    .and_then(|files| {
-        crate::rules::safari_zone::print::emit(
-            game,
-            checked.layout.as_ref(),
-            &files,
-            &folder.reader(),
-            &print,
-        )
-    })
-    .and_then(|outputs| {
-        crate::output::OutputRoot::new(out).update(&game.manifest.id, "typst", &outputs)
-    });
-    match written {
+    match crate::output::OutputRoot::new(out).update(id, "typst", outputs) {
         Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));
             exit::OK

@@ -49,6 +49,14 @@ pub trait Module: Sync {
         options: &BuildOptions,
         typesetting: &mut Typesetting,
     ) -> Result<Built, Vec<Diagnostic>>;
+    /// The print documents `options` ask for, of a game `check` passed, as Typst projects
+    /// (`build --emit-typst`, `backends::print::emit`); or why they cannot be made.
+    fn emit_typst(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+    ) -> Result<Vec<crate::backends::Output>, Diagnostic>;
     /// Built-in templates of its own: (name, text).
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         &[]
@@ -142,6 +150,19 @@ impl Module for OnComponents {
             warnings: printed.warnings,
             timings: printed.timings,
         })
+    }
+
+    fn emit_typst(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+    ) -> Result<Vec<crate::backends::Output>, Diagnostic> {
+        let table = checked
+            .table
+            .as_ref()
+            .expect("a checked game of components has its table");
+        crate::backends::table::emit(table, self.0, folder, options)
     }
 
     fn on_components(&self) -> Option<&'static dyn Rules> {

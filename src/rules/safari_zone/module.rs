@@ -138,6 +138,31 @@ impl crate::rules::Module for SafariZone {
         super::build::run_all(&context, &templates, options, typesetting)
     }
 
+    fn emit_typst(
+        &self,
+        checked: &Checked,
+        folder: &mut GameFolder,
+        options: &BuildOptions,
+    ) -> Result<Vec<crate::backends::Output>, Diagnostic> {
+        let game = checked
+            .game
+            .as_ref()
+            .expect("a checked Safari Zone game has its model");
+        let sources = super::print::game_sources(game);
+        let files = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)?;
+        let print = crate::backends::print::PrintOptions {
+            documents: options.documents(),
+            ..options.print.clone()
+        };
+        super::print::emit(
+            game,
+            checked.layout.as_ref(),
+            &files,
+            &folder.reader(),
+            &print,
+        )
+    }
+
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         super::print::TEMPLATES
     }

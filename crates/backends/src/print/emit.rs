@@ -5,7 +5,8 @@
 //! Like every backend it only makes bytes: the command writes them into
 //! `out/<game>/typst/` (called `DIR` below). Each document (a [`plan::Job`] of the
 //! [`plan::Plan`], and the card designs the deck places) becomes a folder
-//! `DIR/<template's stem>/` that Typst compiles with that folder as its root:
+//! `DIR/<the PDF's name>/` (`DIR/decks/animals/` for `decks/animals.pdf`, the deck's designs
+//! in `DIR/decks/animals-designs/`) that Typst compiles with that folder as its root:
 //!
 //! - `templates/*.typ` and the game's own Typst files: the sources this build typesets (its own
 //!   templates where it has them), each mention of `sys.inputs` replaced by `safari-inputs`,
@@ -75,7 +76,8 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
     let mut steps = Vec::new();
     for job in &plan.jobs {
         let Some(pdf) = &job.pdf else { continue };
-        let name = stem(&job.template);
+        // A folder per document: a template may typeset several (a deck's, each deck's).
+        let name = pdf.strip_suffix(".pdf").unwrap_or(pdf);
         // A job's own `game` (a sheet's, without what only cards print) replaces the
         // plan's.
         let own_game = job.inputs.iter().any(|(key, _)| key == "game");
@@ -92,23 +94,31 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
         }
         let mut needs = Vec::new();
         if let Some(designs) = &job.designs {
-            let designs_name = stem(designs);
+            // The designs receive what the document does, with the plan's game (as `run`
+            // gives them).
+            let designs_root = format!("{name}-designs");
+            let mut design_inputs = vec![("game".to_string(), "game.json".to_string())];
+            let mut design_data = vec![("game.json".to_string(), json(&plan.game))];
+            for (key, value) in job.inputs.iter().filter(|(key, _)| key != "game") {
+                design_inputs.push((key.clone(), format!("{key}.json")));
+                design_data.push((format!("{key}.json"), json(value)));
+            }
             outputs.extend(project(
-                designs_name,
+                &designs_root,
                 files,
                 art,
-                &[("game".to_string(), "game.json".to_string())],
-                &[("game.json".to_string(), json(&plan.game))],
+                &design_inputs,
+                &design_data,
             ));
             steps.push(Step {
-                root: designs_name.to_string(),
+                root: designs_root.clone(),
                 main: format!("templates/{designs}"),
                 pdf: format!("{name}/data/designs.pdf"),
                 needs: Vec::new(),
                 previews: None,
             });
             inputs.push(("designs".to_string(), "designs.pdf".to_string()));
-            needs.push(designs_name.to_string());
+            needs.push(designs_root);
         }
         outputs.extend(project(name, files, art, &inputs, &data));
         steps.push(Step {
@@ -134,10 +144,6 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
         bytes: json(&documents),
     });
     outputs
-}
-
-fn stem(template: &str) -> &str {
-    template.strip_suffix(".typ").unwrap_or(template)
 }
 
 fn json(value: &impl Serialize) -> Vec<u8> {

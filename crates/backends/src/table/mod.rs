@@ -14,6 +14,7 @@ pub mod tts;
 
 use serde::Serialize;
 
+use super::print::files::TemplateFiles;
 use super::print::geometry::{self, PaperSize};
 use super::print::plan::{Images, Job, Plan, Previews};
 use super::print::{PREVIEW_DPI, Printed, Typesetting};
@@ -23,14 +24,19 @@ use crate::components::rules::Rules;
 use crate::diag::Diagnostic;
 use crate::world::GameFolder;
 
-/// Builds what `options` ask for. Errors are template faults.
-pub fn build(
-    table: &Table,
-    module: &dyn Rules,
-    folder: &mut GameFolder,
-    options: &BuildOptions,
-    typesetting: &mut Typesetting,
-) -> Result<Printed, Vec<Diagnostic>> {
+/// What a build of a game of components makes: the documents to typeset, the export drawn
+/// from their pictures, and the files made without typesetting.
+pub struct Planned {
+    pub data: data::TableData,
+    pub plan: Plan,
+    pub export: Option<tts::Export>,
+    pub ruleset_json: String,
+    /// Files made without typesetting (a service's `copies.csv`).
+    pub outputs: Vec<Output>,
+}
+
+/// Works out what `options` ask for.
+pub fn plan(table: &Table, module: &dyn Rules, options: &BuildOptions) -> Planned {
     let wants = |target| options.targets.contains(&target);
     let paper = options.print.paper.unwrap_or(table.manifest.paper);
     let data = data::table_data(table, module, paper, options.print.color_space);
@@ -105,27 +111,56 @@ pub fn build(
         });
     }
 
+    let plan = Plan {
+        game_id: data.id.clone(),
+        game: serde_json::to_value(&data).expect("template data serialises"),
+        jobs,
+        export: None,
+    };
+    Planned {
+        data,
+        plan,
+        export,
+        ruleset_json,
+        outputs,
+    }
+}
+
+/// The templates a game of components is typeset with: the built-in ones, each replaced by
+/// the game folder's own of that name, and the templates its decks name.
+pub fn templates(table: &Table, folder: &mut GameFolder) -> Result<TemplateFiles, Diagnostic> {
+    let mut files = TemplateFiles::load(folder, &[], &[])?;
+    for deck in &table.decks {
+        for template in deck.front.iter().chain(&deck.back) {
+            files.add_game_template(folder, &template.value)?;
+        }
+    }
+    Ok(files)
+}
+
+/// Builds what `options` ask for. Errors are template faults.
+pub fn build(
+    table: &Table,
+    module: &dyn Rules,
+    folder: &mut GameFolder,
+    options: &BuildOptions,
+    typesetting: &mut Typesetting,
+) -> Result<Printed, Vec<Diagnostic>> {
+    let wants = |target| options.targets.contains(&target);
+    let Planned {
+        data,
+        plan,
+        export,
+        ruleset_json,
+        mut outputs,
+    } = plan(table, module, options);
     let mut printed = Printed {
         outputs: Vec::new(),
         warnings: Vec::new(),
         timings: Vec::new(),
     };
-    if !jobs.is_empty() {
-        let mut files =
-            super::print::files::TemplateFiles::load(folder, &[], &[]).map_err(|d| vec![d])?;
-        for deck in &table.decks {
-            for template in deck.front.iter().chain(&deck.back) {
-                files
-                    .add_game_template(folder, &template.value)
-                    .map_err(|d| vec![d])?;
-            }
-        }
-        let plan = Plan {
-            game_id: data.id.clone(),
-            game: serde_json::to_value(&data).expect("template data serialises"),
-            jobs,
-            export: None,
-        };
+    if !plan.jobs.is_empty() {
+        let files = templates(table, folder).map_err(|d| vec![d])?;
         let (made, done) = super::print::run_plan(&plan, &files, &|_| None, typesetting)?;
         outputs.extend(made);
         printed.warnings = done.warnings;
@@ -149,6 +184,32 @@ pub fn build(
     outputs.sort_by(|a, b| a.path.cmp(&b.path));
     printed.outputs = outputs;
     Ok(printed)
+}
+
+/// The Typst projects of the documents `options` ask for (`build --emit-typst`), with the
+/// pictures the symbols show: the only files of the folder besides the sources that the
+/// built-in templates read.
+pub fn emit(
+    table: &Table,
+    module: &dyn Rules,
+    folder: &mut GameFolder,
+    options: &BuildOptions,
+) -> Result<Vec<Output>, Diagnostic> {
+    let planned = plan(table, module, options);
+    let files = templates(table, folder)?;
+    let reader = folder.reader();
+    let mut paths: Vec<&str> = table
+        .symbols
+        .iter()
+        .filter_map(|symbol| symbol.art.as_ref().map(|art| art.value.as_str()))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let art = paths
+        .into_iter()
+        .map(|path| Ok((path.to_string(), reader.read(path)?)))
+        .collect::<Result<Vec<_>, Diagnostic>>()?;
+    Ok(super::print::emit::emit(&planned.plan, &files, &art))
 }
 
 /// A deck of the table as the print backend's decks are planned: its files under `decks/`.
