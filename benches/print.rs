@@ -74,12 +74,13 @@ fn watch_edit(c: &mut Criterion) {
     assert!(deck.contains(flavour));
     let targets: BTreeSet<Target> = watch::affected(
         Some(&safari::rules::safari_zone::module::SafariZone),
-        "deck.toml",
+        &mut GameFolder::open(&game).unwrap(),
+        &["deck.toml"],
     );
     let rebuild = |targets: &BTreeSet<Target>, typesetting: &mut Typesetting| {
         // The first two: when every output is current (the third checks the sheet, and
         // writes nothing after a flavour text).
-        for options in watch::passes(targets, &out).into_iter().take(2) {
+        for options in watch::passes(targets, &out, true).into_iter().take(2) {
             let mut folder = GameFolder::open(&game).unwrap();
             let built = safari::build_with(&mut folder, &options, typesetting);
             assert!(built.outputs.is_some());

@@ -2,14 +2,18 @@
 """How long `safari watch` takes to bring every output up to date after a one-card edit.
 
 Copies a game folder to a temporary folder, starts `safari watch` on it, waits for the first
-build, then edits one card's flavour text N times (a new text each time, a few seconds apart)
+build, then edits one card's text N times (a new text each time, a few seconds apart: the
+`--key` string of the `--card`th entry that has one in `--file`, by default a flavour text of
+Safari Zone RNW's `deck.toml`)
 and records, through inotify, when each file of the output folder is replaced (watch writes
 each file to a temporary name and renames it over the old one). Prints, per edit, when the
 PDFs and the ruleset were current and when the last preview and export file was, counted from
 the save; then the medians.
 
     benches/watch_latency.py [--safari target/release/safari] [--game content/safari-zone]
-                             [--edits 8] [--card 1]
+                             [--edits 8] [--card 1] [--file deck.toml] [--key flavor]
+
+A game of components: --game content/diceafari --file maps.toml --key text
 
 Linux only (inotify through ctypes; nothing to install).
 """
@@ -80,6 +84,8 @@ def main():
     parser.add_argument("--game", default="content/safari-zone")
     parser.add_argument("--edits", type=int, default=8)
     parser.add_argument("--card", type=int, default=1, help="which card (from 1) to edit")
+    parser.add_argument("--file", default="deck.toml", help="the file edited, in the game folder")
+    parser.add_argument("--key", default="flavor", help="the key whose text is edited")
     parser.add_argument("--pause", type=float, default=3.0)
     args = parser.parse_args()
 
@@ -107,9 +113,9 @@ def main():
         time.sleep(1.0)
         inotify = Inotify()
         inotify.watch_tree(folder)
-        deck = os.path.join(game, "deck.toml")
+        deck = os.path.join(game, args.file)
         original = open(deck).read()
-        flavours = list(re.finditer(r'^flavor = "([^"]*)"', original, re.M))
+        flavours = list(re.finditer(rf'^{re.escape(args.key)} = "([^"]*)"', original, re.M))
         target = flavours[args.card - 1]
         rows = []
         for edit in range(args.edits):

@@ -61,7 +61,10 @@ struct Pass {
 /// What `watch` makes for a save of `targets`, build by build.
 fn rebuild(dir: &Path, out: &Path, targets: &[Target], typesetting: &mut Typesetting) -> Vec<Pass> {
     let targets: BTreeSet<Target> = targets.iter().copied().collect();
-    watch::passes(&targets, out)
+    let mut folder = GameFolder::open(dir).unwrap();
+    let module = safari::rules_of(&mut folder);
+    let reuses_last_sheet = module.is_some_and(|m| m.reuses_last_sheet());
+    watch::passes(&targets, out, reuses_last_sheet)
         .into_iter()
         .map(|options| {
             let files = build(dir, &options, typesetting);
@@ -143,7 +146,8 @@ fn holds_to_full_builds(name: &str, mut session: Typesetting) {
     let out = dir.join("out");
     let targets = watch::affected(
         Some(&safari::rules::safari_zone::module::SafariZone),
-        "deck.toml",
+        &mut GameFolder::open(&game).unwrap(),
+        &["deck.toml"],
     );
     let targets: Vec<Target> = targets.into_iter().collect();
     // What `watch` starts with: a build of everything, in the session.
@@ -245,4 +249,50 @@ fn a_rebuild_in_a_session_writes_what_a_full_build_writes() {
 fn a_rebuild_in_watchs_worker_writes_what_a_full_build_writes() {
     let worker = Worker::new(env!("CARGO_BIN_EXE_safari"), Bounds::DEFAULT);
     holds_to_full_builds("worker", Typesetting::Bounded(worker).for_session());
+}
+
+/// A game made of components: after an edit of the file that holds one deck, `watch` rebuilds
+/// that deck, the ruleset and the export (two builds, the sheets and boards untouched, their
+/// printed content id the same), and the output folder is then a full build's, file for file.
+#[test]
+fn a_rebuild_of_a_game_of_components_writes_what_a_full_build_writes() {
+    let dir = temp_dir("components");
+    let game = dir.join("game");
+    copy_dir(&root().join("content/diceafari"), &game);
+    let out = dir.join("out");
+    let mut session = Typesetting::InProcess.for_session();
+    let mut folder = Files::new();
+    write(
+        &mut folder,
+        &rebuild(&game, &out, &Target::ALL, &mut session),
+    );
+    let maps = std::fs::read_to_string(game.join("maps.toml")).unwrap();
+    let edited = maps.replacen("A broad back", "A broad grey back", 1);
+    assert_ne!(edited, maps);
+    std::fs::write(game.join("maps.toml"), edited).unwrap();
+    let module = safari::rules_of(&mut GameFolder::open(&game).unwrap());
+    let targets = watch::affected(
+        module,
+        &mut GameFolder::open(&game).unwrap(),
+        &["maps.toml"],
+    );
+    let targets: Vec<Target> = targets.into_iter().collect();
+    assert_eq!(targets, [Target::Deck, Target::Ruleset, Target::Tts]);
+    let passes = rebuild(&game, &out, &targets, &mut session);
+    assert_eq!(passes.len(), 2, "PDFs; previews and export");
+    let options = BuildOptions {
+        asset_base: AssetBase::OutputFolder(out.clone()),
+        ..BuildOptions::default()
+    };
+    let full = build(&game, &options, &mut Typesetting::InProcess);
+    write(&mut folder, &passes);
+    assert_eq!(
+        folder.keys().collect::<Vec<_>>(),
+        full.keys().collect::<Vec<_>>(),
+        "the output folder holds a full build's files"
+    );
+    for (path, bytes) in &full {
+        assert!(folder[path] == *bytes, "{path} differs from a full build's");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

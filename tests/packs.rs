@@ -5,7 +5,7 @@
 //! setup cells, a roll-and-write sheet is printed and handed to each player, and the ruleset
 //! validates against its schema.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use safari::backends::table::{data, sheets};
@@ -824,24 +824,39 @@ fn a_card_too_large_for_the_layout_is_refused_not_printed() {
     }
 }
 
-/// `watch` rebuilds only what an edit affects where the rules module knows the file; a game of
-/// components whose component file happens to share a name with one of Safari Zone RNW's
-/// files is rebuilt whole, tiles and board included.
+/// `watch` rebuilds what an edit affects: for a game of components, what the edited file
+/// defines, whatever it is named (a file holding symbols, which show everywhere, rebuilds
+/// everything, as does a file the game does not read); for Safari Zone RNW, its own files.
 #[test]
-fn watch_rebuilds_a_game_of_components_whole_whatever_its_files_are_named() {
+fn watch_rebuilds_what_the_edited_file_of_a_game_of_components_defines() {
+    use Target::*;
     use safari::cli::watch::affected;
+    let all: BTreeSet<Target> = Target::ALL.into_iter().collect();
+    let cases: &[(&str, &str, &[Target])] = &[
+        ("diceafari", "deck.toml", &Target::ALL),
+        ("diceafari", "components.toml", &Target::ALL),
+        ("diceafari", "game.toml", &Target::ALL),
+        ("diceafari", "maps.toml", &[Deck, Ruleset, Tts]),
+        ("diceafari", "templates/map-front.typ", &[Deck, Tts]),
+        (
+            "tricky-safari",
+            "photo-log.kdl",
+            &[Sheet, Board, Ruleset, Tts],
+        ),
+        ("safari-zone", "deck.toml", &[Deck, Ruleset, Tts, Play]),
+    ];
+    for (game, file, expected) in cases {
+        let mut folder = GameFolder::open(&pack(game)).unwrap();
+        let module = safari::rules_of(&mut folder);
+        let stale = affected(module, &mut folder, &[file]);
+        let expected: BTreeSet<Target> = expected.iter().copied().collect();
+        assert_eq!(stale, expected, "{game}: {file}");
+    }
+    // Two files of one save: what either makes stale.
     let mut folder = GameFolder::open(&pack("diceafari")).unwrap();
     let module = safari::rules_of(&mut folder);
-    assert_eq!(module.map(|m| m.id()), Some("diceafari"));
-    for file in ["deck.toml", "components.toml", "templates/map-front.typ"] {
-        let all: std::collections::BTreeSet<Target> = Target::ALL.into_iter().collect();
-        assert_eq!(affected(module, file), all, "{file}");
-    }
-    let mut folder = GameFolder::open(&pack("safari-zone")).unwrap();
-    let module = safari::rules_of(&mut folder);
-    let card = affected(module, "deck.toml");
-    assert!(card.contains(&Target::Deck) && !card.contains(&Target::Sheet));
-    assert!(!card.contains(&Target::Tiles));
+    let both = affected(module, &mut folder, &["maps.toml", "components.toml"]);
+    assert_eq!(both, all);
 }
 
 /// A pack's files, one of them edited, as an in-memory game folder; what checking it finds.

@@ -51,13 +51,17 @@ pub struct Args {
     bounds: super::typeset_worker::BoundsArgs,
 }
 
-/// What a change to a file of the game folder makes stale: what the game's rules module says
-/// of its own files (`Module::stale_after_edit`). Other files (a game of components' files,
-/// card art, an included Typst file) may show anywhere, so they rebuild everything; so does
-/// any file when the manifest names no module.
-pub fn affected(module: Option<&dyn crate::rules::Module>, relative: &str) -> BTreeSet<Target> {
-    match module.and_then(|module| module.stale_after_edit(relative)) {
-        Some(stale) => stale.into_iter().collect(),
+/// What an edit of files of the game folder (`edited`, relative to it) makes stale: what the
+/// game's rules module says of them (`Module::stale_after_edit`), from the game in `folder` as
+/// it is now. A file the module does not know (card art, an included Typst file) may show
+/// anywhere, so it rebuilds everything; so does any file when the manifest names no module.
+pub fn affected(
+    module: Option<&dyn crate::rules::Module>,
+    folder: &mut crate::world::GameFolder,
+    edited: &[&str],
+) -> BTreeSet<Target> {
+    match module.and_then(|module| module.stale_after_edit(folder, edited)) {
+        Some(stale) => stale,
         None => Target::ALL.into_iter().collect(),
     }
 }
@@ -113,6 +117,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     rebuild(
         &session,
         Target::ALL.into_iter().collect(),
+        false,
         &mut typesetting,
         ui,
     );
@@ -125,11 +130,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
                 continue;
             }
         };
-        let mut targets = BTreeSet::new();
-        // The manifest may have just named other rules: asked once a batch of saves.
-        let module = crate::world::GameFolder::open(&root)
-            .ok()
-            .and_then(|mut folder| crate::rules_of(&mut folder));
+        let mut edited = Vec::new();
         for event in &events {
             // The output folder may sit inside the game folder: its writes are not edits.
             if event.path.starts_with(&out) || is_editor_litter(&event.path) {
@@ -141,12 +142,24 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
                 continue;
             }
             if let Ok(relative) = event.path.strip_prefix(&root) {
-                let relative = relative.to_string_lossy().replace('\\', "/");
-                targets.extend(affected(module, &relative));
+                edited.push(relative.to_string_lossy().replace('\\', "/"));
             }
         }
+        if edited.is_empty() {
+            continue;
+        }
+        // The manifest may have just named other rules: asked once a batch of saves.
+        let (module, targets) = match crate::world::GameFolder::open(&root) {
+            Ok(mut folder) => {
+                let module = crate::rules_of(&mut folder);
+                let edited: Vec<&str> = edited.iter().map(String::as_str).collect();
+                (module, affected(module, &mut folder, &edited))
+            }
+            Err(_) => (None, Target::ALL.into_iter().collect()),
+        };
+        let reuses_last_sheet = module.is_some_and(|m| m.reuses_last_sheet());
         if !targets.is_empty() {
-            rebuild(&session, targets, &mut typesetting, ui);
+            rebuild(&session, targets, reuses_last_sheet, &mut typesetting, ui);
         }
     }
     exit::OK
@@ -199,13 +212,17 @@ fn is_editor_litter(path: &Path) -> bool {
 /// will hold them). The second makes the PDFs again, but the session's worker takes them, and
 /// every image whose page did not change, from what it kept of earlier builds.
 ///
-/// After a content edit that `affected` does not count as the sheet's (a card), the second
-/// build gives the export the Field Guide tiles it drew last rather than typeset the sheet,
+/// When the game's module can (`reuses_last_sheet`, Safari Zone RNW's), after a content edit
+/// that `affected` does not count as the sheet's (a card), the second build gives the export the Field Guide tiles it drew last rather than typeset the sheet,
 /// the slowest document, again; and a third build then typesets the sheet and the export, so
 /// that what the Park Rules print of the deck (how many cards; the generated reference page
 /// lists every design) shows in `field-guide.pdf`, its previews and the export. When it does
 /// not, the third build writes nothing: its files are the bytes already written.
-pub fn passes(targets: &BTreeSet<Target>, out: &Path) -> Vec<BuildOptions> {
+pub fn passes(
+    targets: &BTreeSet<Target>,
+    out: &Path,
+    reuses_last_sheet: bool,
+) -> Vec<BuildOptions> {
     let mut first = BuildOptions {
         targets: targets
             .iter()
@@ -216,9 +233,12 @@ pub fn passes(targets: &BTreeSet<Target>, out: &Path) -> Vec<BuildOptions> {
     };
     first.print.page_previews = false;
     let mut passes = vec![first.clone()];
-    let prints = targets
-        .iter()
-        .any(|t| matches!(t, Target::Sheet | Target::Deck | Target::Dice));
+    let prints = targets.iter().any(|t| {
+        matches!(
+            t,
+            Target::Sheet | Target::Deck | Target::Dice | Target::Tiles | Target::Board
+        )
+    });
     if prints || targets.contains(&Target::Tts) {
         let mut second = first;
         second.targets = targets
@@ -229,7 +249,8 @@ pub fn passes(targets: &BTreeSet<Target>, out: &Path) -> Vec<BuildOptions> {
         second.print.page_previews = true;
         second.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
         // Content changed (the ruleset is stale), the sheet is not rebuilt, the export is.
-        let sheet_later = targets.contains(&Target::Ruleset)
+        let sheet_later = reuses_last_sheet
+            && targets.contains(&Target::Ruleset)
             && !targets.contains(&Target::Sheet)
             && targets.contains(&Target::Tts);
         if sheet_later {
@@ -262,7 +283,13 @@ struct Session {
 /// typesetting worker lives from build to build: Typst's caches make typesetting again cheap,
 /// and what it kept of earlier builds spares rasterising and encoding the pages that did not
 /// change.
-fn rebuild(session: &Session, targets: BTreeSet<Target>, typesetting: &mut Typesetting, ui: Ui) {
+fn rebuild(
+    session: &Session,
+    targets: BTreeSet<Target>,
+    reuses_last_sheet: bool,
+    typesetting: &mut Typesetting,
+    ui: Ui,
+) {
     let out = session.out.as_path();
     let targets: BTreeSet<Target> = if session.only.is_empty() {
         targets
@@ -273,7 +300,7 @@ fn rebuild(session: &Session, targets: BTreeSet<Target>, typesetting: &mut Types
         return;
     }
     let started = Instant::now();
-    let mut passes = passes(&targets, out);
+    let mut passes = passes(&targets, out, reuses_last_sheet);
     for pass in &mut passes {
         pass.print.color_space = session.color_space;
         pass.print.paper = session.paper;

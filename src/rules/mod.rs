@@ -17,6 +17,8 @@ pub mod none;
 pub mod safari_zone;
 pub mod tricky_safari;
 
+use std::collections::BTreeSet;
+
 use crate::backends::print::{PageExport, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
 pub use crate::components::rules::{Rules, TableScript};
@@ -70,11 +72,22 @@ pub trait Module: Sync {
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         None
     }
-    /// What an edit of the game folder's file at `relative` (`deck.toml`,
-    /// `templates/cards.typ`) makes stale, for `watch`, when the module knows the file: its
-    /// own files and templates. `None`: anything may show the file, so everything is rebuilt.
-    fn stale_after_edit(&self, _relative: &str) -> Option<Vec<Target>> {
+    /// What an edit of the game folder's files at `edited` (`deck.toml`,
+    /// `templates/cards.typ`) makes stale, for `watch`, when the module knows every one of
+    /// them (`folder` is the game as it is now). `None`: anything may show one of the files, so
+    /// everything is rebuilt.
+    fn stale_after_edit(
+        &self,
+        _folder: &mut GameFolder,
+        _edited: &[&str],
+    ) -> Option<BTreeSet<Target>> {
         None
+    }
+    /// Whether a build may give the export the sheet pictures the session's last export drew
+    /// (`BuildOptions::last_sheet`) rather than typeset the sheet, for `watch`'s quick pass
+    /// after an edit that the sheet shows only in part.
+    fn reuses_last_sheet(&self) -> bool {
+        false
     }
     /// The component layer's [`Rules`] it runs, for a game made of components.
     fn on_components(&self) -> Option<&'static dyn Rules> {
@@ -102,18 +115,15 @@ impl Module for OnComponents {
         options: &CheckOptions,
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
-        let mut table = manifest.and_then(|manifest| {
-            crate::components::load(
-                folder,
-                manifest,
-                self.0,
-                crate::load::picture::read_picture,
-                &mut diagnostics,
-            )
-        });
-        // Every file is read: the printed pages name the content that made them.
+        let mut table =
+            manifest.and_then(|manifest| load_table(folder, manifest, self.0, &mut diagnostics));
+        // Every file is read: the printed pages name the content that made them, as far as
+        // they show it.
         if let Some(table) = &mut table {
-            crate::load::add_content_version(folder, &mut table.manifest.versions, None);
+            let counted = crate::backends::table::stale::files_the_content_id_counts(table, folder);
+            crate::load::add_content_version_of(folder, &mut table.manifest.versions, |file| {
+                counted.contains(&file)
+            });
         }
         if let Some(table) = &table
             && !diagnostics.lost_content_since(0)
@@ -152,6 +162,23 @@ impl Module for OnComponents {
         })
     }
 
+    fn stale_after_edit(
+        &self,
+        folder: &mut GameFolder,
+        edited: &[&str],
+    ) -> Option<BTreeSet<Target>> {
+        // The game as it is now: loaded again, quietly (the build reports what is wrong).
+        let manifest = folder.read(crate::load::MANIFEST, None).ok()?;
+        let table = load_table(folder, manifest, self.0, &mut Diagnostics::default())?;
+        let mut stale = BTreeSet::new();
+        for relative in edited {
+            stale.extend(crate::backends::table::stale::after_edit(
+                &table, folder, relative,
+            )?);
+        }
+        Some(stale)
+    }
+
     fn emit_typst(
         &self,
         checked: &Checked,
@@ -168,6 +195,22 @@ impl Module for OnComponents {
     fn on_components(&self) -> Option<&'static dyn Rules> {
         Some(self.0)
     }
+}
+
+/// The component layer's loader, with the root's reader of pictures.
+fn load_table(
+    folder: &mut GameFolder,
+    manifest: FileId,
+    rules: &'static dyn Rules,
+    diagnostics: &mut Diagnostics,
+) -> Option<crate::components::Table> {
+    crate::components::load(
+        folder,
+        manifest,
+        rules,
+        crate::load::picture::read_picture,
+        diagnostics,
+    )
 }
 
 /// Every module, Safari Zone RNW's first (a manifest that names no rules is its game).

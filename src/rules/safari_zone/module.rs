@@ -1,6 +1,8 @@
 //! Safari Zone RNW as the pipeline sees it: its own loader and model, its checks, and its
 //! build over the game-free backends.
 
+use std::collections::BTreeSet;
+
 use crate::backends::print::files::TemplateFiles;
 use crate::backends::print::{PageExport, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
@@ -171,29 +173,46 @@ impl crate::rules::Module for SafariZone {
         super::print::documents(target)
     }
 
-    fn stale_after_edit(&self, relative: &str) -> Option<Vec<Target>> {
-        use Target::*;
-        let name = relative.rsplit('/').next().unwrap_or(relative);
-        // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
-        // ruleset: whatever else changes, it is made again. Files under other names (card
-        // art, an included Typst file, a file `[files]` renames) may show anywhere.
-        let stale: &[Target] = match (relative.starts_with("templates/"), name) {
-            (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts, Play],
-            (true, "encounter-deck.typ") => &[Deck],
-            (true, "cards.typ" | "card.typ") => &[Deck, Tts, Play],
-            (true, "dice.typ") => &[Dice],
-            (true, "die-faces.typ") => &[Tts, Play],
-            (false, "park-rules.typ") => &[Sheet, Tts, Play],
-            // Cards print area and item names and the capture dice's odds.
-            (false, "deck.toml") => &[Deck, Ruleset, Tts, Play],
-            (false, "dice.toml") => &[Dice, Deck, Sheet, Ruleset, Tts, Play],
-            (false, "field-guide.kdl") => &[Sheet, Deck, Ruleset, Tts, Play],
-            _ => return None,
-        };
-        Some(stale.to_vec())
+    fn stale_after_edit(
+        &self,
+        _folder: &mut GameFolder,
+        edited: &[&str],
+    ) -> Option<BTreeSet<Target>> {
+        let mut stale = BTreeSet::new();
+        for relative in edited {
+            stale.extend(stale_after_editing(relative)?);
+        }
+        Some(stale)
+    }
+
+    fn reuses_last_sheet(&self) -> bool {
+        true
     }
 
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         Some(&super::exports::Export)
     }
+}
+
+/// What an edit of the file at `relative` makes stale, when it is one of the game's own files
+/// or templates.
+fn stale_after_editing(relative: &str) -> Option<&'static [Target]> {
+    use Target::*;
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    // The Tabletop Simulator export draws on the cards, the sheet, the dice and the
+    // ruleset: whatever else changes, it is made again. Files under other names (card
+    // art, an included Typst file, a file `[files]` renames) may show anywhere.
+    Some(match (relative.starts_with("templates/"), name) {
+        (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts, Play],
+        (true, "encounter-deck.typ") => &[Deck],
+        (true, "cards.typ" | "card.typ") => &[Deck, Tts, Play],
+        (true, "dice.typ") => &[Dice],
+        (true, "die-faces.typ") => &[Tts, Play],
+        (false, "park-rules.typ") => &[Sheet, Tts, Play],
+        // Cards print area and item names and the capture dice's odds.
+        (false, "deck.toml") => &[Deck, Ruleset, Tts, Play],
+        (false, "dice.toml") => &[Dice, Deck, Sheet, Ruleset, Tts, Play],
+        (false, "field-guide.kdl") => &[Sheet, Deck, Ruleset, Tts, Play],
+        _ => return None,
+    })
 }

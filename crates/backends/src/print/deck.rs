@@ -4,8 +4,8 @@
 //! service's pictures, and the quantity sheet the services ask for (`copies.csv`).
 //!
 //! What differs between games is what a card shows, which is the templates' business, and
-//! where the files go; both are handed in ([`Deck`]). Safari Zone RNW's Encounter Deck and
-//! every deck of a game made of components are planned here.
+//! where the files go; both are handed in ([`Deck`]). A rules module's deck and every deck of
+//! a game made of components are planned here.
 
 use serde_json::Value;
 
@@ -170,9 +170,9 @@ mod tests {
     fn the_quantity_sheet_counts_each_design_and_the_back_on_every_card() {
         let physical = [0, 0, 1, 0];
         let deck = Deck {
-            name: "decks/animals".to_string(),
-            card_previews: "preview/cards/animals".to_string(),
-            printer_folder: "animals".to_string(),
+            name: "decks/ships".to_string(),
+            card_previews: "preview/cards/ships".to_string(),
+            printer_folder: "ships".to_string(),
             templates: Templates {
                 sheets: "s.typ",
                 designs: "d.typ",
@@ -180,12 +180,12 @@ mod tests {
             },
             inputs: Vec::new(),
             card_size: (63.5, 88.9),
-            designs: vec![("lion".to_string(), 3), ("zebra".to_string(), 1)],
+            designs: vec![("anchor".to_string(), 3), ("sail".to_string(), 1)],
             physical: physical.to_vec(),
         };
         assert_eq!(
             deck.copies_csv(),
-            "file,design,copies\n01-lion.png,lion,3\n02-zebra.png,zebra,1\nback.png,back,4\n"
+            "file,design,copies\n01-anchor.png,anchor,3\n02-sail.png,sail,1\nback.png,back,4\n"
         );
         let options = PrintOptions {
             printer: Some(super::super::printer::Printer::Tgc),
@@ -200,12 +200,12 @@ mod tests {
             .into_iter()
             .map(|o| o.path)
             .collect();
-        assert_eq!(paths, ["printer/tgc/animals/copies.csv"]);
+        assert_eq!(paths, ["printer/tgc/ships/copies.csv"]);
         let folders: Vec<String> = deck
             .jobs(PaperSize::of(crate::model::Paper::Letter), &options, wanted)
             .into_iter()
             .filter_map(|job| job.card_images.map(|images| images.folder))
             .collect();
-        assert_eq!(folders, ["printer/tgc/animals"]);
+        assert_eq!(folders, ["printer/tgc/ships"]);
     }
 }

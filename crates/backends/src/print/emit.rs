@@ -5,8 +5,8 @@
 //! Like every backend it only makes bytes: the command writes them into
 //! `out/<game>/typst/` (called `DIR` below). Each document (a [`plan::Job`] of the
 //! [`plan::Plan`], and the card designs the deck places) becomes a folder
-//! `DIR/<the PDF's name>/` (`DIR/decks/animals/` for `decks/animals.pdf`, the deck's designs
-//! in `DIR/decks/animals-designs/`) that Typst compiles with that folder as its root:
+//! `DIR/<the PDF's name>/` (`DIR/decks/ships/` for `decks/ships.pdf`, the deck's designs
+//! in `DIR/decks/ships-designs/`) that Typst compiles with that folder as its root:
 //!
 //! - `templates/*.typ` and the game's own Typst files: the sources this build typesets (its own
 //!   templates where it has them), each mention of `sys.inputs` replaced by `safari-inputs`,

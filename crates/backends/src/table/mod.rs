@@ -10,6 +10,7 @@ pub mod data;
 pub mod nets;
 pub mod ruleset;
 pub mod sheets;
+pub mod stale;
 pub mod tts;
 
 use serde::Serialize;

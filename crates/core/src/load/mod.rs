@@ -203,6 +203,29 @@ pub fn add_content_version(
         return;
     }
     let digest = digest_of(folder, |name| !name.starts_with("<built-in>"), shown);
+    push_content_version(versions, &digest);
+}
+
+/// [`add_content_version`] over the files `counts` takes alone: those the pages that print
+/// the id show (a rules module's choice).
+pub fn add_content_version_of(
+    folder: &crate::world::GameFolder,
+    versions: &mut Vec<(String, String)>,
+    counts: impl Fn(crate::world::FileId) -> bool,
+) {
+    if versions.iter().any(|(part, _)| part == CONTENT_VERSION) {
+        return;
+    }
+    let kept: std::collections::HashSet<&str> = folder
+        .sources()
+        .filter(|(id, _)| counts(*id))
+        .map(|(_, source)| source.name.as_str())
+        .collect();
+    let digest = digest_of(folder, |name| kept.contains(name), None);
+    push_content_version(versions, &digest);
+}
+
+fn push_content_version(versions: &mut Vec<(String, String)>, digest: &[u8; 32]) {
     let id: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
     versions.push((CONTENT_VERSION.to_string(), id));
 }
