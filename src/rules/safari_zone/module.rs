@@ -205,7 +205,7 @@ fn stale_after_editing(relative: &str) -> Option<&'static [Target]> {
     Some(match (relative.starts_with("templates/"), name) {
         (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts, Play],
         (true, "encounter-deck.typ") => &[Deck],
-        (true, "cards.typ" | "card.typ") => &[Deck, Tts, Play],
+        (true, "cards.typ" | "card.typ" | "deck-pages.typ") => &[Deck, Tts, Play],
         (true, "dice.typ") => &[Dice],
         (true, "die-faces.typ") => &[Tts, Play],
         (false, "park-rules.typ") => &[Sheet, Tts, Play],

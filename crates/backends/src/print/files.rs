@@ -19,10 +19,14 @@ use typst_as_lib::file_resolver::FileResolver;
 
 use crate::world::{FileId, FolderReader, GameFolder};
 
-/// The helpers every built-in template imports: (name, text).
+/// The helpers built-in templates import, whatever the game: (name, text).
 pub const COMMON: &[(&str, &str)] = &[
     ("lib.typ", include_str!("../../../../templates/lib.typ")),
     ("sheet.typ", include_str!("../../../../templates/sheet.typ")),
+    (
+        "deck-pages.typ",
+        include_str!("../../../../templates/deck-pages.typ"),
+    ),
 ];
 
 /// The component layer's templates: (name, text). A rules module's own are
