@@ -25,9 +25,10 @@ use crate::tts::{
 
 /// Resolution of every picture.
 pub const DPI: f64 = 150.0;
-const MAX_SHEET_PX: f64 = 4096.0;
-const MAX_COLUMNS: usize = 10;
-const MAX_ROWS: usize = 7;
+/// A deck sheet's and a picture's limits, every export's (`crate::tts`).
+const MAX_SHEET_PX: f64 = crate::tts::MAX_SHEET_PX as f64;
+const MAX_COLUMNS: usize = crate::tts::MAX_COLUMNS as usize;
+const MAX_ROWS: usize = crate::tts::MAX_ROWS as usize;
 const MM_PER_UNIT: f64 = 25.4;
 /// A tile at scale 1 is this many units on its short side.
 const TILE_UNITS: f64 = 2.0;
