@@ -639,3 +639,6 @@ impl Reporter<'_> {
         Some(d.with_help(help))
     }
 }
+
+#[cfg(test)]
+mod tests;
