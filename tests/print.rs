@@ -405,8 +405,8 @@ fn the_dice_file_has_stickers_and_paper_dice() {
     let built = build(&default_game(), |_| {});
     let text = pdf_text(&built["dice.pdf"]).to_uppercase();
     for words in [
-        "DICE STICKERS",
-        "PAPER DICE",
+        "EXPEDITION DICE: STICKERS FOR 5 BLANK D6",
+        "CAPTURE DICE: PAPER D6 TO CUT OUT",
         "AREA",
         "TRAINER",
         "HAZARD",

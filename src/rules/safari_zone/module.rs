@@ -206,7 +206,7 @@ fn stale_after_editing(relative: &str) -> Option<&'static [Target]> {
         (true, "field-guide.typ" | "sheet.typ") => &[Sheet, Tts, Play],
         (true, "encounter-deck.typ") => &[Deck],
         (true, "cards.typ" | "card.typ" | "deck-pages.typ") => &[Deck, Tts, Play],
-        (true, "dice.typ") => &[Dice],
+        (true, "dice.typ" | "dice-pages.typ") => &[Dice],
         (true, "die-faces.typ") => &[Tts, Play],
         (false, "park-rules.typ") => &[Sheet, Tts, Play],
         // Cards print area and item names and the capture dice's odds.

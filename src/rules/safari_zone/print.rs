@@ -12,6 +12,7 @@ use crate::backends::print::files::{GameSource, TemplateFiles};
 use crate::backends::print::geometry::PaperSize;
 use crate::backends::print::plan::{self, ExportPlan, Job, Plan, Previews};
 use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Typesetting, run_plan};
+use crate::backends::table::sheets::{DiceToPrint, dice_pages_of};
 use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
 use crate::world::FolderReader;
@@ -151,7 +152,9 @@ pub fn plan(
     let deck_wanted = deck_wanted(options, keep);
     jobs.extend(deck.jobs(PaperSize::of(paper), options, deck_wanted));
     if wants(Document::Dice) {
+        let pages = dice_pages_of(&dice_to_print(game), PaperSize::of(paper));
         jobs.push(Job {
+            inputs: vec![("pages".to_string(), json(&pages))],
             previews: previews("dice", None),
             ..Job::new("dice.typ", Some("dice.pdf"))
         });
@@ -195,6 +198,19 @@ fn encounter_deck(game: &Game) -> Deck<'static> {
             .collect(),
         physical: game.deck.physical_order(),
     }
+}
+
+/// The dice as every game's dice sheets print them: stickers for each face of each die, and a
+/// paper die for each die a regular solid has the sides of.
+fn dice_to_print(game: &Game) -> Vec<DiceToPrint> {
+    game.dice
+        .iter()
+        .map(|set| DiceToPrint {
+            name: set.name.clone(),
+            solid: DiceToPrint::solid_of(set.sides.value as usize),
+            dice: set.dice.iter().map(|die| die.faces.len()).collect(),
+        })
+        .collect()
 }
 
 fn deck_wanted(options: &PrintOptions, keep: bool) -> Wanted {

@@ -27,6 +27,10 @@ pub const COMMON: &[(&str, &str)] = &[
         "deck-pages.typ",
         include_str!("../../../../templates/deck-pages.typ"),
     ),
+    (
+        "dice-pages.typ",
+        include_str!("../../../../templates/dice-pages.typ"),
+    ),
 ];
 
 /// The component layer's templates: (name, text). A rules module's own are

@@ -361,8 +361,9 @@ pub struct DrawnFace {
     pub centre: Point,
     pub rotation: f64,
     pub size: f64,
-    /// Dice set index and face index.
+    /// Dice set index, the die's in its set, and the face's on the die.
     pub dice: usize,
+    pub die: usize,
     pub face: usize,
 }
 
@@ -394,9 +395,52 @@ pub fn sticker_edge(die: Die) -> f64 {
     }
 }
 
+/// A set of dice as the dice sheets print it, whatever the game: its name, its dice's solid
+/// (none for a number of sides no regular solid has: stickers only, square ones), and how
+/// many faces each of its dice has.
+#[derive(Debug, Clone)]
+pub struct DiceToPrint {
+    pub name: String,
+    pub solid: Option<Die>,
+    /// For each die of the set, its number of faces.
+    pub dice: Vec<usize>,
+}
+
+impl DiceToPrint {
+    /// The dice of a game made of components: `count` alike dice of a type.
+    pub fn of(set: &crate::table::data::DiceData) -> DiceToPrint {
+        DiceToPrint {
+            name: set.name.clone(),
+            solid: Some(die_of(set.die)),
+            dice: vec![set.faces.len(); set.count as usize],
+        }
+    }
+
+    /// The solid a die of `sides` faces is, when a regular one is.
+    pub fn solid_of(sides: usize) -> Option<Die> {
+        [Die::D4, Die::D6, Die::D8, Die::D10, Die::D12, Die::D20]
+            .into_iter()
+            .find(|die| die.sides() == sides)
+    }
+
+    fn words(&self) -> String {
+        match self.solid {
+            Some(die) => format!("d{}", die.sides()),
+            None if self.dice.len() == 1 => "die".to_string(),
+            None => "dice".to_string(),
+        }
+    }
+}
+
 /// Every dice set's stickers (one per face of every die), then one net per die to fold:
 /// each set's group under its heading, groups following each other on shared pages.
 pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
+    let sets: Vec<DiceToPrint> = data.dice.iter().map(DiceToPrint::of).collect();
+    dice_pages_of(&sets, paper)
+}
+
+/// [`dice_pages`] of any game's dice.
+pub fn dice_pages_of(sets: &[DiceToPrint], paper: PaperSize) -> Vec<DicePage> {
     // (heading, pieces): a piece is its faces, tabs and folds placed from (0, 0), and its size.
     type Piece = (
         Vec<DrawnFace>,
@@ -405,13 +449,16 @@ pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
         (f64, f64),
     );
     let mut groups: Vec<(String, Vec<Piece>)> = Vec::new();
-    for (set_ix, set) in data.dice.iter().enumerate() {
-        let die = die_of(set.die);
-        let (outline, size) = nets::sticker(die, sticker_edge(die));
+    for (set_ix, set) in sets.iter().enumerate() {
+        let sticker = set.solid.unwrap_or(Die::D6);
+        let (outline, size) = nets::sticker(sticker, sticker_edge(sticker));
         let (min, max) = bounds(&outline);
-        let sides = set.faces.len();
-        let stickers = (0..set.count as usize * sides)
-            .map(|i| {
+        let stickers = set
+            .dice
+            .iter()
+            .enumerate()
+            .flat_map(|(die, &faces)| (0..faces).map(move |face| (die, face)))
+            .map(|(die, face)| {
                 let shifted = outline
                     .iter()
                     .map(|p| Point {
@@ -428,7 +475,8 @@ pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
                     rotation: 0.0,
                     size,
                     dice: set_ix,
-                    face: i % sides,
+                    die,
+                    face,
                 };
                 (
                     vec![face],
@@ -439,34 +487,51 @@ pub fn dice_pages(data: &TableData, paper: PaperSize) -> Vec<DicePage> {
             })
             .collect();
         groups.push((
-            format!("{}: stickers for {} blank {}", set.name, set.count, set.die),
+            format!(
+                "{}: stickers for {} blank {}",
+                set.name,
+                set.dice.len(),
+                set.words()
+            ),
             stickers,
         ));
     }
-    for (set_ix, set) in data.dice.iter().enumerate() {
-        let net: Net = nets::net(die_of(set.die), nets::default_edge(die_of(set.die)));
-        let sides = set.faces.len();
-        let faces: Vec<DrawnFace> = net
-            .faces
+    for (set_ix, set) in sets.iter().enumerate() {
+        let Some(solid) = set.solid else { continue };
+        let net: Net = nets::net(solid, nets::default_edge(solid));
+        let pieces = set
+            .dice
             .iter()
-            .map(|f| DrawnFace {
-                outline: f.outline.clone(),
-                centre: f.centre.clone(),
-                rotation: f.rotation,
-                size: f.size,
-                dice: set_ix,
-                face: f.face.min(sides.saturating_sub(1)),
+            .enumerate()
+            .map(|(die, &sides)| {
+                let faces: Vec<DrawnFace> = net
+                    .faces
+                    .iter()
+                    .map(|f| DrawnFace {
+                        outline: f.outline.clone(),
+                        centre: f.centre.clone(),
+                        rotation: f.rotation,
+                        size: f.size,
+                        dice: set_ix,
+                        die,
+                        face: f.face.min(sides.saturating_sub(1)),
+                    })
+                    .collect();
+                (
+                    faces,
+                    net.tabs.clone(),
+                    net.folds.clone(),
+                    (net.width, net.height),
+                )
             })
             .collect();
-        let piece: Piece = (
-            faces,
-            net.tabs.clone(),
-            net.folds.clone(),
-            (net.width, net.height),
-        );
         groups.push((
-            format!("{}: paper {} to cut out, fold and glue", set.name, set.die),
-            vec![piece; set.count as usize],
+            format!(
+                "{}: paper {} to cut out, fold and glue",
+                set.name,
+                set.words()
+            ),
+            pieces,
         ));
     }
     let sizes: Vec<(String, Vec<(f64, f64)>)> = groups
