@@ -280,6 +280,15 @@ fn a_rebuild_of_a_game_of_components_writes_what_a_full_build_writes() {
     assert_eq!(targets, [Target::Deck, Target::Ruleset, Target::Tts]);
     let passes = rebuild(&game, &out, &targets, &mut session);
     assert_eq!(passes.len(), 2, "PDFs; previews and export");
+    // The second build, previews and export, makes little: the edited card's face (the
+    // export's deck sheet is pasted from faces kept apart, then encoded) and the deck page
+    // that shows it; everything else is kept from the first build.
+    if let Some((reused, made)) = passes[1].counts {
+        assert!(
+            made <= 4 && reused > 30,
+            "{made} images made and {reused} reused"
+        );
+    }
     let options = BuildOptions {
         asset_base: AssetBase::OutputFolder(out.clone()),
         ..BuildOptions::default()

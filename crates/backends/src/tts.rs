@@ -341,6 +341,62 @@ impl cache::Weigh for Png {
     }
 }
 
+/// An image made by `draw` and encoded, unless the cache has it under `key` (the key of what
+/// the image is made from: hashed again with the word "png").
+pub fn encoded(
+    reuse: cache::Reuse,
+    key: &dyn Fn() -> Key,
+    draw: &dyn Fn() -> crate::raster::Image,
+) -> std::sync::Arc<Png> {
+    reuse.get(
+        || cache::key(&("png", key())),
+        || {
+            let bytes = draw().png();
+            let hash = short_hash(&bytes);
+            Png { bytes, hash }
+        },
+    )
+}
+
+/// A deck's sprite sheet: `faces`, pages each a card face, rasterised at `scale` pixels per
+/// point and laid `columns` to a row, encoded. With a cache, each face is kept apart, so that
+/// a sheet with one card changed is made by rasterising that card alone and pasting the
+/// others; and a sheet whose faces are all as before is not encoded again.
+pub fn sprite_sheet(
+    faces: &[&Page],
+    scale: f64,
+    (columns, rows): (u32, u32),
+    reuse: cache::Reuse,
+) -> std::sync::Arc<Png> {
+    use rayon::prelude::*;
+    let face_keys: Vec<Key> = if reuse.is_on() {
+        faces.par_iter().map(|p| page_key(p, scale)).collect()
+    } else {
+        Vec::new()
+    };
+    let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
+    let draw = || {
+        let drawn: Vec<std::sync::Arc<crate::raster::Image>> = faces
+            .par_iter()
+            .enumerate()
+            .map(|(index, p)| {
+                reuse.get(
+                    || face_keys[index],
+                    || crate::raster::Image::of_page(p, scale, false),
+                )
+            })
+            .collect();
+        let (cw, ch) = (drawn[0].width, drawn[0].height);
+        let mut sprite = crate::raster::Image::blank(cw * columns, ch * rows);
+        for (index, face) in drawn.iter().enumerate() {
+            let index = index as u32;
+            sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
+        }
+        sprite
+    };
+    encoded(reuse, &sprite_key, &draw)
+}
+
 /// The key of a page rasterised at `scale` for the export.
 pub fn page_key(page: &Page, scale: f64) -> Key {
     cache::key(&("tts page", page, scale.to_bits()))

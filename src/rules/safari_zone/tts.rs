@@ -15,8 +15,8 @@ use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, MAX_COLUMNS, MAX_ROWS,
-    Png, card_scale, hand_zone, object, page_key, rules_lua, save_name, seat_colour, setup_object,
-    short_hash, transform,
+    Png, card_scale, encoded, hand_zone, object, page_key, rules_lua, save_name, seat_colour,
+    setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::rules::safari_zone::ruleset::Ruleset;
@@ -102,17 +102,7 @@ pub fn export(
     // The dice's objects by role, for the Field Guides' scripts to show what they roll.
     let mut dice_guids: serde_json::Map<String, Value> = serde_json::Map::new();
     let mut outputs = Vec::new();
-    // An image made by `draw` (unless the cache has it under `key`), encoded and hashed.
-    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| {
-        reuse.get(
-            || cache::key(&("png", key())),
-            || {
-                let bytes = draw().png();
-                let hash = short_hash(&bytes);
-                Png { bytes, hash }
-            },
-        )
-    };
+    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| encoded(reuse, key, draw);
     // An encoded image as a file named by its hash, and its URL.
     let mut publish = |stem: &str, png: std::sync::Arc<Png>| -> String {
         let file = format!("{stem}-{}.png", png.hash);
@@ -125,10 +115,6 @@ pub fn export(
             bytes,
         });
         format!("{}/{file}", options.asset_base)
-    };
-    let mut image = |stem: &str, key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| -> String {
-        let png = encode(key, draw);
-        publish(stem, png)
     };
 
     // Card faces: one slot per design (copies share it), 70 per sheet at most.
@@ -148,39 +134,18 @@ pub fn export(
         card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
     });
     let back_url = back_page.first().map(|page| {
-        image("card-back", &|| page_key(page, scale), &|| {
+        let png = encode(&|| page_key(page, scale), &|| {
             Image::of_page(page, scale, false)
-        })
+        });
+        publish("card-back", png)
     });
     for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
         let deck_id = sheet as u32 + 1;
         let (columns, rows) = grid(chunk.len());
-        // Each card's face is kept apart, so that a sheet with one card changed is made
-        // by rasterising that card alone and pasting the others.
-        let face_keys: Vec<Key> = if reuse.is_on() {
-            chunk.par_iter().map(|p| page_key(p, scale)).collect()
-        } else {
-            Vec::new()
-        };
-        let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
-        let draw = || {
-            let faces: Vec<std::sync::Arc<Image>> = chunk
-                .par_iter()
-                .enumerate()
-                .map(|(index, p)| {
-                    reuse.get(|| face_keys[index], || Image::of_page(p, scale, false))
-                })
-                .collect();
-            let (cw, ch) = (faces[0].width, faces[0].height);
-            let mut sprite = Image::blank(cw * columns, ch * rows);
-            for (index, face) in faces.iter().enumerate() {
-                let index = index as u32;
-                sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
-            }
-            sprite
-        };
+        let faces: Vec<&Page> = chunk.iter().collect();
+        let sprite = sprite_sheet(&faces, scale, (columns, rows), reuse);
         slot_of_design.extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
-        let face_url = image(&format!("card-faces-{deck_id}"), &sprite_key, &draw);
+        let face_url = publish(&format!("card-faces-{deck_id}"), sprite);
         custom_decks.insert(
             deck_id.to_string(),
             json!({
@@ -289,7 +254,7 @@ pub fn export(
                         }
                         texture
                     };
-                    let url = image(&format!("die-{}", set.id), &texture_key, &draw);
+                    let url = publish(&format!("die-{}", set.id), encode(&texture_key, &draw));
                     textures.insert(key, url.clone());
                     url
                 }

@@ -45,11 +45,25 @@ pub struct Job {
     pub images: Option<Images>,
 }
 
-/// Pages as PNG files at `dpi`, one per name, in page order.
+/// Pages as PNG files at `dpi`, one per name, in page order; then sprite sheets pasted
+/// together from the pages after those.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Images {
     pub dpi: f64,
     pub names: Vec<String>,
+    #[serde(default)]
+    pub sprites: Vec<Sprite>,
+}
+
+/// A PNG file pasted together from pages, each a card face, `columns` to a row: a deck's
+/// sheet for Tabletop Simulator. With a cache, each face is kept apart (`tts::sprite_sheet`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sprite {
+    pub name: String,
+    /// The faces' pages, numbered from 1, in the sheet's order.
+    pub pages: Vec<usize>,
+    pub columns: u32,
+    pub rows: u32,
 }
 
 /// PNG previews of a document's pages: `preview/<name>-<page>.png`.

@@ -193,6 +193,27 @@ fn run_job(
             progress,
             |page| images.names[page - 1].clone(),
         );
+        let all = typeset.document.pages();
+        images.sprites.par_iter().for_each(|sprite| {
+            let faces: Vec<&typst_layout::Page> = sprite
+                .pages
+                .iter()
+                .filter_map(|&number| all.get(number.wrapping_sub(1)))
+                .collect();
+            if faces.is_empty() {
+                return;
+            }
+            let scale = images.dpi / 72.0;
+            let png = crate::tts::sprite_sheet(&faces, scale, (sprite.columns, sprite.rows), reuse);
+            let bytes = match std::sync::Arc::try_unwrap(png) {
+                Ok(png) => png.bytes,
+                Err(shared) => shared.bytes.clone(),
+            };
+            progress(Progress::Output(Output {
+                path: sprite.name.clone(),
+                bytes,
+            }));
+        });
     }
     let timing = Timing {
         document: Plan::document_name(job).to_string(),

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::print::files::TemplateFiles;
 use super::print::geometry::{self, PaperSize};
-use super::print::plan::{Images, Job, Plan, Previews};
+use super::print::plan::{Job, Plan, Previews};
 use super::print::{PREVIEW_DPI, Printed, Typesetting};
 use super::{BuildOptions, Output, Target, print};
 use crate::components::Table;
@@ -102,12 +102,10 @@ pub fn plan(table: &Table, module: &dyn Rules, options: &BuildOptions) -> Planne
     }
     let export = wants(Target::Tts).then(|| tts::Export::plan(&data));
     if let Some(export) = &export {
+        let (pages, images) = export.pages();
         jobs.push(Job {
-            inputs: vec![input("pictures", &export.pictures)],
-            images: Some(Images {
-                dpi: tts::DPI,
-                names: export.pictures.iter().map(|p| p.file.clone()).collect(),
-            }),
+            inputs: vec![input("pictures", &pages)],
+            images: Some(images),
             ..Job::new("table-tts.typ", None)
         });
     }

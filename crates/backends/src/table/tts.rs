@@ -18,6 +18,7 @@ use super::data::TableData;
 use crate::Output;
 use crate::components::{Keep, Table};
 use crate::print::geometry::PaperSize;
+use crate::print::plan::{Images, Sprite};
 use crate::tts::{
     D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, hand_zone, object,
     rules_lua, save_name, seat_colour, setup_object, short_hash, transform,
@@ -51,6 +52,7 @@ pub struct Picture {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum What {
+    /// Pasted together from its cards' faces, each a page of its own ([`Export::pages`]).
     DeckSheet {
         deck: usize,
         first: usize,
@@ -62,6 +64,11 @@ pub enum What {
     },
     DeckBack {
         deck: usize,
+    },
+    /// One card's face, at the size it has on its deck's sheet.
+    CardFace {
+        deck: usize,
+        design: usize,
     },
     Face {
         shape: &'static str,
@@ -125,9 +132,11 @@ impl Export {
                 let count = (deck.designs.len() - first).min(MAX_COLUMNS * MAX_ROWS);
                 let columns = count.min(MAX_COLUMNS);
                 let rows = count.div_ceil(columns);
-                // Cards as large as the sheet limit allows, at most at the picture resolution.
-                let k = (px_to_mm(MAX_SHEET_PX) / (columns as f64 * w))
-                    .min(px_to_mm(MAX_SHEET_PX) / (rows as f64 * h))
+                // Cards as large as the sheet limit allows, at most at the picture resolution;
+                // each face is a whole number of pixels, rounded up, so a pixel a card is
+                // left for that.
+                let k = (px_to_mm(MAX_SHEET_PX / columns as f64 - 1.0) / w)
+                    .min(px_to_mm(MAX_SHEET_PX / rows as f64 - 1.0) / h)
                     .min(1.0);
                 let (cw, ch) = (w * k, h * k);
                 push(
@@ -245,6 +254,54 @@ impl Export {
             What::Title,
         );
         Export { pictures }
+    }
+
+    /// The pages of `table-tts.typ`, and what to make of them: every picture but the deck
+    /// sheets, a page each, written under its name; then each deck sheet's card faces, a page
+    /// each, pasted together into the sheet.
+    pub fn pages(&self) -> (Vec<Picture>, Images) {
+        let mut pages: Vec<Picture> = self
+            .pictures
+            .iter()
+            .filter(|p| !matches!(p.what, What::DeckSheet { .. }))
+            .cloned()
+            .collect();
+        let names = pages.iter().map(|p| p.file.clone()).collect();
+        let mut sprites = Vec::new();
+        for picture in &self.pictures {
+            let What::DeckSheet {
+                deck,
+                first,
+                count,
+                columns,
+                rows,
+                card_width,
+                card_height,
+            } = picture.what
+            else {
+                continue;
+            };
+            let faces = (first..first + count).map(|design| Picture {
+                file: String::new(),
+                width: card_width,
+                height: card_height,
+                what: What::CardFace { deck, design },
+            });
+            let start = pages.len() + 1;
+            pages.extend(faces);
+            sprites.push(Sprite {
+                name: picture.file.clone(),
+                pages: (start..start + count).collect(),
+                columns: columns as u32,
+                rows: rows as u32,
+            });
+        }
+        let images = Images {
+            dpi: DPI,
+            names,
+            sprites,
+        };
+        (pages, images)
     }
 
     /// The export's files: the pictures renamed by their hashes, the saved object, its
