@@ -62,3 +62,18 @@ function SafariTable.handlers(prefix)
     end,
   }
 end
+
+-- A line of text above an object's buttons (a button with no face, that does nothing): what
+-- the buttons below it ask.
+function SafariTable.heading(object, handlers, label, font_size)
+  object.createButton({
+    click_function = handlers.add(function() end),
+    function_owner = object,
+    label = label,
+    position = { 0, 0.6, -1.2 },
+    width = 0,
+    height = 0,
+    font_size = font_size,
+    font_color = { 1, 1, 1 },
+  })
+end

@@ -27,16 +27,7 @@ end
 local function render()
   self.clearButtons()
   handlers.reset()
-  self.createButton({
-    click_function = handlers.add(function() end),
-    function_owner = self,
-    label = "How many players?",
-    position = { 0, 0.6, -1.2 },
-    width = 0,
-    height = 0,
-    font_size = 180,
-    font_color = { 1, 1, 1 },
-  })
+  SafariTable.heading(self, handlers, "How many players?", 180)
   local count = #state.counts
   for n, players in ipairs(state.counts) do
     self.createButton({

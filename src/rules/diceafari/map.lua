@@ -102,16 +102,7 @@ local handlers = SafariTable.handlers("map_click_")
 local function render(maps)
   self.clearButtons()
   handlers.reset()
-  self.createButton({
-    click_function = handlers.add(function() end),
-    function_owner = self,
-    label = "Lay out the map:",
-    position = { 0, 0.6, -1.2 },
-    width = 0,
-    height = 0,
-    font_size = 160,
-    font_color = { 1, 1, 1 },
-  })
+  SafariTable.heading(self, handlers, "Lay out the map:", 160)
   for n, map in ipairs(maps) do
     self.createButton({
       click_function = handlers.add(function()
