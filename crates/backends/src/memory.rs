@@ -13,7 +13,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
 /// What a process that went over its bound writes on stderr before it stops.
-pub const EXCEEDED: &str = "safari: the typesetting worker went over its memory bound";
+pub(crate) const EXCEEDED: &str = "safari: the typesetting worker went over its memory bound";
 
 /// Bytes the heap may hold; 0 for no bound.
 static LIMIT: AtomicUsize = AtomicUsize::new(0);

@@ -14,7 +14,7 @@ use typst_layout::Page;
 use super::print::cache::{self, Key};
 
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
-pub const MAX_SHEET_PX: u32 = 4096;
+pub(crate) const MAX_SHEET_PX: u32 = 4096;
 /// A deck sheet holds at most 10 x 7 cards.
 pub const MAX_COLUMNS: u32 = 10;
 pub const MAX_ROWS: u32 = 7;
@@ -89,7 +89,7 @@ pub fn save_name(game_name: &str) -> String {
     }
 }
 
-pub fn short_hash(bytes: &[u8]) -> String {
+pub(crate) fn short_hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .take(5)
@@ -153,7 +153,7 @@ pub fn object(name: &str, guid: String, nickname: &str, description: &str, at: V
 }
 
 /// The seats' colours in Tabletop Simulator, in seat order.
-pub const SEAT_COLOURS: [&str; 10] = [
+pub(crate) const SEAT_COLOURS: [&str; 10] = [
     "White", "Red", "Yellow", "Green", "Blue", "Orange", "Purple", "Pink", "Teal", "Brown",
 ];
 

@@ -69,7 +69,7 @@ impl TableManifest {
 }
 
 /// A symbol's index in [`Table::symbols`].
-pub type SymbolIx = usize;
+pub(crate) type SymbolIx = usize;
 
 #[derive(Debug, Clone)]
 pub struct Symbol {

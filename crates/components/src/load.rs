@@ -20,31 +20,31 @@ use safari_core::load::names::Names;
 use safari_core::load::toml_read;
 
 /// Component files one manifest may list.
-pub const MAX_COMPONENT_FILES: usize = 64;
+pub(crate) const MAX_COMPONENT_FILES: usize = 64;
 /// Dice in one set.
-pub const MAX_DICE: u32 = 100;
+pub(crate) const MAX_DICE: u32 = 100;
 /// Roll-and-write sheets in one game: each is laid out by `check`, as every sheet is.
-pub const MAX_SHEETS: usize = 16;
+pub(crate) const MAX_SHEETS: usize = 16;
 /// Cells along one side of a board (columns are named by letters a to z).
-pub const MAX_BOARD_COLUMNS: usize = 26;
-pub const MAX_BOARD_ROWS: usize = 99;
+pub(crate) const MAX_BOARD_COLUMNS: usize = 26;
+pub(crate) const MAX_BOARD_ROWS: usize = 99;
 /// A board's longest side, in millimetres (a print shop's largest sheets are about a metre).
-pub const MAX_BOARD_MM: f64 = 1500.0;
+pub(crate) const MAX_BOARD_MM: f64 = 1500.0;
 /// Bytes of one card as the ruleset and its template receive it: its id, title, text and
 /// fields, with `for-each` values and braces filled in.
-pub const MAX_CARD_BYTES: usize = 16 << 10;
+pub(crate) const MAX_CARD_BYTES: usize = 16 << 10;
 /// Bytes of every card of a game together. `for-each` and braces multiply what a file says, so
 /// what they make is bounded, not only what is written: a game's cards stay well inside the
 /// ruleset `sim` reads (`limits::MAX_RULESET_BYTES`).
-pub const MAX_CARDS_BYTES: usize = 4 << 20;
+pub(crate) const MAX_CARDS_BYTES: usize = 4 << 20;
 /// Card designs in one game. Each design is typeset on its own (for print shops, previews and
 /// Tabletop Simulator); copies cost next to nothing. With the die faces below and the things
 /// of `MAX_THINGS`, the largest game typesets well inside the worker's default bounds, whose
 /// memory its documents share (docs/performance.md).
-pub const MAX_CARD_DESIGNS: usize = 1_000;
+pub(crate) const MAX_CARD_DESIGNS: usize = 1_000;
 /// Faces of all the dice of a game (each die's sides, counting every die of a set): each is a
 /// sticker and a face of a paper net.
-pub const MAX_DIE_FACES: u64 = 10_000;
+pub(crate) const MAX_DIE_FACES: u64 = 10_000;
 
 /// A component file, each entry of each list on its own: a fault in one card or tile set is
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
@@ -95,7 +95,7 @@ fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> C
 
 /// Cards (counting copies), tiles, tokens, dice and pieces in one game: every one is a
 /// picture to print and an object to export.
-pub const MAX_THINGS: u64 = 20_000;
+pub(crate) const MAX_THINGS: u64 = 20_000;
 
 /// Each list of a component file, and each list inside an entry, holds at most
 /// `MAX_ENTRIES`; the rest is reported and not read.

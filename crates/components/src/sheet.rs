@@ -59,7 +59,11 @@ impl Sheet {
 
     /// SZ0201 for a word in brackets that names no symbol, a whole term (`[fsh]`) or inside
     /// one (`2x[fsh]`): it would print as plain text.
-    pub fn check_icons(&self, symbols: &[Symbol], diagnostics: &mut crate::diag::Diagnostics) {
+    pub(crate) fn check_icons(
+        &self,
+        symbols: &[Symbol],
+        diagnostics: &mut crate::diag::Diagnostics,
+    ) {
         use crate::diag::{Code, similar_name};
         let ids = || symbols.iter().map(|s| s.id.value.as_str());
         for terms in self.guide.boxes.iter().map(|b| &b.terms) {
@@ -186,7 +190,7 @@ impl Sheet {
 
 /// An icon's width in icon heights: its glyph (or the first letter of its label) on a square,
 /// widened for a glyph of two or three characters.
-pub fn icon_width(symbol: &Symbol) -> f64 {
+pub(crate) fn icon_width(symbol: &Symbol) -> f64 {
     match symbol.glyph.as_deref().map_or(1, |g| g.chars().count()) {
         0 | 1 => 1.0,
         2 => 1.4,

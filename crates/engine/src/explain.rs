@@ -301,7 +301,7 @@ fn need_text(rules: &Rules, player: &Player, need: Need) -> String {
 }
 
 /// What fills box `b`, besides a bonus chain.
-pub fn cause_text(rules: &Rules, b: usize) -> String {
+pub(crate) fn cause_text(rules: &Rules, b: usize) -> String {
     let rule = &rules.boxes[b];
     if let Some(face) = rule.face {
         return format!("a die showing {}", face_name(face));
@@ -338,7 +338,7 @@ pub fn cause_text(rules: &Rules, b: usize) -> String {
     "a bonus box's chain only".to_string()
 }
 
-pub fn face_name(face: Action) -> &'static str {
+pub(crate) fn face_name(face: Action) -> &'static str {
     match face {
         Action::Area => "Area",
         Action::Trainer => "Trainer",

@@ -235,14 +235,14 @@ impl Player {
 
     /// Whether every requirement of a box is met.
     #[inline(always)]
-    pub fn meets_needs(&self, rules: &Rules, b: usize) -> bool {
+    pub(crate) fn meets_needs(&self, rules: &Rules, b: usize) -> bool {
         rules.boxes[b].needs.iter().all(|n| self.meets(*n))
     }
 
     /// The next box of a track, if it is open: its requirements met (the box before it is
     /// filled, being the next).
     #[inline(always)]
-    pub fn open_next(&self, rules: &Rules, track: usize) -> Option<usize> {
+    pub(crate) fn open_next(&self, rules: &Rules, track: usize) -> Option<usize> {
         match self.next_box(track) {
             Some(b) if self.meets_needs(rules, b) => Some(b),
             _ => None,
@@ -467,7 +467,7 @@ pub fn catch_chance(rules: &Rules, rate: u32) -> f64 {
 }
 
 /// P(total >= rate) when the Poké Doll keeps die `lock.0` at `lock.1`.
-pub fn locked_catch_chance(rules: &Rules, rate: u32, lock: (usize, u32)) -> f64 {
+pub(crate) fn locked_catch_chance(rules: &Rules, rate: u32, lock: (usize, u32)) -> f64 {
     let others = rules
         .capture
         .iter()
@@ -649,7 +649,7 @@ impl<'r> Game<'r> {
     }
 
     /// Cards left in the deck.
-    pub fn deck_len(&self) -> usize {
+    pub(crate) fn deck_len(&self) -> usize {
         self.deck.len()
     }
 
@@ -1044,7 +1044,7 @@ impl<'r> Game<'r> {
     /// game set up by [`Game::set_position`] from what the view shows. Returns whether the
     /// turn was played to its end; in a [`Stage::Cascade`] only `choice`'s fill and its
     /// consequences are played, the view not telling what was left of the turn.
-    pub fn play_on<P: Policy>(
+    pub(crate) fn play_on<P: Policy>(
         &mut self,
         p: usize,
         view: &View,
@@ -1125,7 +1125,13 @@ impl<'r> Game<'r> {
     /// with `player`'s sheet and supplies, a deck of `deck`'s cards shuffled with `seed`
     /// (so a position hides nothing the deck's order would tell), `discard` as the discard
     /// pile, and the game's dice rolled from `seed`. Keeps the buffers, and no log.
-    pub fn set_position(&mut self, player: &Player, deck: &[usize], discard: &[usize], seed: u64) {
+    pub(crate) fn set_position(
+        &mut self,
+        player: &Player,
+        deck: &[usize],
+        discard: &[usize],
+        seed: u64,
+    ) {
         self.rng = Pcg64Mcg::seed_from_u64(seed);
         self.deck.clear();
         self.deck.extend_from_slice(deck);

@@ -43,7 +43,7 @@ use crate::search::value::{Dense, Values};
 
 /// Throws looked ahead at an encounter: a miss seven times running is rare (looking 8 ahead
 /// played no better than 5).
-pub const HORIZON: usize = 6;
+pub(crate) const HORIZON: usize = 6;
 
 #[derive(Default, Clone)]
 pub struct Planner {

@@ -267,7 +267,7 @@ impl<'a> Deck<'a> {
     }
 
     /// Its cards (card indices, copies repeated) in card order, into `into`.
-    pub fn sorted_into(&self, into: &mut Vec<usize>) {
+    pub(crate) fn sorted_into(&self, into: &mut Vec<usize>) {
         into.clear();
         into.extend_from_slice(self.cards);
         into.sort_unstable();
@@ -529,7 +529,7 @@ impl Greedy {
     }
 
     /// Plays toward a box above victory points (`None`: for victory points alone).
-    pub fn aim(&mut self, aim: Option<Arc<Aim>>) {
+    pub(crate) fn aim(&mut self, aim: Option<Arc<Aim>>) {
         self.aim = aim;
         self.turn_worths = None;
     }
@@ -707,7 +707,7 @@ pub struct Expected {
 
 impl Expected {
     /// Plays toward a box above victory points (`None`: for victory points alone).
-    pub fn aim(&mut self, aim: Option<Arc<Aim>>) {
+    pub(crate) fn aim(&mut self, aim: Option<Arc<Aim>>) {
         self.greedy.aim(aim);
     }
 

@@ -71,7 +71,7 @@ pub struct BoxRule {
 impl BoxRule {
     /// Whether a face showing fills it.
     #[inline]
-    pub fn filled_by(&self, face: Action) -> bool {
+    pub(crate) fn filled_by(&self, face: Action) -> bool {
         self.face == Some(face)
     }
 }
@@ -590,7 +590,7 @@ impl Rules {
     /// The highest capture total a throw can reach with the items `held` says the player has:
     /// the dice's highest, every passive bonus, and every usable boost (each needs a Trainer
     /// face; this is an upper bound).
-    pub fn capture_reach(&self, held: impl Fn(usize) -> bool) -> u32 {
+    pub(crate) fn capture_reach(&self, held: impl Fn(usize) -> bool) -> u32 {
         let steps = &self.item_steps;
         steps
             .capture_bonus

@@ -65,7 +65,7 @@ impl Search {
     pub const MOST_BUDGET: u32 = 10_000;
 
     /// A search with `budget` rollouts per choice, from 1 to [`Search::MOST_BUDGET`].
-    pub fn with_budget(budget: u32) -> Option<Search> {
+    pub(crate) fn with_budget(budget: u32) -> Option<Search> {
         (1..=Search::MOST_BUDGET).contains(&budget).then(|| Search {
             budget,
             prepared_for: None,

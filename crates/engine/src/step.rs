@@ -25,7 +25,7 @@ use crate::search::mix;
 
 /// The largest seed a match takes: JavaScript reads every whole number up to it exactly, so a
 /// log written here replays the same in a browser.
-pub const MAX_SEED: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// Who plays a seat: a person, or a bot of a built-in policy (`policy::by_name`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -507,9 +507,9 @@ pub struct Logged {
 }
 
 /// The name of the log format, so a file can say what it is.
-pub const LOG_FORMAT: &str = "safari-log";
+pub(crate) const LOG_FORMAT: &str = "safari-log";
 /// Bumped on any change an older reader would misread.
-pub const LOG_FORMAT_VERSION: u32 = 1;
+pub(crate) const LOG_FORMAT_VERSION: u32 = 1;
 
 /// A game as a file (docs/ruleset.md, "Game logs"): the ruleset it was played with, whole, so
 /// the log replays on its own; its seats and seed; every choice taken. What happened (the

@@ -26,7 +26,7 @@ const TARGET: f64 = 200.0;
 
 /// The worth the path to a box adds to boxes, items, species and cards.
 #[derive(Debug, Clone, Default)]
-pub struct Aim {
+pub(crate) struct Aim {
     pub target: usize,
     pub boxes: Vec<f64>,
     pub items: Vec<f64>,
@@ -123,7 +123,7 @@ impl Aim {
     /// What the path adds to meeting a species for this player: its worth until it is
     /// collected and every box on the path its collecting fills is filled.
     #[inline]
-    pub fn species_worth(&self, filled: &[bool], collected: &[bool], s: usize) -> f64 {
+    pub(crate) fn species_worth(&self, filled: &[bool], collected: &[bool], s: usize) -> f64 {
         let wanted = !collected[s] || self.collecting[s].iter().any(|b| !filled[*b]);
         if filled[self.target] || !wanted {
             0.0
@@ -134,7 +134,7 @@ impl Aim {
 
     /// What the path adds to filling a box for this player: nothing once the target is filled.
     #[inline]
-    pub fn box_worth(&self, filled: &[bool], b: usize) -> f64 {
+    pub(crate) fn box_worth(&self, filled: &[bool], b: usize) -> f64 {
         if filled[self.target] {
             0.0
         } else {
@@ -740,7 +740,7 @@ enum Wait {
 /// often as it has copies is caught no more. It is sound for one thing: a target it cannot
 /// reach from a sheet is lost for good (obtaining an item before the box waiting for it has
 /// opened, for one). For rulesets too large to plan for.
-pub struct Guard {
+pub(crate) struct Guard {
     target: usize,
     copies: Vec<u32>,
     faces: [bool; 6],

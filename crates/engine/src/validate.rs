@@ -16,7 +16,7 @@ use crate::limits::{
 use crate::ruleset::Ruleset;
 use crate::vocabulary::DiceRole;
 
-pub fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
+pub(crate) fn validate(ruleset: &Ruleset) -> Result<(), LoadError> {
     let fault = |path: &str, message: String| LoadError {
         path: path.to_string(),
         message,

@@ -55,7 +55,7 @@ pub enum Style {
 
 impl Style {
     /// Extra space after every character, in em (the templates' `headline` tracking).
-    pub fn tracking(self) -> f64 {
+    pub(crate) fn tracking(self) -> f64 {
         match self {
             Style::Display => 0.04,
             _ => 0.0,
@@ -155,7 +155,7 @@ fn shaped_em(
 
 /// The height of one line of text, ascender to descender, in millimetres: the room the
 /// layout gives it and the box the templates set it in.
-pub fn line_height(style: Style, size: f64) -> f64 {
+pub(crate) fn line_height(style: Style, size: f64) -> f64 {
     let face = FACES.get(style);
     let span = f64::from(face.ascender()) - f64::from(face.descender());
     span / f64::from(face.units_per_em()) * size * MM_PER_PT

@@ -83,7 +83,7 @@ impl SheetData {
         }
     }
 
-    pub fn icon_index(&self) -> &std::collections::HashMap<String, usize> {
+    pub(crate) fn icon_index(&self) -> &std::collections::HashMap<String, usize> {
         self.icon_index.get_or_init(|| {
             self.icons
                 .iter()

@@ -235,7 +235,7 @@ impl SheetLayout {
 /// One density: the sizes and spacing a sheet is laid out at. Each level is tighter than the
 /// one before; the last is the floor (5 mm boxes, 7 pt text) a player can still use.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Level {
+pub(crate) struct Level {
     /// A square box's side, in millimetres.
     pub box_size: f64,
     /// Captions, tags and labels, in points.
@@ -252,7 +252,7 @@ pub struct Level {
 
 /// From generous (big paper) to tight: spacing is tightened first, then boxes and text shrink to the
 /// floor of 5 mm and 7 pt.
-pub const LEVELS: &[Level] = &[
+pub(crate) const LEVELS: &[Level] = &[
     Level {
         box_size: 9.0,
         text: 10.0,
@@ -336,7 +336,7 @@ pub const PAGE_MARGIN_MM: f64 = 8.0;
 
 /// The drawn width of a box of `shape` whose square is `size` (the templates draw a few
 /// shapes a little larger, so they read as big as a square).
-pub fn shape_extent(shape: Shape, size: f64) -> f64 {
+pub(crate) fn shape_extent(shape: Shape, size: f64) -> f64 {
     match shape {
         Shape::Diamond => size * 1.15,
         Shape::Hexagon => size * 1.1,

@@ -25,11 +25,11 @@ const TAG_PAD_Y: f64 = 0.35;
 const BADGE_GAP: f64 = 0.3;
 const BADGE_RISE: f64 = 0.9;
 /// The most a gap grows when a panel spreads its lines.
-pub const MAX_STRETCH: f64 = 3.5;
+pub(crate) const MAX_STRETCH: f64 = 3.5;
 
 /// Content that does not fit across its width, however it wraps.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TooNarrow {
+pub(crate) struct TooNarrow {
     /// How much wider, in mm, the room it was given would have to be: the room of its own
     /// column or trail, which may be a part of the section's width.
     pub short_by: f64,
@@ -49,7 +49,7 @@ thread_local! {
 }
 
 /// A text's width at `size` points: measured once per face at 1 pt (advances scale with size).
-pub fn text_width(font: Font, size: f64, text: &str) -> f64 {
+pub(crate) fn text_width(font: Font, size: f64, text: &str) -> f64 {
     WIDTHS.with(|cache| {
         let mut cache = cache.borrow_mut();
         let widths = cache.entry(font).or_default();

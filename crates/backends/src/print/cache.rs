@@ -100,7 +100,7 @@ impl RenderCache {
     }
 
     /// [`Self::get`] for a `make` that may fail: a failure is returned and not kept.
-    pub fn try_get<T: Weigh + Send + Sync + 'static, E>(
+    pub(crate) fn try_get<T: Weigh + Send + Sync + 'static, E>(
         &self,
         key: Key,
         make: impl FnOnce() -> Result<T, E>,
@@ -178,7 +178,7 @@ impl RenderCache {
 
     /// Ends a build: forgets what the last few builds did not use. Returns this build's hits
     /// and misses.
-    pub fn finish_build(&self) -> (usize, usize) {
+    pub(crate) fn finish_build(&self) -> (usize, usize) {
         let mut state = self.state();
         let build = state.build;
         let mut freed = 0;
@@ -214,9 +214,9 @@ impl RenderCache {
 pub struct Reuse<'a>(pub Option<&'a RenderCache>);
 
 impl<'a> Reuse<'a> {
-    pub const NONE: Reuse<'static> = Reuse(None);
+    pub(crate) const NONE: Reuse<'static> = Reuse(None);
 
-    pub fn is_on(self) -> bool {
+    pub(crate) fn is_on(self) -> bool {
         self.0.is_some()
     }
 

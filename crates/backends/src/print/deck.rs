@@ -132,7 +132,7 @@ impl Deck<'_> {
     /// How many copies of each design the deck has, as CSV beside the pictures
     /// (`NN-<design>.png` in deck order, then the back, which is on every card): the services
     /// ask for a quantity per face when the deck is ordered.
-    pub fn copies_csv(&self) -> String {
+    pub(crate) fn copies_csv(&self) -> String {
         let ids = self.design_ids();
         let copies = self.designs.iter().map(|(_, copies)| *copies);
         let copies = copies.chain(std::iter::once(self.physical.len() as u32));

@@ -20,7 +20,7 @@ use typst_as_lib::file_resolver::FileResolver;
 use crate::world::{FileId, FolderReader, GameFolder};
 
 /// The helpers built-in templates import, whatever the game: (name, text).
-pub const COMMON: &[(&str, &str)] = &[
+pub(crate) const COMMON: &[(&str, &str)] = &[
     ("lib.typ", include_str!("../../../../templates/lib.typ")),
     ("sheet.typ", include_str!("../../../../templates/sheet.typ")),
     (
@@ -35,7 +35,7 @@ pub const COMMON: &[(&str, &str)] = &[
 
 /// The component layer's templates: (name, text). A rules module's own are
 /// [`crate::rules::templates`].
-pub const COMPONENTS: &[(&str, &str)] = &[
+pub(crate) const COMPONENTS: &[(&str, &str)] = &[
     ("table.typ", include_str!("../../../../templates/table.typ")),
     (
         "table-deck.typ",
@@ -106,7 +106,7 @@ pub struct TemplateSources {
     sources: Vec<(String, String, u32)>,
 }
 
-pub fn typst_id(path: &str) -> TypstFileId {
+pub(crate) fn typst_id(path: &str) -> TypstFileId {
     let vpath = VirtualPath::new(path).expect("template paths are valid virtual paths");
     RootedPath::new(VirtualRoot::Project, vpath).intern()
 }
@@ -164,7 +164,7 @@ impl TemplateFiles {
 
     /// Adds a template of the game's own, `templates/<name>` (a deck's front, say), so that a
     /// fault in it is labelled in it.
-    pub fn add_game_template(
+    pub(crate) fn add_game_template(
         &mut self,
         folder: &mut GameFolder,
         name: &str,
@@ -177,7 +177,7 @@ impl TemplateFiles {
         Ok(())
     }
 
-    pub fn to_sources(&self) -> TemplateSources {
+    pub(crate) fn to_sources(&self) -> TemplateSources {
         let mut sources: Vec<(String, String, u32)> = self
             .sources
             .iter()
@@ -196,7 +196,7 @@ impl TemplateFiles {
 
     /// The files [`TemplateFiles::to_sources`] described; binary files are read from the
     /// same folder, through the same seam.
-    pub fn from_sources(described: TemplateSources) -> TemplateFiles {
+    pub(crate) fn from_sources(described: TemplateSources) -> TemplateFiles {
         let reader = if described.root.as_os_str().is_empty() {
             GameFolder::in_memory().reader()
         } else {
@@ -228,7 +228,7 @@ impl TemplateFiles {
     }
 
     /// The key of where each source is in the folder's source table (diagnostics point there).
-    pub fn table_key(&self) -> super::cache::Key {
+    pub(crate) fn table_key(&self) -> super::cache::Key {
         let mut places: Vec<(String, u32)> = self
             .sources
             .iter()
@@ -245,7 +245,7 @@ impl TemplateFiles {
 
     /// The game's own sources a template typesets: each one's place in the folder's source
     /// table, its file name, and where the template puts it.
-    pub fn typeset_by(&self, template: &str) -> Vec<(FileId, String, &str)> {
+    pub(crate) fn typeset_by(&self, template: &str) -> Vec<(FileId, String, &str)> {
         self.present
             .iter()
             .filter(|(_, document, _)| document == template)

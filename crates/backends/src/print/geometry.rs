@@ -12,10 +12,10 @@ pub const CARD_BLEED_MM: f64 = 3.0;
 /// No ink closer than this to the paper's edge: most home printers cannot reach it.
 pub const PAGE_MARGIN_MM: f64 = 6.35;
 /// Crop marks run this far out from a card's bleed edge.
-pub const CROP_MARK_MM: f64 = 3.0;
+pub(crate) const CROP_MARK_MM: f64 = 3.0;
 /// The gap between a bleed edge and the start of its crop mark: none, so that eight poker
 /// cards fit on A4 and six on Letter.
-pub const CROP_MARK_GAP_MM: f64 = 0.0;
+pub(crate) const CROP_MARK_GAP_MM: f64 = 0.0;
 
 pub use crate::model::PaperSize;
 
@@ -44,7 +44,7 @@ impl CardGrid {
 
     /// The same, within a region `region_width` wide starting `left_offset` from the page's
     /// left edge (half a page, for gutter-fold).
-    pub fn fit_within(
+    pub(crate) fn fit_within(
         region_width: f64,
         page_height: f64,
         left_offset: f64,
@@ -87,7 +87,7 @@ impl CardGrid {
     }
 
     /// Top-left corner of the trim of the card in `column`, `row`.
-    pub fn trim_at(&self, column: u32, row: u32) -> (f64, f64) {
+    pub(crate) fn trim_at(&self, column: u32, row: u32) -> (f64, f64) {
         (
             self.left + column as f64 * (self.trim_width + 2.0 * self.bleed),
             self.top + row as f64 * (self.trim_height + 2.0 * self.bleed),
@@ -139,7 +139,7 @@ pub enum DeckLayout {
 
 /// The grid cards of `width` x `height` are laid out in on `paper` for `layout`: none fit when
 /// its `per_page()` is 0.
-pub fn grid_for(paper: PaperSize, width: f64, height: f64, layout: DeckLayout) -> CardGrid {
+pub(crate) fn grid_for(paper: PaperSize, width: f64, height: f64, layout: DeckLayout) -> CardGrid {
     match layout {
         DeckLayout::Duplex => CardGrid::fit(paper, width, height),
         DeckLayout::GutterFold => {

@@ -35,7 +35,7 @@ use worker::Worker;
 /// Preview pages are rendered at this resolution: enough to read 7 pt text on screen.
 pub const PREVIEW_DPI: f64 = 100.0;
 /// Card previews are rendered at print resolution.
-pub const CARD_DPI: f64 = 300.0;
+pub(crate) const CARD_DPI: f64 = 300.0;
 
 /// The print documents, for `build --only`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -145,7 +145,7 @@ pub trait PageExport: Sync {
 /// The export a plan names, by its rules module's id: what only the rules modules know,
 /// handed to the runner by the layer that knows them (`rules::page_export`), here or in the
 /// typesetting worker.
-pub type PageExports<'a> = &'a (dyn Fn(&str) -> Option<&'static dyn PageExport> + Sync);
+pub(crate) type PageExports<'a> = &'a (dyn Fn(&str) -> Option<&'static dyn PageExport> + Sync);
 
 /// Carries `plan` out where `typesetting` says: its files, and the warnings and timings. In
 /// this process the plan's export is found with `exports`; the worker finds it with its own.

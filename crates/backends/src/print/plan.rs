@@ -126,7 +126,7 @@ impl Job {
 
 impl Plan {
     /// The name a document goes by in messages and timings: its PDF, or its template.
-    pub fn document_name(job: &Job) -> &str {
+    pub(crate) fn document_name(job: &Job) -> &str {
         job.pdf.as_deref().unwrap_or(&job.template)
     }
 }
@@ -135,7 +135,7 @@ impl Plan {
 /// the first time, the backs printed behind it, and the calibration pages after the cards.
 /// Further copies only repeat a drawing already previewed, so the previews (and the time and
 /// memory they take) grow with the designs, not with the copies.
-pub fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
+pub(crate) fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
     let mut seen = std::collections::HashSet::new();
     let mut shown = Vec::new();
     let mut fronts_shown = false;
@@ -165,13 +165,13 @@ pub fn json(value: &impl Serialize) -> serde_json::Value {
 }
 
 /// A card picture's path, by its page: `<folder>/NN-<design>.png`, then the back.
-pub fn card_image_name(images: &CardImages, page: usize) -> String {
+pub(crate) fn card_image_name(images: &CardImages, page: usize) -> String {
     format!("{}/{}", images.folder, card_file(&images.designs, page))
 }
 
 /// A card picture's file name in its folder, by its page (from 1): `NN-<design>.png` for
 /// the designs in order, then `back.png`.
-pub fn card_file(designs: &[String], page: usize) -> String {
+pub(crate) fn card_file(designs: &[String], page: usize) -> String {
     match designs.get(page - 1) {
         Some(design) => format!("{page:02}-{design}.png"),
         None => "back.png".to_string(),

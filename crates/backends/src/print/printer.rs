@@ -27,7 +27,7 @@ impl Printer {
     }
 
     /// The bleed around the trim, each side, in millimetres.
-    pub fn bleed_mm(self) -> f64 {
+    pub(crate) fn bleed_mm(self) -> f64 {
         match self {
             Printer::Tgc => 25.4 / 8.0,
             Printer::Mpc => 36.0 * 25.4 / 300.0,

@@ -20,7 +20,7 @@ use crate::diag::{Code, Diagnostic};
 
 /// The name the exports drawn from pages (the Tabletop Simulator save, the playtest page) go
 /// by in progress and timings.
-pub const EXPORTS: &str = "exports";
+pub(crate) const EXPORTS: &str = "exports";
 
 /// What typesetting reports on the way.
 pub enum Progress<'a> {

@@ -23,7 +23,7 @@ use super::files::{TemplateFiles, typst_id};
 use crate::diag::{Code, Diagnostic};
 use crate::world::Origin;
 
-pub struct Typesetter<'a> {
+pub(crate) struct Typesetter<'a> {
     engine: TypstEngine,
     files: &'a TemplateFiles,
     /// The key of where each source is in the folder's table: a kept document's warnings
@@ -33,7 +33,7 @@ pub struct Typesetter<'a> {
 
 /// A typeset document and the warnings Typst gave on the way.
 #[derive(Clone)]
-pub struct Typeset {
+pub(crate) struct Typeset {
     pub document: PagedDocument,
     pub warnings: Vec<Diagnostic>,
 }

@@ -81,7 +81,7 @@ impl From<&Diagnostic> for WireDiagnostic {
 }
 
 impl WireDiagnostic {
-    pub fn into_diagnostic(self) -> Diagnostic {
+    pub(crate) fn into_diagnostic(self) -> Diagnostic {
         // Only this binary's own worker writes these: an unknown code cannot come from it.
         let code = self.code.parse().unwrap_or(Code::TemplateError);
         let mut diagnostic = Diagnostic::error(code, self.message);
@@ -101,7 +101,11 @@ impl WireDiagnostic {
     }
 }
 
-pub fn write_frame(to: &mut impl Write, header: &impl Serialize, blob: &[u8]) -> io::Result<()> {
+pub(crate) fn write_frame(
+    to: &mut impl Write,
+    header: &impl Serialize,
+    blob: &[u8],
+) -> io::Result<()> {
     let header = serde_json::to_vec(header).map_err(io::Error::other)?;
     let length = u32::try_from(header.len())
         .ok()
@@ -114,7 +118,9 @@ pub fn write_frame(to: &mut impl Write, header: &impl Serialize, blob: &[u8]) ->
 }
 
 /// The next frame, or `None` when the stream ended between frames.
-pub fn read_frame<T: DeserializeOwned>(from: &mut impl Read) -> io::Result<Option<(T, Vec<u8>)>> {
+pub(crate) fn read_frame<T: DeserializeOwned>(
+    from: &mut impl Read,
+) -> io::Result<Option<(T, Vec<u8>)>> {
     let mut length = [0u8; 4];
     match from.read_exact(&mut length) {
         Ok(()) => {}

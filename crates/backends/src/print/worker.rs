@@ -27,8 +27,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::world::Origin;
 
 /// The hidden subcommand the worker runs as, and its memory option.
-pub const SUBCOMMAND: &str = "typeset-worker";
-pub const MEMORY_OPTION: &str = "--memory-bytes";
+pub(crate) const SUBCOMMAND: &str = "typeset-worker";
+pub(crate) const MEMORY_OPTION: &str = "--memory-bytes";
 
 /// How long a build may typeset and how much heap the worker may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl Worker {
     /// The same worker, keeping each build's images and PDFs for the next (in its own
     /// memory, within its bound): for `watch`, whose rebuilds then rasterise and encode
     /// only what changed.
-    pub fn reusing_renders(mut self) -> Worker {
+    pub(crate) fn reusing_renders(mut self) -> Worker {
         self.reuse = true;
         self
     }

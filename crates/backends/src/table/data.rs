@@ -162,7 +162,7 @@ pub struct SheetPageData {
 }
 
 /// The border around a board's cells, for its name and coordinates.
-pub const BOARD_FRAME_MM: f64 = 8.0;
+pub(crate) const BOARD_FRAME_MM: f64 = 8.0;
 
 pub fn table_data(
     table: &Table,

@@ -94,7 +94,7 @@ pub fn sticker(die: Die, edge_mm: f64) -> (Vec<Point>, f64) {
 
 /// A sensible edge length in mm for a paper die of this type (e.g. d6 25 mm): each die about
 /// 4 cm across, and each net fits an A4 or Letter page inside the margins.
-pub fn default_edge(die: Die) -> f64 {
+pub(crate) fn default_edge(die: Die) -> f64 {
     match die {
         Die::D4 => 35.0,
         Die::D6 => 25.0,

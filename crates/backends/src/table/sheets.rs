@@ -14,13 +14,13 @@ use super::nets::{self, Die, Net, Point};
 use crate::print::geometry::{PAGE_MARGIN_MM, PaperSize};
 
 /// Space between two pieces on a cut sheet: each has its own cut line.
-pub const GAP_MM: f64 = 3.0;
+pub(crate) const GAP_MM: f64 = 3.0;
 /// Room at the top of a cut sheet for its title.
-pub const TITLE_MM: f64 = 8.0;
+pub(crate) const TITLE_MM: f64 = 8.0;
 /// How far two pages of a tiled board overlap.
 pub const OVERLAP_MM: f64 = 12.0;
 /// The fold-under base at each end of a standee.
-pub const STANDEE_BASE_MM: f64 = 12.0;
+pub(crate) const STANDEE_BASE_MM: f64 = 12.0;
 
 /// One piece on a cut sheet: its rectangle (the shape's bounding box) and what it shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,13 +44,16 @@ pub struct CutPage {
 
 /// Groups of rectangles under headings, packed in rows on shared pages: a group starts on a
 /// new row under its heading (repeated, "continued", when it runs onto the next page).
-pub struct GroupPage {
+pub(crate) struct GroupPage {
     pub headings: Vec<Heading>,
     /// (group, index in the group, x, y) of each rectangle on the page.
     pub items: Vec<(usize, usize, f64, f64)>,
 }
 
-pub fn pack_groups(paper: PaperSize, groups: &[(String, Vec<(f64, f64)>)]) -> Vec<GroupPage> {
+pub(crate) fn pack_groups(
+    paper: PaperSize,
+    groups: &[(String, Vec<(f64, f64)>)],
+) -> Vec<GroupPage> {
     let left = PAGE_MARGIN_MM;
     let right = paper.width - PAGE_MARGIN_MM;
     let bottom = paper.height - PAGE_MARGIN_MM;
@@ -327,7 +330,7 @@ pub fn tiled_board(board: &BoardData, paper: PaperSize) -> Vec<BoardPage> {
 }
 
 /// The board whole on one page of its own size with bleed, for a print shop.
-pub fn whole_board(board: &BoardData, bleed: f64) -> BoardPage {
+pub(crate) fn whole_board(board: &BoardData, bleed: f64) -> BoardPage {
     BoardPage {
         width: board.width + 2.0 * bleed,
         height: board.height + 2.0 * bleed,
@@ -343,7 +346,7 @@ pub fn whole_board(board: &BoardData, bleed: f64) -> BoardPage {
     }
 }
 
-pub fn die_of(name: &str) -> Die {
+pub(crate) fn die_of(name: &str) -> Die {
     match name {
         "d4" => Die::D4,
         "d8" => Die::D8,
@@ -384,7 +387,7 @@ pub struct Heading {
 }
 
 /// A blank die's sticker side for each die type, in mm (about 15 mm for a 16 mm d6).
-pub fn sticker_edge(die: Die) -> f64 {
+pub(crate) fn sticker_edge(die: Die) -> f64 {
     match die {
         Die::D6 => 14.5,
         Die::D4 => 18.0,

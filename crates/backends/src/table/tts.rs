@@ -25,7 +25,7 @@ use crate::tts::{
 };
 
 /// Resolution of every picture.
-pub const DPI: f64 = 150.0;
+pub(crate) const DPI: f64 = 150.0;
 /// A deck sheet's and a picture's limits, every export's (`crate::tts`).
 const MAX_SHEET_PX: f64 = crate::tts::MAX_SHEET_PX as f64;
 const MAX_COLUMNS: usize = crate::tts::MAX_COLUMNS as usize;

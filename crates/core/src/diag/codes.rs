@@ -230,7 +230,7 @@ codes! {
 impl Code {
     /// Whether this fault means some content could not be loaded at all (a file, an entry,
     /// a node), as opposed to content that loaded and is wrong.
-    pub fn loses_content(self) -> bool {
+    pub(crate) fn loses_content(self) -> bool {
         matches!(
             self,
             Code::FileUnreadable

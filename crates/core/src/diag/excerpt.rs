@@ -32,7 +32,7 @@ const MAX_GAP: usize = 2;
 
 /// The lines of one file that one report shows, as miette reads them.
 #[derive(Debug)]
-pub struct Excerpt {
+pub(crate) struct Excerpt {
     name: String,
     /// The kept lines, each cut, escaped and ended by a line feed.
     text: String,

@@ -49,7 +49,7 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The number of lines; a final line feed starts one more, empty line.
-    pub fn line_count(&self) -> usize {
+    pub(crate) fn line_count(&self) -> usize {
         self.starts.len()
     }
 
@@ -65,7 +65,7 @@ impl<'a> LineIndex<'a> {
 
     /// The byte offset where a line's text ends: before its line feed (and a carriage return
     /// before that), or at the end of the text.
-    pub fn line_end(&self, line: usize) -> usize {
+    pub(crate) fn line_end(&self, line: usize) -> usize {
         let end = match self.starts.get(line + 1) {
             Some(next) => next - 1,
             None => self.text.len(),

@@ -144,10 +144,6 @@ impl Diagnostics {
         self.0.iter().any(Diagnostic::is_error)
     }
 
-    pub fn error_count(&self) -> usize {
-        self.0.iter().filter(|d| d.is_error()).count()
-    }
-
     /// Whether any diagnostic from index `start` on says content was lost in loading.
     pub fn lost_content_since(&self, start: usize) -> bool {
         self.0[start.min(self.0.len())..]

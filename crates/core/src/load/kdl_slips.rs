@@ -20,7 +20,7 @@ use crate::diag::{Applicability, Code, Diagnostic, Edit, Fix};
 use crate::world::{FileId, Origin};
 
 /// The byte range of an entry's value in `text` (after `name=` for a property).
-pub fn value_range(text: &str, entry: &KdlEntry) -> Range<usize> {
+pub(crate) fn value_range(text: &str, entry: &KdlEntry) -> Range<usize> {
     let start = entry.span().offset().min(text.len());
     let end = (start + entry.span().len()).min(text.len());
     let raw = &text[start..end];
@@ -42,13 +42,13 @@ const CLOSING: [char; 4] = ['\'', '\u{2019}', '\u{201d}', '\u{201c}'];
 /// Words written in single or curly quotes: `'Lucky Chansey'` (one run of entries), or a
 /// quote opened and never closed on its node.
 #[derive(Debug, Clone)]
-pub struct SingleQuoted {
+pub(crate) struct SingleQuoted {
     pub range: Range<usize>,
     pub closed: bool,
 }
 
 /// Every single-quoted run of string values in a parsed document.
-pub fn single_quoted(document: &KdlDocument, text: &str) -> Vec<SingleQuoted> {
+pub(crate) fn single_quoted(document: &KdlDocument, text: &str) -> Vec<SingleQuoted> {
     let mut found = Vec::new();
     let mut stack = vec![document];
     while let Some(document) = stack.pop() {
@@ -110,7 +110,11 @@ fn in_entries(entries: &[KdlEntry], text: &str) -> Vec<SingleQuoted> {
 }
 
 /// The diagnostic for one single-quoted run, with the edit that double-quotes it.
-pub fn single_quoted_diagnostic(file: FileId, text: &str, quoted: &SingleQuoted) -> Diagnostic {
+pub(crate) fn single_quoted_diagnostic(
+    file: FileId,
+    text: &str,
+    quoted: &SingleQuoted,
+) -> Diagnostic {
     let origin = Origin::new(file, quoted.range.clone());
     let written = &text[quoted.range.clone()];
     let diagnostic = Diagnostic::error(Code::KdlSyntax, "KDL strings take straight double quotes");
@@ -144,7 +148,7 @@ pub fn single_quoted_diagnostic(file: FileId, text: &str, quoted: &SingleQuoted)
 /// The text with each closed quoted run in straight double quotes, when that keeps every
 /// offset (nothing inside needs escaping): what the designer meant, to read on from. A curly
 /// mark (three bytes) becomes `"` and two spaces outside the string.
-pub fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String> {
+pub(crate) fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String> {
     let mut bytes = text.as_bytes().to_vec();
     for q in quoted.iter().filter(|q| q.closed) {
         let written = &text[q.range.clone()];
@@ -165,7 +169,7 @@ pub fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String> {
 
 /// A `{` never closed, and the offset of the line before which its `}` most likely belongs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unclosed {
+pub(crate) struct Unclosed {
     pub open: usize,
     pub close_before: usize,
 }
@@ -173,14 +177,14 @@ pub struct Unclosed {
 /// The blocks whose `}` is missing, matching braces by indentation: a `}` alone on its line
 /// closes the innermost open block whose opening line is indented as deep as it, and the
 /// blocks opened deeper in between are the ones left open.
-pub fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
+pub(crate) fn unclosed_blocks(text: &str) -> Vec<Unclosed> {
     braces(text).0
 }
 
 /// A node whose children were written without the `{` that opens them: the parser reports
 /// the `}` that closes them, often many lines below, as "expected end of document".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unopened {
+pub(crate) struct Unopened {
     /// The node's line: its content, without indentation or the line end.
     pub node: Range<usize>,
     /// The `}` that has no `{`.
@@ -189,7 +193,7 @@ pub struct Unopened {
 
 /// The `}`s alone on their line, deeper than every block open there (so closing none), each
 /// with the node above it at its indentation whose children it closes.
-pub fn unopened_blocks(text: &str) -> Vec<Unopened> {
+pub(crate) fn unopened_blocks(text: &str) -> Vec<Unopened> {
     braces(text).1
 }
 
@@ -282,7 +286,7 @@ fn braces(text: &str) -> (Vec<Unclosed>, Vec<Unopened>) {
 
 /// The diagnostic for a node whose children have no `{`, at the node, with the edit that adds
 /// it.
-pub fn unopened_diagnostic(file: FileId, text: &str, block: &Unopened) -> Diagnostic {
+pub(crate) fn unopened_diagnostic(file: FileId, text: &str, block: &Unopened) -> Diagnostic {
     let node = &text[block.node.clone()];
     let closed_on = text[..block.close].matches('\n').count() + 1;
     let end = Origin::new(file, block.node.end..block.node.end);
@@ -373,7 +377,7 @@ fn close_before(text: &str, open: usize) -> usize {
 
 /// The diagnostic for a block left open, pointing where its `}` most likely belongs, with the
 /// edit that puts it there (a guess from indentation).
-pub fn unclosed_diagnostic(file: FileId, text: &str, block: &Unclosed) -> Diagnostic {
+pub(crate) fn unclosed_diagnostic(file: FileId, text: &str, block: &Unclosed) -> Diagnostic {
     let opener_line = line_start(text, block.open);
     let opener = text[opener_line..block.open].trim();
     let opened_on = text[..block.open].matches('\n').count() + 1;

@@ -16,11 +16,11 @@ use crate::diag::{Code, Diagnostic};
 use crate::world::{FileId, Origin};
 
 /// Bytes of one content file (TOML, KDL, Typst).
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Bytes of one image or other file a template reads.
-pub const MAX_ASSET_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_ASSET_BYTES: u64 = 16 << 20;
 /// Files `safari init --from` copies from a game folder (its content, templates and art).
-pub const MAX_GAME_FILES: usize = 1000;
+pub(crate) const MAX_GAME_FILES: usize = 1000;
 /// Bytes of all the files `safari init --from` copies.
 pub const MAX_GAME_BYTES: u64 = 256 << 20;
 /// Bytes of a ruleset.json read by `sim` or `diff`.

@@ -12,7 +12,7 @@ use super::limits::{MAX_ENTRIES, MAX_TEXT_CHARS};
 use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
 use crate::world::{FileId, Origin};
 
-pub fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagnostic {
+pub(crate) fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagnostic {
     let span = error.span().unwrap_or(text.len()..text.len());
     let word = text.get(span.clone()).unwrap_or_default();
     let diagnostic = Diagnostic::error(Code::TomlSyntax, first_line(error.message()))
@@ -49,7 +49,7 @@ fn curly_quoted(word: &str) -> Option<&str> {
     inner.strip_suffix(['\u{201d}', '\u{2019}', '\u{201c}'])
 }
 
-pub fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> Diagnostic {
+pub(crate) fn value_error(file: FileId, error: &toml::de::Error, fallback: Origin) -> Diagnostic {
     let origin = error
         .span()
         .map_or(fallback, |span| Origin::new(file, span));

@@ -13,7 +13,7 @@ use crate::vocabulary::Action;
 const MOST_DICE: usize = MAX_EXPEDITION_DICE as usize + 1;
 
 #[derive(Default, Clone)]
-pub struct Playout {
+pub(crate) struct Playout {
     greedy: Greedy,
     /// The worth after each re-roll, by the mask of dice re-rolled.
     after: Vec<f64>,
@@ -95,7 +95,7 @@ impl Playout {
     /// Calls `each` with every re-roll choice, in the engine's order of the choices, and the
     /// expected worth of the faces after it (zero when hazards reach the limit), as
     /// `expected` scores them.
-    pub fn score_rerolls(
+    pub(crate) fn score_rerolls(
         &mut self,
         view: &View,
         rerolls: Rerolls,

@@ -243,7 +243,7 @@ impl Values {
 
     /// The model for `rules` that `search` plays with, fitted the first time they are asked
     /// for.
-    pub fn for_rules(rules: &Rules) -> Arc<Values> {
+    pub(crate) fn for_rules(rules: &Rules) -> Arc<Values> {
         // A process plays a ruleset or two (`diff` plays two versions of a game).
         static FITTED: Mutex<Vec<(u64, Arc<Values>)>> = Mutex::new(Vec::new());
         Values::cached(&FITTED, rules, |rules, values| {
@@ -253,7 +253,7 @@ impl Values {
 
     /// The model for `rules` that `planner` plays with, fitted the first time they are asked
     /// for: as `search`'s, but its later rounds of games played by `planner` itself.
-    pub fn for_planner(rules: &Rules) -> Arc<Values> {
+    pub(crate) fn for_planner(rules: &Rules) -> Arc<Values> {
         static FITTED: Mutex<Vec<(u64, Arc<Values>)>> = Mutex::new(Vec::new());
         Values::cached(&FITTED, rules, Planner::with_values)
     }
@@ -352,7 +352,7 @@ impl Values {
 /// weights summed up to each level. It values a position as [`Values::of`] does, in another
 /// order of the sum (so within rounding).
 #[derive(Debug)]
-pub struct Dense {
+pub(crate) struct Dense {
     turns_per_bucket: u32,
     /// Per count of balls left, how many ball levels it reaches (the last for any more).
     ball_levels: Vec<u8>,
