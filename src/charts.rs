@@ -209,7 +209,7 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
 }
 
 /// One row of an interval chart: a name, a value and its 95% interval.
-pub struct Interval<'a> {
+pub(crate) struct Interval<'a> {
     pub name: &'a str,
     pub value: f64,
     pub low: f64,
@@ -219,7 +219,7 @@ pub struct Interval<'a> {
 /// Values with their intervals as horizontal bars with error whiskers, one row each, the first
 /// at the top; `reference` draws a dashed line (a fair share of wins). `percent` labels the
 /// axis in percent of 1.
-pub fn intervals(
+pub(crate) fn intervals(
     title: &str,
     x_label: &str,
     rows: &[Interval],

@@ -141,7 +141,7 @@ fn rules_module(
 
 impl Checked {
     /// The game's id and name, when its manifest could be read.
-    pub fn identity(&self) -> Option<(&str, &str)> {
+    pub(crate) fn identity(&self) -> Option<(&str, &str)> {
         match (&self.game, &self.table) {
             (Some(game), _) => Some((&game.manifest.id, &game.manifest.name)),
             (None, Some(table)) => Some((&table.manifest.id, &table.manifest.name)),
@@ -211,7 +211,7 @@ pub fn build_with(
 /// `build --emit-typst`: checks the game as [`build`] does and, when it has no errors, gives
 /// the print documents `options` ask for as Typst projects (`backends::print::emit`) in place
 /// of the files a build writes.
-pub fn emit_typst(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
+pub(crate) fn emit_typst(folder: &mut GameFolder, options: &backends::BuildOptions) -> Built {
     let (module, mut checked) = check_for_build(folder, options);
     let outputs = module.and_then(|module| {
         module

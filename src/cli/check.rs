@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Annotated source snippets, for people.
     Human,
     /// A JSON array, one object per diagnostic, for tools.
@@ -50,7 +50,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 /// the nearest above it that holds a `game.toml` (as cargo finds its manifest), else the
 /// default game of a checkout (`content/safari-zone`), else the built-in copy, saying which.
 /// Prints and returns the exit code when it cannot be opened.
-pub fn open_game(dir: Option<&std::path::Path>, ui: Ui) -> Result<GameFolder, u8> {
+pub(crate) fn open_game(dir: Option<&std::path::Path>, ui: Ui) -> Result<GameFolder, u8> {
     let opened = match dir {
         Some(dir) => GameFolder::open(dir),
         None => match enclosing_game() {
@@ -102,7 +102,7 @@ pub fn checked(dir: Option<&std::path::Path>, ui: Ui) -> Result<(GameFolder, cra
 }
 
 /// The same, laying the Field Guide out on `paper` (the manifest's when `None`).
-pub fn checked_on(
+pub(crate) fn checked_on(
     dir: Option<&std::path::Path>,
     paper: Option<crate::model::Paper>,
     ui: Ui,
@@ -126,7 +126,7 @@ pub fn checked_on(
 /// Whether the folder is no game at all (no manifest, or one that cannot be read): a usage
 /// fault, printed for people. A manifest with faults in it (unknown rules, an unknown key) is
 /// content, reported as `--format` asks: its diagnostics point into the file.
-pub fn no_game(checked: &crate::Checked) -> bool {
+pub(crate) fn no_game(checked: &crate::Checked) -> bool {
     checked.identity().is_none() && checked.diagnostics.iter().all(|d| d.labels.is_empty())
 }
 

@@ -32,7 +32,7 @@ pub const DEFAULT_GAME: &str = "content/safari-zone";
     about = "A compiler for tabletop game content: check, print and play roll-and-write games",
     after_help = "Examples:\n  safari check                      check the default game (content/safari-zone)\n  safari check my-game --format json\n  safari explain SZ0401             what an unreachable box is, and how to fix it"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 
@@ -68,7 +68,7 @@ impl Ui {
     }
 
     /// A line of detail (shown with --verbose).
-    pub fn detail(&self, line: impl std::fmt::Display) {
+    pub(crate) fn detail(&self, line: impl std::fmt::Display) {
         if self.verbose {
             eprintln!("{}", printable(&line.to_string()));
         }
@@ -141,7 +141,7 @@ enum Command {
 
 /// Writes a command's result to standard output. When the reader has gone away (`| head`),
 /// the command ends quietly, as Unix tools do, rather than with a panic.
-pub fn print_out(text: impl std::fmt::Display) {
+pub(crate) fn print_out(text: impl std::fmt::Display) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     if let Err(err) = write!(stdout, "{text}").and_then(|()| stdout.flush()) {
@@ -168,9 +168,9 @@ fn documents(target: crate::backends::Target) -> Vec<&'static str> {
 }
 
 pub mod exit {
-    pub const OK: u8 = 0;
-    pub const ERRORS: u8 = 1;
-    pub const FAILURE: u8 = 2;
+    pub(crate) const OK: u8 = 0;
+    pub(crate) const ERRORS: u8 = 1;
+    pub(crate) const FAILURE: u8 = 2;
 }
 
 pub fn main() -> ExitCode {

@@ -278,7 +278,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
 }
 
 /// The message for a game whose rules have no engine: only Safari Zone RNW's is played.
-pub fn no_engine(checked: &crate::Checked) -> u8 {
+pub(crate) fn no_engine(checked: &crate::Checked) -> u8 {
     let Some(table) = checked.table.as_ref() else {
         // Neither model loaded: the manifest's faults say why.
         for diagnostic in checked.diagnostics.iter() {

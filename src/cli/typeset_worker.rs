@@ -39,7 +39,7 @@ pub fn run(args: Args) -> u8 {
 
 /// The bounds of typesetting, as `build` and `watch` take them.
 #[derive(clap::Args)]
-pub struct BoundsArgs {
+pub(crate) struct BoundsArgs {
     /// Stop typesetting a build after this many seconds: a template or park-rules.typ that
     /// loops is reported (SZ0704) instead of running for hours.
     #[arg(

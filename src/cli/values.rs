@@ -84,7 +84,7 @@ impl From<Layout> for DeckLayout {
 
 /// A print-on-demand service (`--printer`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Service {
+pub(crate) enum Service {
     /// The Game Crafter: 1/8 inch (3.175 mm) of bleed a side.
     Tgc,
     /// MakePlayingCards (and PrinterStudio): 36 px at 300 dpi (3.048 mm) a side.

@@ -11,7 +11,7 @@ use crate::world::FolderReader;
 
 /// The bytes of a picture inside the folder: [`FolderReader::read`], and an error too when
 /// the templates' Typst `image()` could not draw it.
-pub fn read_picture(reader: &FolderReader, relative: &str) -> Result<Vec<u8>, Diagnostic> {
+pub(crate) fn read_picture(reader: &FolderReader, relative: &str) -> Result<Vec<u8>, Diagnostic> {
     let bytes = reader.read(relative)?;
     match picture_fault(relative, &bytes) {
         None => Ok(bytes),
@@ -25,7 +25,7 @@ pub fn read_picture(reader: &FolderReader, relative: &str) -> Result<Vec<u8>, Di
 
 /// Why Typst's `image()` cannot draw `bytes` read from `path`, or `None` when it can. The
 /// format comes from the file's extension, else from its first bytes, as Typst decides it.
-pub fn picture_fault(path: &str, bytes: &[u8]) -> Option<String> {
+pub(crate) fn picture_fault(path: &str, bytes: &[u8]) -> Option<String> {
     let extension = path
         .rsplit_once('.')
         .map(|(_, extension)| extension.to_ascii_lowercase());

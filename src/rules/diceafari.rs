@@ -20,7 +20,7 @@ use crate::components::params::ANY_COUNT;
 use crate::components::{DieFace, Key, KeyKind, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
-pub struct DiceAfari;
+pub(crate) struct DiceAfari;
 
 const KEYS: &[Key] = &[
     Key {

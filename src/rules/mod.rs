@@ -97,7 +97,7 @@ pub trait Module: Sync {
 
 /// A module over the component layer: the layer's loader and checks, then its [`Rules`];
 /// built by `backends::table`.
-pub struct OnComponents(pub &'static dyn Rules);
+pub(crate) struct OnComponents(pub &'static dyn Rules);
 
 impl Module for OnComponents {
     fn id(&self) -> &'static str {

@@ -5,7 +5,7 @@ use super::Rules;
 use crate::components::{Key, Table};
 use crate::diag::Diagnostics;
 
-pub struct NoRules;
+pub(crate) struct NoRules;
 
 impl Rules for NoRules {
     fn id(&self) -> &'static str {

@@ -21,7 +21,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::load::guide::WrittenTerms;
 use crate::model::{BoxDef, Section};
 
-pub struct TrickySafari;
+pub(crate) struct TrickySafari;
 
 const KEYS: &[Key] = &[
     Key {

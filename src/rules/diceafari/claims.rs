@@ -15,10 +15,10 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::world::Origin;
 
 /// The fewest tiles a turn must be able to claim; a turn that cannot ends without claiming.
-pub const TURN_MINIMUM: u32 = 2;
+pub(crate) const TURN_MINIMUM: u32 = 2;
 
 /// How many tiles one turn can claim: one a Safari Die, all on one route.
-pub struct Claiming {
+pub(crate) struct Claiming {
     pub dice: u32,
     pub route: u32,
 }
@@ -44,7 +44,7 @@ impl Claiming {
     /// Why a Bonus Die face `n` is never earned, or `None` when some turn earns it. A player
     /// able to claim more may choose to claim fewer ("if he chooses to claim or reclaim the
     /// exact number"), so every number from 1 to the most is earned.
-    pub fn unearned(&self, n: i64) -> Option<Unearned> {
+    pub(crate) fn unearned(&self, n: i64) -> Option<Unearned> {
         if n < 1 {
             Some(Unearned::NoTiles)
         } else if n > i64::from(self.route) {
@@ -58,7 +58,7 @@ impl Claiming {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unearned {
+pub(crate) enum Unearned {
     /// A turn that claims no tile earns nothing.
     NoTiles,
     /// More tiles than a route holds.
@@ -83,13 +83,13 @@ impl Turn {
     /// Whether a tile on no route is claimed in the end: by a Bonus, which some turn earns.
     /// When no turn claims at all, that is the one error (SZ1104), and such a tile is only
     /// warned of.
-    pub fn bonus_claims_any_tile(&self) -> bool {
+    pub(crate) fn bonus_claims_any_tile(&self) -> bool {
         self.bonus.any_earned() || !self.claiming.works()
     }
 }
 
 /// The Bonus Die's number faces, each with why it is never earned, if it is not.
-pub struct BonusFaces(Vec<(i64, Origin, Option<Unearned>)>);
+pub(crate) struct BonusFaces(Vec<(i64, Origin, Option<Unearned>)>);
 
 impl BonusFaces {
     pub fn of(table: &Table, params: &Params, claiming: &Claiming) -> BonusFaces {
@@ -104,7 +104,7 @@ impl BonusFaces {
     }
 
     /// Whether some turn earns a Bonus, and so can claim a tile that lies on no route.
-    pub fn any_earned(&self) -> bool {
+    pub(crate) fn any_earned(&self) -> bool {
         self.0.iter().any(|(_, _, unearned)| unearned.is_none())
     }
 
@@ -148,7 +148,7 @@ fn dice(n: u32) -> String {
 /// The dice against the route and the Bonus Die: SZ1104 when no turn can claim, else SZ1105
 /// for a route longer than the dice and SZ1106 for each face beyond a route or below one.
 /// `faces_reported` says the faces were already reported with a tile they leave unclaimable.
-pub fn check_claiming(
+pub(crate) fn check_claiming(
     table: &Table,
     params: &Params,
     turn: &Turn,
@@ -299,7 +299,7 @@ fn bonus_face_unearned(
 /// it in place), a map may be laid from every tile ("Custom maps can be created by arranging
 /// the tiles into any animal, shape, or pattern"), and one player may come to hold them all;
 /// the rulebook's 18 of each colour for its 18 tiles is that number.
-pub fn check_travel_tokens(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
+pub(crate) fn check_travel_tokens(table: &Table, params: &Params, diagnostics: &mut Diagnostics) {
     let tile_set = &table.tiles[params.tiles];
     let needed = tile_set.count();
     let travel = &table.tokens[params.travel];

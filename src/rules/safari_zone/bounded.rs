@@ -35,7 +35,7 @@ pub struct Exhausted {
     pub takers: Arc<[BoxId]>,
 }
 
-pub fn exhausted(game: &Game) -> Vec<Exhausted> {
+pub(crate) fn exhausted(game: &Game) -> Vec<Exhausted> {
     let guide = &game.guide;
     // The engine's order: sections, their tracks, their boxes.
     let order: Vec<BoxId> = guide

@@ -22,7 +22,7 @@ pub struct Context<'a> {
 /// Runs the backends `options` ask for, typesetting where `typesetting` says. Errors (a
 /// template that does not compile, typesetting past its bounds) mean no file at all: a build
 /// is whole or not written.
-pub fn run_all(
+pub(crate) fn run_all(
     context: &Context,
     templates: &TemplateFiles,
     options: &BuildOptions,

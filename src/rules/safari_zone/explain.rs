@@ -68,7 +68,7 @@ pub fn name(game: &Game, fact: Fact) -> String {
     }
 }
 
-pub fn link_text(game: &Game, from: Fact, why: Why, to: Fact) -> String {
+pub(crate) fn link_text(game: &Game, from: Fact, why: Why, to: Fact) -> String {
     let (a, b) = (name(game, from), name(game, to));
     match why {
         Why::After => format!("{a} comes after {b} in its track"),
@@ -90,7 +90,7 @@ pub fn link_text(game: &Game, from: Fact, why: Why, to: Fact) -> String {
 /// caught from a card and given by an Evolutions box, an item two boxes grant) is blocked only
 /// when all of them are: the sentence names every provider, not just the one the chain
 /// follows.
-pub fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
+pub(crate) fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
     let from = graph.node(step.from);
     let providers = matches!(
         step.edge.why,
@@ -130,7 +130,7 @@ pub struct Step {
 }
 
 /// The dependencies that keep an unreachable node from holding, most telling first.
-pub fn blockers<'g>(graph: &'g Graph, reach: &Reach, node: NodeId) -> Vec<&'g Edge> {
+pub(crate) fn blockers<'g>(graph: &'g Graph, reach: &Reach, node: NodeId) -> Vec<&'g Edge> {
     let n = graph.node(node);
     let mut out: Vec<&Edge> = n.deps.iter().filter(|e| !reach.of(e.to)).collect();
     let rank = |why: Why| match why {
@@ -147,7 +147,7 @@ pub fn blockers<'g>(graph: &'g Graph, reach: &Reach, node: NodeId) -> Vec<&'g Ed
 
 /// Makes a chain read as a person would say it: fills and "catching" steps fold into the
 /// step before them, and a run of "comes after" links becomes one.
-pub fn tidy(graph: &Graph, steps: &[Step]) -> Vec<Step> {
+pub(crate) fn tidy(graph: &Graph, steps: &[Step]) -> Vec<Step> {
     let mut out: Vec<Step> = Vec::new();
     for step in steps {
         // "card c needs card c": catching a card waits on meeting its criteria.

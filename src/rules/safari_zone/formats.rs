@@ -16,7 +16,7 @@ use crate::load::formats::{Players, Print};
 /// game.toml: the game manifest.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct ManifestFile {
+pub(crate) struct ManifestFile {
     /// Stable id of the game: lower-case words joined by dashes, at most 64 characters (it
     /// names the output folder).
     #[schemars(with = "String")]

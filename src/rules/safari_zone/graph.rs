@@ -258,7 +258,7 @@ impl Graph {
     }
 
     /// The nodes that depend on `id`.
-    pub fn users(&self, id: NodeId) -> &[NodeId] {
+    pub(crate) fn users(&self, id: NodeId) -> &[NodeId] {
         let i = id.0 as usize;
         &self.users[self.user_start[i] as usize..self.user_start[i + 1] as usize]
     }
@@ -888,14 +888,14 @@ pub fn fixpoint(graph: &Graph, game: &Game, assumed: &[NodeId]) -> Reach {
 /// order; an OR node takes its first settled dependency, an AND node the last. A box also
 /// waits for its die faces: the boxes of its track filled by the same face, fewer the bonus
 /// fills the whole sheet can give, shared among the dice that show that face each turn.
-pub struct Earliest {
+pub(crate) struct Earliest {
     /// Earliest turn of each node (`None`: unreachable).
     pub turn: Vec<Option<u32>>,
     /// A box's own bound, from its die faces or its place in the Turn Tracker.
     pub own: Vec<u32>,
 }
 
-pub fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
+pub(crate) fn earliest_turns(graph: &Graph, game: &Game, reach: &Reach) -> Earliest {
     let n = graph.nodes.len();
     let guide = &game.guide;
     let bonus_boxes = guide

@@ -17,7 +17,7 @@ use crate::world::{FileId, GameFolder, Origin};
 pub use safari_engine::limits::{MAX_CAPTURE_DICE, MAX_EXPEDITION_DICE};
 
 /// The Park Rules' file when `[files]` names none.
-pub const DEFAULT_PARK_RULES: &str = "park-rules.typ";
+pub(crate) const DEFAULT_PARK_RULES: &str = "park-rules.typ";
 
 /// Loads the game in `folder`. `None` only when there is no manifest to start from.
 pub fn load(folder: &mut GameFolder, diagnostics: &mut Diagnostics) -> Option<Game> {

@@ -80,7 +80,7 @@ impl Analysis {
         }
     }
 
-    pub fn box_reachable(&self, b: BoxId) -> bool {
+    pub(crate) fn box_reachable(&self, b: BoxId) -> bool {
         self.reach.of(self.graph.box_node[b.index()])
     }
 

@@ -25,7 +25,7 @@ pub struct Terms {
 }
 
 /// What Safari Zone RNW's rules say of a box of the shared sheet model.
-pub trait BoxRules {
+pub(crate) trait BoxRules {
     /// Bonus chains can fill square boxes only.
     fn bonus_can_fill(&self) -> bool;
 }
@@ -153,7 +153,7 @@ impl Die {
         self.faces.iter().any(|f| f.value == Face::Action(action))
     }
 
-    pub fn max_number(&self) -> u32 {
+    pub(crate) fn max_number(&self) -> u32 {
         self.faces
             .iter()
             .filter_map(|f| match f.value {
@@ -192,7 +192,7 @@ impl Deck {
     }
 
     /// For each physical card in deck order, the index of its design.
-    pub fn physical_order(&self) -> Vec<usize> {
+    pub(crate) fn physical_order(&self) -> Vec<usize> {
         let copies =
             |(index, card): (usize, &Card)| std::iter::repeat_n(index, card.copies.value as usize);
         self.cards.iter().enumerate().flat_map(copies).collect()

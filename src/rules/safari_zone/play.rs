@@ -168,7 +168,7 @@ struct Play {
 
 /// The boxes the fixpoint calls reachable that no play fills, or `None` when the guide is too
 /// large to play every order of.
-pub fn never_filled(game: &Game, graph: &Graph, reach: &Reach) -> Option<Vec<BoxId>> {
+pub(crate) fn never_filled(game: &Game, graph: &Graph, reach: &Reach) -> Option<Vec<BoxId>> {
     let guide = &game.guide;
     // Order matters only through events and bonus chains: without a box filled by an event or
     // only by a chain, a box once open stays open until a move fills it, whenever the player
@@ -779,7 +779,7 @@ impl Seen {
 }
 
 /// What a report says of a box no order of play fills.
-pub struct Explained {
+pub(crate) struct Explained {
     pub message: String,
     pub help: String,
     /// The label on the box.

@@ -56,7 +56,7 @@ pub fn documents(target: crate::backends::Target) -> &'static [&'static str] {
 }
 
 /// The Park Rules' path as the Field Guide's template imports it.
-pub const PARK_RULES: &str = "/park-rules.typ";
+pub(crate) const PARK_RULES: &str = "/park-rules.typ";
 
 /// The game's own Typst sources the templates import: its Park Rules (the manifest's file, and
 /// where it names one), typeset on the back of the Field Guide.

@@ -136,7 +136,7 @@ fn bag_gifts_given_elsewhere(game: &Game, diagnostics: &mut Diagnostics) {
 /// A mention is any word of the cause (its die face, item, species, `turn`, `ball`, `collect`,
 /// `obtain`, `free`, `bonus`) in the Park Rules' source outside comments, or the page
 /// helpers that write its rule (`face-rule("area")`, `item-rule("evolve")`, `box-rule("free")`).
-pub fn causes_the_rules_never_mention(
+pub(crate) fn causes_the_rules_never_mention(
     game: &Game,
     park_rules: FileId,
     text: &str,

@@ -170,7 +170,11 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
 }
 
 /// [`build`], with where the sheet `layout` prints each section and box.
-pub fn build_laid_out(game: &Game, content_hash: &str, layout: Option<&SheetLayout>) -> Ruleset {
+pub(crate) fn build_laid_out(
+    game: &Game,
+    content_hash: &str,
+    layout: Option<&SheetLayout>,
+) -> Ruleset {
     let mut ruleset = build(game, content_hash);
     ruleset.sheet = layout.map(|layout| places(&ruleset, layout));
     ruleset

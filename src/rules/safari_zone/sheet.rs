@@ -9,7 +9,7 @@ use crate::layout::{KeyWords, SheetLayout, Titles, lay_out};
 use super::template_data as data;
 
 /// What the Field Guide's key says its marks mean.
-pub const KEY: KeyWords<'static> = KeyWords {
+pub(crate) const KEY: KeyWords<'static> = KeyWords {
     needs: "needs this first",
     gives: "gives this",
     bonus: "bonus: fill another square box",

@@ -16,7 +16,7 @@ use crate::backends::print::ColorSpace;
 use crate::backends::print::geometry::{self, PaperSize};
 
 #[derive(Debug, Serialize)]
-pub struct GameData<'a> {
+pub(crate) struct GameData<'a> {
     pub id: String,
     pub name: String,
     /// `"field-guide v20240524 · deck v20240517 · …"`, for the sheet's footer.
@@ -84,7 +84,7 @@ pub struct CardData {
 }
 
 #[derive(Debug, Serialize)]
-pub struct DiceSetData {
+pub(crate) struct DiceSetData {
     pub id: String,
     pub name: String,
     pub role: DiceRole,
@@ -100,7 +100,7 @@ pub struct FaceData {
 }
 
 #[derive(Debug, Serialize)]
-pub struct ItemData {
+pub(crate) struct ItemData {
     pub name: String,
     pub usable: bool,
     /// Its steps, each a dictionary: `step` (its name), and `amount` or `habitat` for the steps
@@ -109,7 +109,7 @@ pub struct ItemData {
 }
 
 #[derive(Debug, Serialize)]
-pub struct StepData {
+pub(crate) struct StepData {
     pub step: &'static str,
     pub amount: Option<u32>,
     pub habitat: Option<Habitat>,
@@ -131,7 +131,7 @@ impl StepData {
     }
 }
 
-pub fn game_data<'a>(
+pub(crate) fn game_data<'a>(
     game: &Game,
     paper: Paper,
     layout: Option<&'a crate::layout::SheetLayout>,
@@ -170,11 +170,11 @@ pub fn game_data<'a>(
 /// What only a card prints of its design. The Field Guide's templates receive each design
 /// without them, so that editing a card's words or picture leaves the sheet, and the
 /// `content <id>` it prints, as they were.
-pub const CARD_ONLY: [&str; 2] = ["flavor", "art"];
+pub(crate) const CARD_ONLY: [&str; 2] = ["flavor", "art"];
 
 /// The templates' data (`game` as JSON) as the Field Guide's templates receive it: each of
 /// the deck's designs without [`CARD_ONLY`].
-pub fn as_the_sheet_sees_it(game: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn as_the_sheet_sees_it(game: &serde_json::Value) -> serde_json::Value {
     let mut game = game.clone();
     if let Some(designs) = game
         .pointer_mut("/deck/designs")
@@ -196,7 +196,7 @@ pub fn as_the_sheet_sees_it(game: &serde_json::Value) -> serde_json::Value {
 /// prints: the file as read (TOML), each `[[card]]` without [`CARD_ONLY`], written out as
 /// JSON. Made from the file, not from the data the templates get, so that the same content
 /// keeps its id whatever a later safari derives from it. None when the file does not parse.
-pub fn deck_file_as_the_sheet_sees_it(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn deck_file_as_the_sheet_sees_it(text: &str) -> Option<Vec<u8>> {
     let mut deck: toml::Table = text.parse().ok()?;
     if let Some(cards) = deck.get_mut("card").and_then(toml::Value::as_array_mut) {
         for card in cards.iter_mut().filter_map(toml::Value::as_table_mut) {
@@ -218,7 +218,7 @@ pub fn versions(game: &Game) -> String {
         .join(" · ")
 }
 
-pub fn sheet_data(game: &Game) -> SheetData {
+pub(crate) fn sheet_data(game: &Game) -> SheetData {
     let guide = &game.guide;
     SheetData::of_guide(
         guide,

@@ -20,7 +20,7 @@ const FIELD_GUIDE: Dialect = Dialect {
 
 /// Reads the Field Guide in `file` and gives every box's `fill`, `needs` and `gives` their
 /// meaning, against the game's items and species and the guide's own tracks and boxes.
-pub fn read_field_guide(
+pub(crate) fn read_field_guide(
     file: FileId,
     text: &str,
     items: &Names<ItemId>,
@@ -40,7 +40,7 @@ pub fn read_field_guide(
 }
 
 /// The names of a Field Guide that could not be read.
-pub fn no_field_guide() -> (FieldGuide, GuideNames) {
+pub(crate) fn no_field_guide() -> (FieldGuide, GuideNames) {
     (
         FieldGuide::default(),
         GuideNames::for_sheet(FIELD_GUIDE.what),
@@ -58,7 +58,7 @@ pub struct Resolver<'a> {
 
 impl Resolver<'_> {
     /// A box's terms: every box says what fills it, but a free box, which is filled any time.
-    pub fn box_terms(&mut self, b: &crate::model::BoxDef<WrittenTerms>) -> Terms {
+    pub(crate) fn box_terms(&mut self, b: &crate::model::BoxDef<WrittenTerms>) -> Terms {
         let written = &b.terms;
         let free = b.style == Style::Free;
         if free && written.fill_written == FillWritten::OnTheBox {
@@ -298,7 +298,7 @@ fn article(word: &str) -> &'static str {
 
 /// An item's effect: `"none"`, one step, or a list of steps, each located. A step that does
 /// not read is reported where it is written and left out.
-pub fn item_effects(
+pub(crate) fn item_effects(
     value: &toml::Spanned<crate::rules::safari_zone::formats::EffectSteps>,
     file: FileId,
     diagnostics: &mut Diagnostics,

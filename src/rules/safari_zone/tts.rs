@@ -77,7 +77,7 @@ impl cache::Weigh for SheetTiles {
 }
 
 /// Where a session's cache keeps the last export's Field Guide tiles of a game.
-pub fn last_sheet_key(game_id: &str) -> Key {
+pub(crate) fn last_sheet_key(game_id: &str) -> Key {
     cache::key(&("last sheet tiles", game_id))
 }
 

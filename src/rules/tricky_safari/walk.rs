@@ -13,7 +13,7 @@ use crate::components::{Cell, Facing};
 
 /// What one neighbouring cell is to a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Way {
+pub(crate) enum Way {
     Open,
     /// Blocked by forest, which turns an animal with both sides open to its left.
     Forest,
@@ -43,7 +43,7 @@ pub fn step(facing: Facing, around: impl Fn(Facing) -> Way) -> (Facing, bool) {
 pub type State = (Cell, Facing);
 
 /// The board as one animal sees it.
-pub struct Ground {
+pub(crate) struct Ground {
     pub columns: usize,
     pub rows: usize,
     /// Cells it may walk on: open ground, and the terrain it crosses.
@@ -53,7 +53,7 @@ pub struct Ground {
 }
 
 impl Ground {
-    pub fn neighbour(&self, at: Cell, way: Facing) -> Option<Cell> {
+    pub(crate) fn neighbour(&self, at: Cell, way: Facing) -> Option<Cell> {
         let (dc, dr) = way.step();
         let (c, r) = (at.column as i64 + dc, at.row as i64 + dr);
         let inside = (0..self.columns as i64).contains(&c) && (0..self.rows as i64).contains(&r);
@@ -99,7 +99,7 @@ impl Ground {
     }
 
     /// For every state, whether the animal's walk from it can reach a state `seen` holds.
-    pub fn can_reach(&self, seen: impl Fn(State) -> bool) -> Vec<bool> {
+    pub(crate) fn can_reach(&self, seen: impl Fn(State) -> bool) -> Vec<bool> {
         let states = self.columns * self.rows * 4;
         let mut before: Vec<Vec<usize>> = vec![Vec::new(); states];
         let mut reached = vec![false; states];
@@ -144,7 +144,7 @@ impl Ground {
         (cells.len() <= limit).then_some(cells)
     }
 
-    pub fn state_index(&self, (cell, facing): State) -> usize {
+    pub(crate) fn state_index(&self, (cell, facing): State) -> usize {
         self.index(cell) * 4 + facing as usize
     }
 

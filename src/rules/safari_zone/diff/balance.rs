@@ -149,11 +149,11 @@ pub(super) fn two_sided_normal(z: f64) -> f64 {
 
 /// A mean's change, as a share of the old mean, from which it is small (below: too small to
 /// notice)...
-pub const SMALL: f64 = 0.01;
+pub(crate) const SMALL: f64 = 0.01;
 /// ...from which a player notices it...
-pub const NOTICEABLE: f64 = 0.05;
+pub(crate) const NOTICEABLE: f64 = 0.05;
 /// ...and from which it is large.
-pub const LARGE: f64 = 0.10;
+pub(crate) const LARGE: f64 = 0.10;
 
 /// A change of a mean in the game's own units: how much, how sure, and how much it matters.
 #[derive(Debug, Clone, Serialize)]

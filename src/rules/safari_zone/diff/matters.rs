@@ -104,7 +104,7 @@ pub fn change(kind: &str, change: &str, fields: &[FieldChange]) -> Matters {
 }
 
 /// How a change is counted among those a summary leaves out: "moved", "reworded", "new"...
-pub fn adjective(c: &Change) -> &'static str {
+pub(crate) fn adjective(c: &Change) -> &'static str {
     match c.change {
         "added" => "new",
         "removed" => "removed",
@@ -117,7 +117,7 @@ pub fn adjective(c: &Change) -> &'static str {
 }
 
 /// A kind of entry, one or many: ("box", "boxes").
-pub fn noun(kind: &str) -> (&'static str, &'static str) {
+pub(crate) fn noun(kind: &str) -> (&'static str, &'static str) {
     match kind {
         "game" => ("game", "games"),
         "parameter" => ("set of the game's numbers", "sets of the game's numbers"),

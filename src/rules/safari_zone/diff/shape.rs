@@ -15,7 +15,7 @@ use super::balance::{ALPHA, two_sided_normal};
 use crate::rules::safari_zone::sim::peaks::{Bins, MODE_MIN_MASS, hints, peaks, stretches};
 
 /// Player-games each version needs for its shape to be compared.
-pub const MIN_PLAYER_GAMES: usize = 200;
+pub(crate) const MIN_PLAYER_GAMES: usize = 200;
 
 /// A peak that one version has and the other does not.
 #[derive(Debug, Clone, Serialize)]

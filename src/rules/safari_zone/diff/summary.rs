@@ -13,13 +13,13 @@ use super::matters::{self, Matters};
 use super::{Balance, Change, Diff, Group, Shift, Verdicts};
 
 /// The lines of the first screen, unless asked otherwise.
-pub const FIRST_SCREEN_LINES: usize = 60;
+pub(crate) const FIRST_SCREEN_LINES: usize = 60;
 /// Content lines shown at most (the rest are counted).
 const CONTENT_LINES: usize = 12;
 /// Reachability lines shown at most.
 const REACHABILITY_LINES: usize = 8;
 /// Members of a group shown at most.
-pub const GROUP_MEMBERS: usize = 3;
+pub(crate) const GROUP_MEMBERS: usize = 3;
 /// Ids named in one line at most (as ranges where they are numbered alike).
 const IDS_IN_A_LINE: usize = 6;
 
@@ -99,7 +99,7 @@ fn sorted(ids: &mut [&str]) {
 
 /// A line of the content changes: its words, what it means to a player, and how it is
 /// counted when the summary leaves it out ("moved", "section").
-pub struct ContentLine {
+pub(crate) struct ContentLine {
     pub words: String,
     pub matters: Matters,
     adjective: &'static str,
@@ -121,7 +121,7 @@ impl ContentLine {
 /// orders them): boxes a track gained or lost are named in the track's line ("track
 /// safari-balls: 30 -> 25 boxes; removed balls.safari-balls#26 to #30") rather than one line
 /// each, and the line counts as boxes added or removed.
-pub fn content_lines(changes: &[Change]) -> Vec<ContentLine> {
+pub(crate) fn content_lines(changes: &[Change]) -> Vec<ContentLine> {
     let folded = |c: &Change| {
         c.kind == "box" && (c.change == "added" || c.change == "removed") && c.track.is_some()
     };
@@ -228,7 +228,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// The checker's verdicts as lines: ids in ranges, each new or resolved diagnostic on its own.
-pub fn reachability_lines(v: &Verdicts, ids_in_a_line: usize) -> Vec<String> {
+pub(crate) fn reachability_lines(v: &Verdicts, ids_in_a_line: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut ids = |list: &[String], what: &str| {
         if !list.is_empty() {

@@ -36,7 +36,7 @@ fn with_sign(value: f64, decimals: usize) -> String {
 }
 
 /// A mean's change in the game's units: "-5.90 VP (-6.5%), 95% CI -7.61 to -4.19: noticeable".
-pub fn mean_change(c: &MeanChange) -> String {
+pub(crate) fn mean_change(c: &MeanChange) -> String {
     let relative = c
         .relative
         .map(|r| format!(" ({}%)", with_sign(r * 100.0, 1)))
@@ -89,7 +89,7 @@ fn run_line(diff: &Diff) -> String {
 }
 
 /// What the balance lines mean, one line each.
-pub const LEGEND: [&str; 2] = [
+pub(crate) const LEGEND: [&str; 2] = [
     "  means: the change with its 95% interval; within the noise if that holds 0, else small from 1% \
      of the old mean, noticeable from 5%, large from 10%",
     "  d, h: Cohen's effect sizes (0.2 small, 0.5 medium, 0.8 large); \
@@ -113,7 +113,7 @@ fn headline(out: &mut Vec<String>, b: &Balance) {
 }
 
 /// The peaks of the final VP one version has and the other does not, as lines.
-pub fn shape_lines(b: &Balance) -> Vec<String> {
+pub(crate) fn shape_lines(b: &Balance) -> Vec<String> {
     b.vp_shape
         .iter()
         .flat_map(|shape| &shape.changes)

@@ -503,7 +503,7 @@ fn dice_change(old: &[Vec<Face>], new: &[Vec<Face>]) -> String {
 
 /// The order fields are told in: as [`KNOWN_FIELDS`] lists them (the game's own order),
 /// unknown fields last.
-pub fn field_order(kind: &str, field: &str) -> usize {
+pub(crate) fn field_order(kind: &str, field: &str) -> usize {
     KNOWN_FIELDS
         .iter()
         .find(|(k, _)| *k == kind)

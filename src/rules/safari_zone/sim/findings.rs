@@ -11,17 +11,17 @@ use super::peaks::{Bins, MODE_MIN_MASS, peaks, valley};
 use super::report::{Report, Sample};
 
 /// A best rate below this share of games is "rarely".
-pub const RARELY: f64 = 0.05;
+pub(crate) const RARELY: f64 = 0.05;
 /// Features filled in fewer (or more) games than this share are left out of the drivers:
 /// their lift rests on too few games.
-pub const DRIVER_MIN_RATE: f64 = 0.05;
+pub(crate) const DRIVER_MIN_RATE: f64 = 0.05;
 /// A feature separates two peaks when its rate differs by at least this much between them.
-pub const SEPARATOR_MIN_GAP: f64 = 0.25;
+pub(crate) const SEPARATOR_MIN_GAP: f64 = 0.25;
 /// Runs smaller than this many player-games make no findings about shapes and drivers.
-pub const MIN_PLAYER_GAMES: usize = 200;
+pub(crate) const MIN_PLAYER_GAMES: usize = 200;
 /// A feature that agrees with one already named in this share of games or more says
 /// nothing new (the next box of the same track, the item that box gives).
-pub const SAME_STORY: f64 = 0.9;
+pub(crate) const SAME_STORY: f64 = 0.9;
 /// Names listed in one finding; the rest are counted.
 const LISTED: usize = 8;
 

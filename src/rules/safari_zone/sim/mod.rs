@@ -26,10 +26,10 @@ use totals::Totals;
 pub const DEFAULT_POLICY: &str = "planner";
 /// Games per policy when no count is given: enough for a 95% interval of the mean
 /// VP of about ±1.5 VP on the default game.
-pub const DEFAULT_GAMES: u64 = 2000;
+pub(crate) const DEFAULT_GAMES: u64 = 2000;
 
 /// The seed of one game of a run.
-pub fn game_seed(seed: u64, game: u64) -> u64 {
+pub(crate) fn game_seed(seed: u64, game: u64) -> u64 {
     // SplitMix64 of the pair: neighbouring games get unrelated seeds.
     let mut z = seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -55,7 +55,7 @@ impl Table {
     }
 
     /// Whether its seats play more than one policy.
-    pub fn is_mixed(&self) -> bool {
+    pub(crate) fn is_mixed(&self) -> bool {
         self.seats.iter().any(|s| *s != self.seats[0])
     }
 

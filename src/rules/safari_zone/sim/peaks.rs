@@ -4,17 +4,17 @@
 //! same peaks (docs/simulation.md, "Peaks").
 
 /// A peak is kept when at least this share of the highest peak's height...
-pub const PEAK_MIN_HEIGHT: f64 = 0.15;
+pub(crate) const PEAK_MIN_HEIGHT: f64 = 0.15;
 /// ...and the valley between two peaks is at most this share of the lower one.
-pub const VALLEY_MAX_DEPTH: f64 = 0.6;
+pub(crate) const VALLEY_MAX_DEPTH: f64 = 0.6;
 /// A hint of a peak, enough for `diff` to hold that a version has a peak somewhere already:
 /// at least this share of the highest...
-pub const HINT_MIN_HEIGHT: f64 = 0.1;
+pub(crate) const HINT_MIN_HEIGHT: f64 = 0.1;
 /// ...with a valley down to at most this share of the lower neighbour.
-pub const HINT_VALLEY_MAX_DEPTH: f64 = 0.8;
+pub(crate) const HINT_VALLEY_MAX_DEPTH: f64 = 0.8;
 /// Each side of a split between two peaks holds at least this share of the games (in
 /// `diff`, a peak's own stretch of the histogram does).
-pub const MODE_MIN_MASS: f64 = 0.1;
+pub(crate) const MODE_MIN_MASS: f64 = 0.1;
 /// Bins across the range of values, about.
 const BINS_ACROSS: f64 = 40.0;
 /// The smoothing: each bin takes its two neighbours on each side, weighted 1-2-3-2-1.
@@ -22,7 +22,7 @@ const KERNEL: [f64; 5] = [1.0, 2.0, 3.0, 2.0, 1.0];
 
 /// Equal bins over a range of values.
 #[derive(Debug, Clone, Copy)]
-pub struct Bins {
+pub(crate) struct Bins {
     min: u32,
     width: f64,
     count: usize,
@@ -60,7 +60,7 @@ impl Bins {
     }
 
     /// The histogram of `values` in these bins, smoothed by [`KERNEL`].
-    pub fn smoothed(&self, values: &[u32]) -> Vec<f64> {
+    pub(crate) fn smoothed(&self, values: &[u32]) -> Vec<f64> {
         let mut counts = vec![0.0; self.count];
         for v in values {
             if let Some(count) = counts.get_mut(self.of(*v)) {
@@ -85,7 +85,7 @@ impl Bins {
 }
 
 /// The bin of the lowest point of `smooth` from bin `a` to bin `b` (the first, if several).
-pub fn valley(smooth: &[f64], a: usize, b: usize) -> usize {
+pub(crate) fn valley(smooth: &[f64], a: usize, b: usize) -> usize {
     (a..=b)
         .min_by(|x, y| smooth[*x].total_cmp(&smooth[*y]))
         .unwrap_or(a)
@@ -94,7 +94,7 @@ pub fn valley(smooth: &[f64], a: usize, b: usize) -> usize {
 /// The bins of a smoothed histogram's peaks, left to right: its local maxima at least
 /// [`PEAK_MIN_HEIGHT`] of the highest, where two neighbours without a valley down to
 /// [`VALLEY_MAX_DEPTH`] of the lower between them count as one (the higher).
-pub fn peaks(smooth: &[f64]) -> Vec<usize> {
+pub(crate) fn peaks(smooth: &[f64]) -> Vec<usize> {
     peaks_by(smooth, PEAK_MIN_HEIGHT, VALLEY_MAX_DEPTH)
 }
 
@@ -134,7 +134,7 @@ fn shallow_neighbour(smooth: &[f64], peaks: &[usize], depth: f64) -> Option<usiz
 
 /// The bins each peak holds: from the bin after the valley on its left to the valley on its
 /// right (a valley's own bin goes with the peak on its left), the ends with the outer peaks.
-pub fn stretches(smooth: &[f64], peaks: &[usize]) -> Vec<(usize, usize)> {
+pub(crate) fn stretches(smooth: &[f64], peaks: &[usize]) -> Vec<(usize, usize)> {
     let valleys: Vec<usize> = peaks
         .windows(2)
         .map(|w| valley(smooth, w[0], w[1]))

@@ -52,7 +52,7 @@ impl Distribution {
 }
 
 /// The value at quantile `q` of sorted values (0 when there are none).
-pub fn quantile(sorted: &[u32], q: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[u32], q: f64) -> f64 {
     sorted
         .get(((sorted.len().max(1) - 1) as f64 * q).round() as usize)
         .copied()
@@ -61,7 +61,7 @@ pub fn quantile(sorted: &[u32], q: f64) -> f64 {
 
 /// A share of games with its 95% confidence interval.
 #[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
-pub struct Rate {
+pub(crate) struct Rate {
     pub rate: f64,
     pub ci95: [f64; 2],
 }

@@ -6,24 +6,24 @@ use super::report::Sample;
 
 /// Player-games whose sheets are kept whole for the findings: enough for rates of a few
 /// percent to show, few enough that a million-game run stays small.
-pub const SAMPLED_PLAYER_GAMES: u64 = 50_000;
+pub(crate) const SAMPLED_PLAYER_GAMES: u64 = 50_000;
 
 #[derive(Debug, Clone, Default)]
-pub struct SeatTotals {
+pub(crate) struct SeatTotals {
     pub scores: Vec<u32>,
     pub wins: f64,
     pub wins_squared: f64,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct PositionTotals {
+pub(crate) struct PositionTotals {
     pub wins: f64,
     pub wins_squared: f64,
     pub vp: u64,
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub scores: Vec<u32>,
     pub lengths: Vec<u32>,
     /// Sum over player-games of VP at the end of turn t (a player who is out keeps their VP).
@@ -79,7 +79,7 @@ impl Totals {
 
     /// Adds game `index`, whose player at place `k` in turn order holds seat
     /// `(k + rotation) % players`, won by `winners` (places in turn order).
-    pub fn add_game(
+    pub(crate) fn add_game(
         &mut self,
         game: &Game,
         index: u64,
@@ -149,7 +149,7 @@ impl Totals {
         );
     }
 
-    pub fn merge(mut self, other: Totals) -> Totals {
+    pub(crate) fn merge(mut self, other: Totals) -> Totals {
         self.scores.extend(other.scores);
         self.lengths.extend(other.lengths);
         self.ended_by_turns += other.ended_by_turns;
