@@ -115,8 +115,10 @@ impl Module for OnComponents {
         options: &CheckOptions,
     ) -> Checked {
         let mut diagnostics = Diagnostics::default();
-        let mut table =
-            manifest.and_then(|manifest| load_table(folder, manifest, self.0, &mut diagnostics));
+        let mut table = manifest.and_then(|manifest| {
+            let pictures = crate::load::picture::read_picture;
+            crate::components::load(folder, manifest, self.0, pictures, &mut diagnostics)
+        });
         // Every file is read: the printed pages name the content that made them, as far as
         // they show it.
         if let Some(table) = &mut table {
@@ -169,7 +171,15 @@ impl Module for OnComponents {
     ) -> Option<BTreeSet<Target>> {
         // The game as it is now: loaded again, quietly (the build reports what is wrong).
         let manifest = folder.read(crate::load::MANIFEST, None).ok()?;
-        let table = load_table(folder, manifest, self.0, &mut Diagnostics::default())?;
+        // Where things are written is all this needs: pictures are not read or decoded.
+        let unread: crate::components::Pictures = |_, _| Ok(Vec::new());
+        let table = crate::components::load(
+            folder,
+            manifest,
+            self.0,
+            unread,
+            &mut Diagnostics::default(),
+        )?;
         let mut stale = BTreeSet::new();
         for relative in edited {
             stale.extend(crate::backends::table::stale::after_edit(
@@ -195,22 +205,6 @@ impl Module for OnComponents {
     fn on_components(&self) -> Option<&'static dyn Rules> {
         Some(self.0)
     }
-}
-
-/// The component layer's loader, with the root's reader of pictures.
-fn load_table(
-    folder: &mut GameFolder,
-    manifest: FileId,
-    rules: &'static dyn Rules,
-    diagnostics: &mut Diagnostics,
-) -> Option<crate::components::Table> {
-    crate::components::load(
-        folder,
-        manifest,
-        rules,
-        crate::load::picture::read_picture,
-        diagnostics,
-    )
 }
 
 /// Every module, Safari Zone RNW's first (a manifest that names no rules is its game).
