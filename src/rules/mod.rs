@@ -152,10 +152,7 @@ impl Module for OnComponents {
         options: &BuildOptions,
         typesetting: &mut Typesetting,
     ) -> Result<Built, Vec<Diagnostic>> {
-        let table = checked
-            .table
-            .as_ref()
-            .expect("a checked game of components has its table");
+        let table = table_of(checked);
         let printed = crate::backends::table::build(table, self.0, folder, options, typesetting)?;
         Ok(Built {
             outputs: printed.outputs,
@@ -195,16 +192,22 @@ impl Module for OnComponents {
         folder: &mut GameFolder,
         options: &BuildOptions,
     ) -> Result<Vec<crate::backends::Output>, Diagnostic> {
-        let table = checked
-            .table
-            .as_ref()
-            .expect("a checked game of components has its table");
+        let table = table_of(checked);
         crate::backends::table::emit(table, self.0, folder, options)
     }
 
     fn on_components(&self) -> Option<&'static dyn Rules> {
         Some(self.0)
     }
+}
+
+/// The table of a game a module over the components checked: the pipeline builds only what
+/// `check` loaded.
+fn table_of(checked: &Checked) -> &crate::components::Table {
+    checked
+        .table
+        .as_ref()
+        .expect("a checked game of components has its table")
 }
 
 /// Every module, Safari Zone RNW's first (a manifest that names no rules is its game).

@@ -4,18 +4,27 @@
 
 SafariTable = {}
 
+-- The JSON object `text` holds (a script's saved state, a ruleset, a card's memo), or nil.
+-- Only an object is decoded: what the game's JSON.decode does with other text is not
+-- documented, and an error there may not be one pcall can catch.
+function SafariTable.decode_object(text)
+  if type(text) ~= "string" or not string.match(text, "^%s*{") then
+    return nil
+  end
+  local ok, decoded = pcall(JSON.decode, text)
+  if ok and type(decoded) == "table" then
+    return decoded
+  end
+  return nil
+end
+
 -- The ruleset in `text`, or nil and why it cannot be read, in words that say what to do.
 function SafariTable.read_ruleset(text, format, version_key, version)
   if text == nil or text == "" then
     return nil, "the table carries no ruleset. Build it again with `safari build` and load the new save."
   end
-  -- Only an object is decoded: what the game's JSON.decode does with other text is not
-  -- documented, and an error there may not be one pcall can catch.
-  local ok, decoded = false, nil
-  if string.match(text, "^%s*{") then
-    ok, decoded = pcall(JSON.decode, text)
-  end
-  if not ok or type(decoded) ~= "table" then
+  local decoded = SafariTable.decode_object(text)
+  if decoded == nil then
     return nil, "the ruleset the table carries is not JSON. Build it again with `safari build` and load the new save."
   end
   if decoded.format ~= format then

@@ -47,11 +47,8 @@ end
 
 function onLoad(script_state)
   raw = script_state or ""
-  local ok, decoded = false, nil
-  if string.match(raw, "^%s*{") then
-    ok, decoded = pcall(JSON.decode, raw)
-  end
-  if not ok or type(decoded) ~= "table" or type(decoded.counts) ~= "table" then
+  local decoded = SafariTable.decode_object(raw)
+  if decoded == nil or type(decoded.counts) ~= "table" then
     broadcastToAll(tostring(self.getName()) .. ": this setup object carries no setups. Build the save again with `safari build`.", { 1, 0.35, 0.3 })
     return
   end

@@ -121,11 +121,7 @@ end
 
 function onLoad(script_state)
   raw = script_state or ""
-  local ok, decoded = false, nil
-  if string.match(raw, "^%s*{") then
-    ok, decoded = pcall(JSON.decode, raw)
-  end
-  wiring = (ok and type(decoded) == "table") and decoded or {}
+  wiring = SafariTable.decode_object(raw) or {}
   local why
   ruleset, why = read_ruleset()
   if ruleset == nil then

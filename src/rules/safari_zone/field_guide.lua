@@ -232,11 +232,8 @@ local function find_deck()
 end
 
 local function card_id_of(object)
-  local ok, card = pcall(JSON.decode, object.memo or "")
-  if ok and type(card) == "table" then
-    return card.id
-  end
-  return nil
+  local card = SafariTable.decode_object(object.memo)
+  return card and card.id
 end
 
 -- Takes `count` cards from the Encounter Deck, face up in front of the sheet.
@@ -475,13 +472,7 @@ local function replay(saved)
 end
 
 function onLoad(script_state)
-  local ok, state = false, nil
-  if script_state ~= nil and string.match(script_state, "^%s*{") then
-    ok, state = pcall(JSON.decode, script_state)
-  end
-  if not ok or type(state) ~= "table" then
-    state = {}
-  end
+  local state = SafariTable.decode_object(script_state) or {}
   wiring = state.table or {}
   unplayable = state.unplayable
   math.randomseed(os.time() + (tonumber(tostring(self.getGUID()), 16) or 0))

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::backends::print::files::TemplateFiles;
 use crate::backends::print::{PageExport, Typesetting};
 use crate::backends::{BuildOptions, Built, Target};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -43,9 +42,7 @@ impl crate::rules::Module for SafariZone {
                     diagnostics.push(diagnostic.with_primary(art.origin, "named here"));
                 }
             }
-            let sources = super::print::game_sources(game);
-            if let Err(diagnostic) = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)
-            {
+            if let Err(diagnostic) = super::print::template_files(folder, game) {
                 diagnostics.push(diagnostic);
             }
         }
@@ -125,13 +122,9 @@ impl crate::rules::Module for SafariZone {
         options: &BuildOptions,
         typesetting: &mut Typesetting,
     ) -> Result<Built, Vec<Diagnostic>> {
-        let game = checked
-            .game
-            .as_ref()
-            .expect("a checked Safari Zone game has its model");
-        let sources = super::print::game_sources(game);
-        let templates = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)
-            .map_err(|diagnostic| vec![diagnostic])?;
+        let game = game_of(checked);
+        let templates =
+            super::print::template_files(folder, game).map_err(|diagnostic| vec![diagnostic])?;
         let context = super::build::Context {
             game,
             folder,
@@ -146,12 +139,8 @@ impl crate::rules::Module for SafariZone {
         folder: &mut GameFolder,
         options: &BuildOptions,
     ) -> Result<Vec<crate::backends::Output>, Diagnostic> {
-        let game = checked
-            .game
-            .as_ref()
-            .expect("a checked Safari Zone game has its model");
-        let sources = super::print::game_sources(game);
-        let files = TemplateFiles::load(folder, super::print::TEMPLATES, &sources)?;
+        let game = game_of(checked);
+        let files = super::print::template_files(folder, game)?;
         let print = crate::backends::print::PrintOptions {
             documents: options.documents(),
             ..options.print.clone()
@@ -192,6 +181,14 @@ impl crate::rules::Module for SafariZone {
     fn page_export(&self) -> Option<&'static dyn PageExport> {
         Some(&super::exports::Export)
     }
+}
+
+/// The model of a game this module checked: the pipeline builds only what `check` loaded.
+fn game_of(checked: &Checked) -> &super::model::Game {
+    checked
+        .game
+        .as_ref()
+        .expect("a checked Safari Zone game has its model")
 }
 
 /// What an edit of the file at `relative` makes stale, when it is one of the game's own files

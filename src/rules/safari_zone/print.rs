@@ -15,7 +15,7 @@ use crate::backends::print::{Document, PREVIEW_DPI, PrintOptions, Printed, Types
 use crate::backends::table::sheets::{DiceToPrint, dice_pages_of};
 use crate::diag::{Code, Diagnostic};
 use crate::layout::SheetLayout;
-use crate::world::FolderReader;
+use crate::world::{FolderReader, GameFolder};
 
 /// Safari Zone RNW's built-in templates: (name, text). A game folder's `templates/<name>`
 /// replaces the one of that name.
@@ -69,6 +69,12 @@ pub fn game_sources(game: &Game) -> Vec<GameSource> {
         document: "field-guide.typ",
         placement: "typeset on the back of the Field Guide",
     }]
+}
+
+/// The templates its documents are typeset with: the built-in ones, each replaced by the game
+/// folder's own of that name, and its Park Rules.
+pub fn template_files(folder: &mut GameFolder, game: &Game) -> Result<TemplateFiles, Diagnostic> {
+    TemplateFiles::load(folder, TEMPLATES, &game_sources(game))
 }
 
 fn json(value: &impl Serialize) -> serde_json::Value {
@@ -237,16 +243,6 @@ pub fn emit(
 /// The card art the deck's designs show, by its path in the game folder: the only files of
 /// the folder besides the sources that the built-in templates read.
 fn card_art(game: &Game, reader: &FolderReader) -> Result<Vec<(String, Vec<u8>)>, Diagnostic> {
-    let mut paths: Vec<&str> = game
-        .deck
-        .cards
-        .iter()
-        .filter_map(|card| card.art.as_ref().map(|art| art.value.as_str()))
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths
-        .into_iter()
-        .map(|path| Ok((path.to_string(), reader.read(path)?)))
-        .collect()
+    let art = game.deck.cards.iter().filter_map(|card| card.art.as_ref());
+    crate::backends::print::emit::folder_files(reader, art.map(|art| art.value.as_str()))
 }

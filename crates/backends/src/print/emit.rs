@@ -146,6 +146,19 @@ pub fn emit(plan: &plan::Plan, files: &TemplateFiles, art: &[(String, Vec<u8>)])
     outputs
 }
 
+/// The game folder's files at `paths`, each once, in the order of their paths: the pictures a
+/// build's templates draw, which the projects carry (a game's card art, its symbols').
+pub fn folder_files<'a>(
+    reader: &crate::world::FolderReader,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<(String, Vec<u8>)>, crate::diag::Diagnostic> {
+    let paths: std::collections::BTreeSet<&str> = paths.into_iter().collect();
+    paths
+        .into_iter()
+        .map(|path| Ok((path.to_string(), reader.read(path)?)))
+        .collect()
+}
+
 fn json(value: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(value).expect("print data serialises")
 }

@@ -196,18 +196,11 @@ pub fn emit(
 ) -> Result<Vec<Output>, Diagnostic> {
     let planned = plan(table, module, options);
     let files = templates(table, folder)?;
-    let reader = folder.reader();
-    let mut paths: Vec<&str> = table
+    let art = table
         .symbols
         .iter()
-        .filter_map(|symbol| symbol.art.as_ref().map(|art| art.value.as_str()))
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    let art = paths
-        .into_iter()
-        .map(|path| Ok((path.to_string(), reader.read(path)?)))
-        .collect::<Result<Vec<_>, Diagnostic>>()?;
+        .filter_map(|symbol| symbol.art.as_ref());
+    let art = print::emit::folder_files(&folder.reader(), art.map(|art| art.value.as_str()))?;
     Ok(super::print::emit::emit(&planned.plan, &files, &art))
 }
 
