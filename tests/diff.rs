@@ -412,7 +412,7 @@ fn every_field_of_the_ruleset_has_its_words() {
         for field in fields {
             assert!(
                 known.contains(&field.as_str()),
-                "{kind}.{field} has no words in src/rules/safari_zone/diff/words.rs"
+                "{kind}.{field} has no words in crates/rules/src/safari_zone/diff/words.rs"
             );
         }
     }

@@ -1,6 +1,6 @@
 //! What a rules module over the component layer gives it: the interface is the layer's, so
 //! that the layer and the backends that print and export its games depend on it and never on
-//! the modules (`src/rules/`) that implement it.
+//! the modules (`crates/rules/src/`) that implement it.
 
 use super::{Key, Table};
 use crate::diag::Diagnostics;

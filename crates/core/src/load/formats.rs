@@ -1,6 +1,6 @@
 //! The TOML formats every game's manifest shares (`[players]`, `[print]`), as written by
 //! designers. A game's own files have their own formats: a rules module's own (under
-//! `src/rules/`) or the component layer's (`components::format`).
+//! `crates/rules/src/`) or the component layer's (`components::format`).
 //!
 //! These types are the single definition of each format: serde reads them and schemars turns
 //! them into the JSON Schemas in `schema/` (see `safari schema`), so docs, editors and the

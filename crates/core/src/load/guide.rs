@@ -2,7 +2,7 @@
 //!
 //! The reader builds the structure and keeps each box's `fill`, `needs` and `gives` as written
 //! (with the span of each name inside its string). What they mean is the game's: a rules
-//! module's own loader (under `src/rules/`) resolves them once every track and box id is known,
+//! module's own loader (under `crates/rules/src/`) resolves them once every track and box id is known,
 //! so a requirement may name a box defined further down the file; a game of components prints
 //! them as written.
 

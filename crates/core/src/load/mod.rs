@@ -4,7 +4,7 @@
 //! Loading never stops at the first fault. Each file is read through the [`GameFolder`] seam,
 //! parsed with recovery, and lowered into a model with names resolved; every fault becomes a
 //! diagnostic and the rest of the content still loads, so one `safari check` shows them all.
-//! A game's own files are read by its loader: a rules module's own (under `src/rules/`) or
+//! A game's own files are read by its loader: a rules module's own (under `crates/rules/src/`) or
 //! the component layer's (`components::load`).
 
 pub mod formats;

@@ -1,7 +1,7 @@
 //! The model every game shares: a value and where it was written, paper and card sizes, and
 //! the structure of a roll-and-write sheet (sections, tracks, boxes) with each box's terms left
 //! to the game (`sheet::SheetDef<T>`). What the terms mean is a rules module's: its own model
-//! (under `src/rules/`) resolves them; a game of components keeps them as written. Loading
+//! (under `crates/rules/src/`) resolves them; a game of components keeps them as written. Loading
 //! never fails outright: a fault is reported and the model holds the rest, so every check
 //! still runs.
 

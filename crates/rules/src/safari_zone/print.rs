@@ -20,28 +20,28 @@ use crate::world::{FolderReader, GameFolder};
 /// Safari Zone RNW's built-in templates: (name, text). A game folder's `templates/<name>`
 /// replaces the one of that name.
 pub const TEMPLATES: &[(&str, &str)] = &[
-    ("card.typ", include_str!("../../../templates/card.typ")),
+    ("card.typ", include_str!("../../../../templates/card.typ")),
     (
         "field-guide.typ",
-        include_str!("../../../templates/field-guide.typ"),
+        include_str!("../../../../templates/field-guide.typ"),
     ),
     (
         "encounter-deck.typ",
-        include_str!("../../../templates/encounter-deck.typ"),
+        include_str!("../../../../templates/encounter-deck.typ"),
     ),
-    ("cards.typ", include_str!("../../../templates/cards.typ")),
+    ("cards.typ", include_str!("../../../../templates/cards.typ")),
     (
         "card-designs.typ",
-        include_str!("../../../templates/card-designs.typ"),
+        include_str!("../../../../templates/card-designs.typ"),
     ),
-    ("dice.typ", include_str!("../../../templates/dice.typ")),
+    ("dice.typ", include_str!("../../../../templates/dice.typ")),
     (
         "die-faces.typ",
-        include_str!("../../../templates/die-faces.typ"),
+        include_str!("../../../../templates/die-faces.typ"),
     ),
     (
         "park-rules-page.typ",
-        include_str!("../../../templates/park-rules-page.typ"),
+        include_str!("../../../../templates/park-rules-page.typ"),
     ),
 ];
 
@@ -94,7 +94,7 @@ pub fn print(
     typesetting: &mut Typesetting,
 ) -> Result<Printed, Vec<Diagnostic>> {
     let plan = plan(game, layout, files.has(PARK_RULES), options, export);
-    let (outputs, done) = run_plan(&plan, files, &crate::rules::page_export, typesetting)?;
+    let (outputs, done) = run_plan(&plan, files, &crate::page_export, typesetting)?;
     let mut outputs = outputs;
     let deck = encounter_deck(game);
     outputs.extend(deck.outputs(options, deck_wanted(options, false)));

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::matters::{self, Matters};
 use super::words::{self, Glossary};
-use crate::rules::safari_zone::ruleset::{GuideBox, Ruleset};
+use crate::safari_zone::ruleset::{GuideBox, Ruleset};
 
 /// One field that differs, as values (for tools) and in words (for people).
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -223,7 +223,7 @@ struct TrackSummary {
     section: String,
     title: Option<String>,
     loose: bool,
-    flow: crate::rules::safari_zone::model::Flow,
+    flow: crate::safari_zone::model::Flow,
     boxes: usize,
 }
 

@@ -14,7 +14,7 @@ use crate::backends::Output;
 use crate::backends::print::PageExport;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::print::plan::{ExportPlan, Job, Plan};
-use crate::rules::safari_zone::ruleset::Ruleset;
+use crate::safari_zone::ruleset::Ruleset;
 
 /// The exports as the print backend runs them, after the documents are typeset.
 pub struct Export;

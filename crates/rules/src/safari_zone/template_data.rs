@@ -378,9 +378,8 @@ fn deck_data(game: &Game) -> DeckData {
         })
         .collect();
     // P(sum of the capture dice >= rate), in whole percent: the engine's exact table, built once.
-    let table = crate::rules::safari_zone::engine::game::at_least_table(
-        capture_faces.iter().map(Vec::as_slice),
-    );
+    let table =
+        crate::safari_zone::engine::game::at_least_table(capture_faces.iter().map(Vec::as_slice));
     let percent =
         |rate: u32| (table.get(rate as usize).copied().unwrap_or(0.0) * 100.0).round() as u32;
     // The items whose steps add to a capture roll, and how much.

@@ -7,8 +7,8 @@
 use expect_test::{Expect, expect};
 
 use crate::diag::Diagnostics;
-use crate::rules::safari_zone::graph::earliest_turns;
-use crate::rules::safari_zone::{Analysis, load};
+use crate::safari_zone::graph::earliest_turns;
+use crate::safari_zone::{Analysis, load};
 use crate::world::GameFolder;
 
 /// The tiny game's files besides its Field Guide: six turns, its dice, species `alpha`
@@ -17,20 +17,20 @@ use crate::world::GameFolder;
 const GAME: &[(&str, &str)] = &[
     (
         "game.toml",
-        include_str!("../../../../tests/fixtures/clean-tiny/game.toml"),
+        include_str!("../../../../../tests/fixtures/clean-tiny/game.toml"),
     ),
     (
         "dice.toml",
-        include_str!("../../../../tests/fixtures/clean-tiny/dice.toml"),
+        include_str!("../../../../../tests/fixtures/clean-tiny/dice.toml"),
     ),
     (
         "deck.toml",
-        include_str!("../../../../tests/fixtures/clean-tiny/deck.toml"),
+        include_str!("../../../../../tests/fixtures/clean-tiny/deck.toml"),
     ),
     ("items.toml", ITEMS),
     (
         "species.toml",
-        include_str!("../../../../tests/fixtures/clean-tiny/species.toml"),
+        include_str!("../../../../../tests/fixtures/clean-tiny/species.toml"),
     ),
 ];
 

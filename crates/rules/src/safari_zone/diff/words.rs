@@ -13,8 +13,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::content::FieldChange;
-use crate::rules::safari_zone::model::Step;
-use crate::rules::safari_zone::ruleset::{
+use crate::safari_zone::model::Step;
+use crate::safari_zone::ruleset::{
     Card, Criteria, DiceSet, Evolution, Face, Fill, GuideBox, Item, Requirement, Reward, Ruleset,
     Species,
 };

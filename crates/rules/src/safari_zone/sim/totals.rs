@@ -1,6 +1,6 @@
 //! Sums over games, kept while playing and merged across threads.
 
-use crate::rules::safari_zone::engine::{Game, OutReason, Rules};
+use crate::safari_zone::engine::{Game, OutReason, Rules};
 
 use super::report::Sample;
 
@@ -188,11 +188,7 @@ impl Totals {
 }
 
 /// A player's sheet as bits: boxes filled, items held, species collected.
-fn sample(
-    player: &crate::rules::safari_zone::engine::Player,
-    game: u64,
-    position: usize,
-) -> Sample {
+fn sample(player: &crate::safari_zone::engine::Player, game: u64, position: usize) -> Sample {
     let flags = player
         .filled
         .iter()

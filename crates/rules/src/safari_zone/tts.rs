@@ -19,7 +19,7 @@ use crate::backends::tts::{
     setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
-use crate::rules::safari_zone::ruleset::Ruleset;
+use crate::safari_zone::ruleset::Ruleset;
 
 /// Safari Zone RNW's rules in Lua, for the Field Guide's script: the second reading of the
 /// rules beside the engine, held to it by `tests/tts_replay.rs`.
@@ -513,9 +513,9 @@ pub fn export(
     outputs
 }
 
-fn face_value(face: &crate::rules::safari_zone::ruleset::Face) -> String {
+fn face_value(face: &crate::safari_zone::ruleset::Face) -> String {
     match face {
-        crate::rules::safari_zone::ruleset::Face::Action(action) => {
+        crate::safari_zone::ruleset::Face::Action(action) => {
             let name = action.name();
             let mut chars = name.chars();
             match chars.next() {
@@ -523,13 +523,13 @@ fn face_value(face: &crate::rules::safari_zone::ruleset::Face) -> String {
                 None => String::new(),
             }
         }
-        crate::rules::safari_zone::ruleset::Face::Number(n) => n.to_string(),
+        crate::safari_zone::ruleset::Face::Number(n) => n.to_string(),
     }
 }
 
 fn card_description(
     ruleset: &Ruleset,
-    card: &crate::rules::safari_zone::ruleset::Card,
+    card: &crate::safari_zone::ruleset::Card,
     capture_dice: usize,
 ) -> String {
     let mut parts = vec![format!(

@@ -5,7 +5,7 @@
 //! shared shell and tables of [`crate::html`]; it only makes bytes.
 
 use crate::html::{self, Column, Markup, html, text};
-use crate::rules::safari_zone::sim::Report;
+use crate::safari_zone::sim::Report;
 
 use super::summary::{self, BalanceSummary};
 use super::text::{effect, mean_change, shape_lines, signed, value};

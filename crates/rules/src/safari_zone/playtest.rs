@@ -13,7 +13,7 @@ use typst_layout::{Page, PagedDocument};
 
 use crate::backends::Output;
 use crate::backends::print::cache;
-use crate::rules::safari_zone::ruleset::Ruleset;
+use crate::safari_zone::ruleset::Ruleset;
 
 /// A typeset page as an SVG document, at its trim size.
 fn svg(page: &Page) -> String {

@@ -1,7 +1,7 @@
 //! The shape of the final VP: whether a version gains or loses a peak.
 //!
 //! Both versions' final VP are binned alike (about 40 bins over both ranges) and smoothed, and
-//! each one's peaks found as `sim` finds them ([`crate::rules::safari_zone::sim::peaks`]).
+//! each one's peaks found as `sim` finds them ([`crate::safari_zone::sim::peaks`]).
 //! A version's clear peaks are paired with the other version's hints of peaks (laxer
 //! thresholds, so that a peak just under the bar in one version and just over it in the
 //! other is no change), the nearest first. A clear peak of the new version left unpaired
@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::balance::{ALPHA, two_sided_normal};
-use crate::rules::safari_zone::sim::peaks::{Bins, MODE_MIN_MASS, hints, peaks, stretches};
+use crate::safari_zone::sim::peaks::{Bins, MODE_MIN_MASS, hints, peaks, stretches};
 
 /// Player-games each version needs for its shape to be compared.
 pub(crate) const MIN_PLAYER_GAMES: usize = 200;
@@ -223,7 +223,7 @@ pub fn shape(old: &[u32], new: &[u32]) -> Option<Shape> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::safari_zone::sim::peaks::tests::lump;
+    use crate::safari_zone::sim::peaks::tests::lump;
 
     #[test]
     fn a_second_lump_is_a_peak_that_appears_and_back_again_disappears() {

@@ -299,20 +299,20 @@ fn article(word: &str) -> &'static str {
 /// An item's effect: `"none"`, one step, or a list of steps, each located. A step that does
 /// not read is reported where it is written and left out.
 pub(crate) fn item_effects(
-    value: &toml::Spanned<crate::rules::safari_zone::formats::EffectSteps>,
+    value: &toml::Spanned<crate::safari_zone::formats::EffectSteps>,
     file: FileId,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Located<Step>> {
     use serde::Deserialize;
     let whole = Origin::new(file, value.span());
     let steps: Vec<(&toml::Value, Origin)> = match value.get_ref() {
-        crate::rules::safari_zone::formats::EffectSteps::One(toml::Value::String(none))
+        crate::safari_zone::formats::EffectSteps::One(toml::Value::String(none))
             if none == "none" =>
         {
             Vec::new()
         }
-        crate::rules::safari_zone::formats::EffectSteps::One(one) => vec![(one, whole)],
-        crate::rules::safari_zone::formats::EffectSteps::Many(steps) => steps
+        crate::safari_zone::formats::EffectSteps::One(one) => vec![(one, whole)],
+        crate::safari_zone::formats::EffectSteps::Many(steps) => steps
             .iter()
             .map(|step| (step.get_ref(), Origin::new(file, step.span())))
             .collect(),

@@ -19,8 +19,8 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use super::shape::{Shape, shape};
-use crate::rules::safari_zone::ruleset::Ruleset;
-use crate::rules::safari_zone::sim::Report;
+use crate::safari_zone::ruleset::Ruleset;
+use crate::safari_zone::sim::Report;
 
 /// The significance level, before Bonferroni's correction for the number of boxes, cards or
 /// species compared.

@@ -12,7 +12,7 @@ use crate::{CheckOptions, Checked};
 /// The module of the `safari-zone-rnw` rules (and of a game whose manifest names none).
 pub struct SafariZone;
 
-impl crate::rules::Module for SafariZone {
+impl crate::Module for SafariZone {
     fn id(&self) -> &'static str {
         super::RULES
     }

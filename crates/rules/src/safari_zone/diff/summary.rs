@@ -13,7 +13,7 @@ use super::matters::{self, Matters};
 use super::{Balance, Change, Diff, Group, Shift, Verdicts};
 
 /// The lines of the first screen, unless asked otherwise.
-pub(crate) const FIRST_SCREEN_LINES: usize = 60;
+pub const FIRST_SCREEN_LINES: usize = 60;
 /// Content lines shown at most (the rest are counted).
 const CONTENT_LINES: usize = 12;
 /// Reachability lines shown at most.

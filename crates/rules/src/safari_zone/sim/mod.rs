@@ -17,7 +17,7 @@ pub use page::page;
 pub use render::{charts, render};
 pub use report::*;
 
-use crate::rules::safari_zone::engine::{Game, Rules, policy};
+use crate::safari_zone::engine::{Game, Rules, policy};
 use totals::Totals;
 
 /// The policy `sim` and `diff` play when none is named: `planner`, which scores as well as
@@ -26,10 +26,10 @@ use totals::Totals;
 pub const DEFAULT_POLICY: &str = "planner";
 /// Games per policy when no count is given: enough for a 95% interval of the mean
 /// VP of about ±1.5 VP on the default game.
-pub(crate) const DEFAULT_GAMES: u64 = 2000;
+pub const DEFAULT_GAMES: u64 = 2000;
 
 /// The seed of one game of a run.
-pub(crate) fn game_seed(seed: u64, game: u64) -> u64 {
+pub fn game_seed(seed: u64, game: u64) -> u64 {
     // SplitMix64 of the pair: neighbouring games get unrelated seeds.
     let mut z = seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -31,7 +31,7 @@ pub use matters::Matters;
 pub use shape::{PeakChange, Shape};
 
 use crate::diag::Diagnostic;
-use crate::rules::safari_zone::ruleset::Ruleset;
+use crate::safari_zone::ruleset::Ruleset;
 
 /// One version of a game, checked.
 pub struct Version<'a> {
