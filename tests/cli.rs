@@ -122,6 +122,37 @@ fn explain_without_a_code_lists_every_code() {
     }
 }
 
+/// Every code's page has a title, an explanation of some length and an example of the fault,
+/// and `explain` prints them.
+#[test]
+fn every_code_is_explained_with_an_example() {
+    let mut faults = Vec::new();
+    for code in safari::diag::Code::ALL {
+        if code.title().trim().is_empty()
+            || code.explanation().split_whitespace().count() < 12
+            || code.example().trim().is_empty()
+        {
+            faults.push(format!(
+                "{code}: a title, an explanation or an example is missing"
+            ));
+            continue;
+        }
+        let out = safari(&["explain", code.as_str()]);
+        let stdout = text(&out.stdout);
+        let example_line = code
+            .example()
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap();
+        if out.status.code() != Some(0) || !stdout.contains(example_line.trim()) {
+            faults.push(format!(
+                "{code}: `safari explain` does not show its example"
+            ));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
 #[test]
 fn explain_of_an_unknown_code_exits_2() {
     let out = safari(&["explain", "SZ9999"]);

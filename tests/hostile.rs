@@ -245,6 +245,52 @@ fn files_linked_from_outside_the_game_are_refused_as_such() {
     }
 }
 
+/// A name that leads out of the folder by an absolute path is refused at the name, and so is a
+/// file past its size limit: content (1 MiB) before it is read, a picture (16 MiB) before it
+/// is decoded; the files are sparse, so nothing of their size is written.
+#[test]
+fn absolute_paths_and_files_past_their_size_are_refused_at_the_name() {
+    let dir = scratch("bounds");
+    let game = dir.join("game");
+    std::fs::create_dir_all(game.join("art")).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        "id = \"bounds\"\nname = \"Bounds\"\nrules = \"none\"\n\
+         components = [\"/etc/hostname\", \"symbols.toml\", \"huge.toml\"]\n\
+         [players]\nmin = 1\nmax = 2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("symbols.toml"),
+        "[[symbol]]\nid = \"sun\"\nlabel = \"Sun\"\ncolor = \"#d19a0b\"\nart = \"art/sun.png\"\n",
+    )
+    .unwrap();
+    let sparse = |path: PathBuf, bytes: u64| {
+        std::fs::File::create(path).unwrap().set_len(bytes).unwrap();
+    };
+    sparse(game.join("huge.toml"), (1 << 20) + 1);
+    sparse(game.join("art/sun.png"), (16 << 20) + 1);
+    let out = safari_in(&dir, &["check", game.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let refused: Vec<(&str, &str)> = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    for (file, code) in [
+        ("`/etc/hostname`", "SZ0004"),
+        ("`huge.toml`", "SZ0005"),
+        ("`art/sun.png`", "SZ0005"),
+    ] {
+        assert!(
+            refused.iter().any(|(c, m)| *c == code && m.contains(file)),
+            "{file} is not refused with {code}: {refused:?}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_pipe_in_place_of_a_file_is_refused_without_waiting() {
