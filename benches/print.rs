@@ -11,7 +11,7 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use safari::backends::print::Typesetting;
 use safari::backends::{BuildOptions, Target};
-use safari::cli::watch;
+use safari::rules::rebuild as watch;
 use safari::world::GameFolder;
 
 fn options(targets: &[Target]) -> BuildOptions {

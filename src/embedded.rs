@@ -105,7 +105,7 @@ pub fn renamed(manifest: &str, id: &str, name: &str) -> Result<String, toml_edit
 
 /// The README `safari init` puts in a new game folder made of components, started from the
 /// game `source`.
-pub(crate) fn components_readme(name: &str, source: &str) -> String {
+pub fn components_readme(name: &str, source: &str) -> String {
     format!(
         "# {name}\n\n\
          A game folder for `safari`, started from {source}. Edit the files, then:\n\n\
@@ -125,7 +125,7 @@ pub(crate) fn components_readme(name: &str, source: &str) -> String {
 }
 
 /// The README `safari init` puts in a new game folder.
-pub(crate) fn readme(name: &str) -> String {
+pub fn readme(name: &str) -> String {
     format!(
         "# {name}\n\n\
          A game folder for `safari`, started from Safari Zone RNW. Edit the files, then:\n\n\

@@ -3,11 +3,11 @@
 //! The pipeline is load -> model -> check -> backends -> out/ (see ARCHITECTURE.md). The library
 //! crates under `crates/` do everything short of writing: `safari-rules` checks and builds a
 //! game in memory, over the layout, the component layer, the engine and the backends. This crate
-//! is the command layer, the only code that writes (through [`output`]); `src/main.rs` is a thin
-//! shell over [`cli`]. The library crates are re-exported under the names the commands, tests
-//! and benchmarks use.
+//! is the command layer's library: the output seam, the only code that writes ([`output`]), and
+//! the games built into the binary ([`embedded`]); the commands are the binary's own
+//! (`src/main.rs` and `src/cli/`, one file per command). The library crates are re-exported
+//! under the names the commands, tests and benchmarks use.
 
-pub mod cli;
 pub mod embedded;
 pub mod output;
 

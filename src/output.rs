@@ -226,7 +226,7 @@ impl OutputRoot {
 
     /// Removes files `built` makes that the latest `update` of those targets did not make (a
     /// deck that lost a page, a card design renamed).
-    pub(crate) fn remove_stale(
+    pub fn remove_stale(
         &self,
         id: &str,
         outputs: &[Output],
@@ -251,7 +251,7 @@ impl OutputRoot {
 /// Replaces `folder` (a folder of its own, outside any output root: the images installed into
 /// Tabletop Simulator's) with exactly `files`, whole or not at all, as a build replaces a
 /// game's folder: staged beside it and swapped in, so nothing an older install wrote is left.
-pub(crate) fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic> {
+pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic> {
     for file in files {
         confined_relative(&file.path)?;
     }
@@ -432,7 +432,7 @@ pub fn create_dir_all(path: &Path) -> Result<(), Diagnostic> {
 /// A new folder at `dir`, whole or not at all: `fill` writes its files, one at a time, into a
 /// folder beside `dir`, which is renamed into place once every file is written; on a fault
 /// (a file that cannot be read, a full disk) it is removed and nothing is made.
-pub(crate) fn new_folder(
+pub fn new_folder(
     dir: &Path,
     fill: impl FnOnce(&NewFolder) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -457,7 +457,7 @@ pub(crate) fn new_folder(
 }
 
 /// A folder being made by [`new_folder`].
-pub(crate) struct NewFolder {
+pub struct NewFolder {
     root: PathBuf,
 }
 

@@ -11,7 +11,7 @@ use safari::backends::print::Typesetting;
 use safari::backends::print::worker::{Bounds, Worker};
 use safari::backends::tts::AssetBase;
 use safari::backends::{BuildOptions, Target};
-use safari::cli::watch;
+use safari::rules::rebuild as watch;
 use safari::world::GameFolder;
 
 fn root() -> &'static Path {

@@ -830,7 +830,7 @@ fn a_card_too_large_for_the_layout_is_refused_not_printed() {
 #[test]
 fn watch_rebuilds_what_the_edited_file_of_a_game_of_components_defines() {
     use Target::*;
-    use safari::cli::watch::affected;
+    use safari::rules::rebuild::affected;
     let all: BTreeSet<Target> = Target::ALL.into_iter().collect();
     let cases: &[(&str, &str, &[Target])] = &[
         ("diceafari", "deck.toml", &Target::ALL),

@@ -14,6 +14,7 @@ use super::check::{Format, open_game, report};
 use super::{Ui, exit};
 use crate::backends::print::{ColorSpace, Typesetting};
 use crate::backends::{BuildOptions, Target};
+use crate::rules::rebuild::{affected, passes};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -49,21 +50,6 @@ pub struct Args {
 
     #[command(flatten)]
     bounds: super::typeset_worker::BoundsArgs,
-}
-
-/// What an edit of files of the game folder (`edited`, relative to it) makes stale: what the
-/// game's rules module says of them (`Module::stale_after_edit`), from the game in `folder` as
-/// it is now. A file the module does not know (card art, an included Typst file) may show
-/// anywhere, so it rebuilds everything; so does any file when the manifest names no module.
-pub fn affected(
-    module: Option<&dyn crate::rules::Module>,
-    folder: &mut crate::world::GameFolder,
-    edited: &[&str],
-) -> BTreeSet<Target> {
-    match module.and_then(|module| module.stale_after_edit(folder, edited)) {
-        Some(stale) => stale,
-        None => Target::ALL.into_iter().collect(),
-    }
 }
 
 pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
@@ -212,61 +198,6 @@ fn is_editor_litter(path: &Path) -> bool {
 /// will hold them). The second makes the PDFs again, but the session's worker takes them, and
 /// every image whose page did not change, from what it kept of earlier builds.
 ///
-/// When the game's module can (`reuses_last_sheet`, Safari Zone RNW's), after a content edit
-/// that `affected` does not count as the sheet's (a card), the second build gives the export the Field Guide tiles it drew last rather than typeset the sheet,
-/// the slowest document, again; and a third build then typesets the sheet and the export, so
-/// that what the Park Rules print of the deck (how many cards; the generated reference page
-/// lists every design) shows in `field-guide.pdf`, its previews and the export. When it does
-/// not, the third build writes nothing: its files are the bytes already written.
-pub fn passes(
-    targets: &BTreeSet<Target>,
-    out: &Path,
-    reuses_last_sheet: bool,
-) -> Vec<BuildOptions> {
-    let mut first = BuildOptions {
-        targets: targets
-            .iter()
-            .copied()
-            .filter(|t| *t != Target::Tts)
-            .collect(),
-        ..BuildOptions::default()
-    };
-    first.print.page_previews = false;
-    let mut passes = vec![first.clone()];
-    let prints = targets.iter().any(|t| {
-        matches!(
-            t,
-            Target::Sheet | Target::Deck | Target::Dice | Target::Tiles | Target::Board
-        )
-    });
-    if prints || targets.contains(&Target::Tts) {
-        let mut second = first;
-        second.targets = targets
-            .iter()
-            .copied()
-            .filter(|t| *t != Target::Ruleset)
-            .collect();
-        second.print.page_previews = true;
-        second.asset_base = crate::backends::tts::AssetBase::OutputFolder(out.to_path_buf());
-        // Content changed (the ruleset is stale), the sheet is not rebuilt, the export is.
-        let sheet_later = reuses_last_sheet
-            && targets.contains(&Target::Ruleset)
-            && !targets.contains(&Target::Sheet)
-            && targets.contains(&Target::Tts);
-        if sheet_later {
-            second.last_sheet = true;
-            let mut third = second.clone();
-            third.last_sheet = false;
-            third.targets = vec![Target::Sheet, Target::Tts];
-            passes.push(second);
-            passes.push(third);
-        } else {
-            passes.push(second);
-        }
-    }
-    passes
-}
-
 /// What a watch session was asked for, the same for every rebuild.
 struct Session {
     root: PathBuf,
