@@ -488,6 +488,55 @@ fn a_game_folder_overrides_a_template_by_name() {
     assert_eq!(page_sizes_mm(&pdf(&built["field-guide.pdf"])).len(), 2);
 }
 
+/// A game folder's own templates and Park Rules written against the data's old names
+/// (`game.deck`, `game.layout`: templates/README.md, "Changed in this release") still build,
+/// and draw what the new names draw: the deck byte for byte, the Park Rules' words.
+#[test]
+fn templates_written_against_the_old_names_still_build() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("print-old-names");
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&default_game(), &dir);
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    let old_deck = std::fs::read_to_string(root().join("templates/encounter-deck.typ"))
+        .unwrap()
+        .replace("#let deck = this-deck(game)\n", "")
+        .replace(", this-deck", "")
+        .replace("deck-info(game, deck: deck)", "deck-info(game)")
+        .replace("deck.card_size", "game.deck.card_size")
+        .replace("deck.designs", "game.deck.designs");
+    assert!(!old_deck.contains("this-deck") && old_deck.contains("game.deck.designs"));
+    std::fs::write(dir.join("templates/encounter-deck.typ"), old_deck).unwrap();
+    let old_guide = std::fs::read_to_string(root().join("templates/field-guide.typ"))
+        .unwrap()
+        .replace("game.sheets.first().layout", "game.layout");
+    assert!(old_guide.contains("#let plan = game.layout"));
+    std::fs::write(dir.join("templates/field-guide.typ"), old_guide).unwrap();
+    let park_rules = std::fs::read_to_string(dir.join("park-rules.typ"))
+        .unwrap()
+        .replace("game.decks.first()", "game.deck");
+    assert!(park_rules.contains("game.deck.physical.len()"));
+    std::fs::write(dir.join("park-rules.typ"), park_rules).unwrap();
+
+    let old = build(&dir, |_| {});
+    let new = build(&default_game(), |_| {});
+    assert!(old["encounter-deck.pdf"] == new["encounter-deck.pdf"]);
+    let (old_text, new_text) = (
+        pdf_text(&old["field-guide.pdf"]),
+        pdf_text(&new["field-guide.pdf"]),
+    );
+    // The same text, but for the content id at the foot (the folder's files differ).
+    let without_content_id = |text: &str| -> String {
+        let mut parts = text.split("content ");
+        let first = parts.next().unwrap_or_default().to_string();
+        parts.fold(first, |kept, part| {
+            let id = part.chars().take_while(char::is_ascii_hexdigit).count();
+            kept + "content " + &part[id..]
+        })
+    };
+    assert!(old_text.contains("content "));
+    assert!(without_content_id(&old_text) == without_content_id(&new_text));
+}
+
 /// `build --emit-typst` writes each print document as a Typst project for the benchmark
 /// against Typst alone (benches/typst_side_by_side.sh). Compiled by Typst with nothing but the
 /// project folder and the fonts beside it, each gives the very PDF `build` writes, byte for

@@ -45,12 +45,25 @@ pub struct SymbolData {
     pub art: Option<String>,
 }
 
+/// A deck's card size as every game's templates receive it (`card_size`), in mm, with the
+/// bleed the print backend adds around each card.
 #[derive(Debug, Clone, Serialize)]
 pub struct CardSizeData {
     pub name: &'static str,
     pub width: f64,
     pub height: f64,
     pub bleed: f64,
+}
+
+impl CardSizeData {
+    pub fn of(size: crate::model::CardSize) -> Self {
+        CardSizeData {
+            name: size.name,
+            width: size.width_mm,
+            height: size.height_mm,
+            bleed: CARD_BLEED_MM,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -228,12 +241,7 @@ pub fn table_data(
             DeckData {
                 id: deck.id.value.clone(),
                 name: deck.name.clone(),
-                card_size: CardSizeData {
-                    name: deck.card_size.name,
-                    width: deck.card_size.width_mm,
-                    height: deck.card_size.height_mm,
-                    bleed: CARD_BLEED_MM,
-                },
+                card_size: CardSizeData::of(deck.card_size),
                 color: deck.color.clone().unwrap_or_else(|| "#2f7d3b".to_string()),
                 corner: deck.corner.as_ref().map(|c| c.value.clone()),
                 front: deck

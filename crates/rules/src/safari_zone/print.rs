@@ -183,7 +183,7 @@ pub fn plan(
 /// Guide's, drawn by Safari Zone RNW's card templates.
 fn encounter_deck(game: &Game) -> Deck<'static> {
     Deck {
-        name: "encounter-deck".to_string(),
+        name: template_data::ENCOUNTER_DECK.to_string(),
         card_previews: "preview/cards".to_string(),
         printer_folder: String::new(),
         templates: Templates {
@@ -191,7 +191,8 @@ fn encounter_deck(game: &Game) -> Deck<'static> {
             designs: "card-designs.typ",
             cards: "cards.typ",
         },
-        inputs: Vec::new(),
+        // Its index in `game.decks`, as a game of components' decks are told theirs.
+        inputs: vec![("deck".to_string(), json(&0))],
         card_size: (
             game.manifest.card_size.width_mm,
             game.manifest.card_size.height_mm,

@@ -13,7 +13,7 @@ use super::model::{
 };
 
 use crate::backends::print::ColorSpace;
-use crate::backends::print::geometry::{self, PaperSize};
+use crate::backends::print::geometry::PaperSize;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct GameData<'a> {
@@ -28,8 +28,16 @@ pub(crate) struct GameData<'a> {
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
     pub sheet: SheetData,
-    /// The Field Guide laid out on the paper: every rectangle field-guide.typ draws (none
-    /// when the build does not print the sheet).
+    /// The game's sheets laid out on their paper, as a game of components' are: the Field
+    /// Guide, whose layout is every rectangle field-guide.typ draws (none when the build does
+    /// not print the sheet).
+    pub sheets: Vec<SheetPage<'a>>,
+    /// The game's decks, as a game of components' are: the Encounter Deck (its templates
+    /// receive its index as `sys.inputs.deck`).
+    pub decks: Vec<DeckData>,
+    /// The names of this data before it took the shape of a game of components' (`layout`
+    /// is `sheets.at(0).layout`, `deck` is `decks.at(0)`), still given for the templates of
+    /// game folders written against them; templates/README.md says when they go.
     pub layout: Option<&'a crate::layout::SheetLayout>,
     pub deck: DeckData,
     pub dice: Vec<DiceSetData>,
@@ -40,10 +48,26 @@ pub(crate) struct GameData<'a> {
     pub color_space: ColorSpace,
 }
 
+use crate::backends::table::data::CardSizeData;
 use crate::layout::{BoxData, SheetData, one_line};
 
+/// A sheet laid out on its page, in the shape of a game of components' (`sheets[]`).
 #[derive(Debug, Serialize)]
+pub struct SheetPage<'a> {
+    pub id: &'static str,
+    pub name: String,
+    pub paper: PaperSize,
+    pub layout: &'a crate::layout::SheetLayout,
+}
+
+/// The id of the Field Guide among the sheets and of the Encounter Deck among the decks: the
+/// names of their documents.
+pub(crate) const FIELD_GUIDE: &str = "field-guide";
+pub(crate) const ENCOUNTER_DECK: &str = "encounter-deck";
+
+#[derive(Debug, Clone, Serialize)]
 pub struct DeckData {
+    pub id: &'static str,
     pub name: String,
     pub card_size: CardSizeData,
     /// Card designs, in deck order.
@@ -52,15 +76,7 @@ pub struct DeckData {
     pub physical: Vec<usize>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct CardSizeData {
-    pub name: &'static str,
-    pub width: f64,
-    pub height: f64,
-    pub bleed: f64,
-}
-
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct CardData {
     pub id: String,
     pub species: String,
@@ -139,6 +155,7 @@ pub(crate) fn game_data<'a>(
 ) -> GameData<'a> {
     let manifest = &game.manifest;
     let paper = PaperSize::of(paper);
+    let deck = deck_data(game);
     GameData {
         id: manifest.id.clone(),
         name: manifest.name.clone(),
@@ -150,8 +167,18 @@ pub(crate) fn game_data<'a>(
         rolls_per_turn: manifest.rolls_per_turn,
         hazard_limit: manifest.hazard_limit,
         sheet: sheet_data(game),
+        sheets: layout
+            .map(|layout| SheetPage {
+                id: FIELD_GUIDE,
+                name: one_line(&game.guide.title),
+                paper,
+                layout,
+            })
+            .into_iter()
+            .collect(),
+        decks: vec![deck.clone()],
         layout,
-        deck: deck_data(game),
+        deck,
         dice: dice_data(game),
         items: game
             .items
@@ -176,18 +203,28 @@ pub(crate) const CARD_ONLY: [&str; 2] = ["flavor", "art"];
 /// the deck's designs without [`CARD_ONLY`].
 pub(crate) fn as_the_sheet_sees_it(game: &serde_json::Value) -> serde_json::Value {
     let mut game = game.clone();
-    if let Some(designs) = game
-        .pointer_mut("/deck/designs")
-        .and_then(serde_json::Value::as_array_mut)
-    {
+    let strip = |deck: &mut serde_json::Value| {
+        let designs = deck
+            .get_mut("designs")
+            .and_then(serde_json::Value::as_array_mut);
         for design in designs
-            .iter_mut()
+            .into_iter()
+            .flatten()
             .filter_map(serde_json::Value::as_object_mut)
         {
             for key in CARD_ONLY {
                 design.remove(key);
             }
         }
+    };
+    if let Some(deck) = game.get_mut("deck") {
+        strip(deck);
+    }
+    if let Some(decks) = game
+        .get_mut("decks")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        decks.iter_mut().for_each(strip);
     }
     game
 }
@@ -364,7 +401,6 @@ fn reward_words(game: &Game, reward: &Reward) -> String {
 }
 
 fn deck_data(game: &Game) -> DeckData {
-    let size = game.manifest.card_size;
     let capture_faces: Vec<Vec<u32>> = game
         .capture_dice()
         .map(|die| {
@@ -444,15 +480,10 @@ fn deck_data(game: &Game) -> DeckData {
             art: card.art.as_ref().map(|art| art.value.clone()),
         });
     }
-    let bleed = geometry::CARD_BLEED_MM;
     DeckData {
+        id: ENCOUNTER_DECK,
         name: game.deck.name.clone(),
-        card_size: CardSizeData {
-            name: size.name,
-            width: size.width_mm,
-            height: size.height_mm,
-            bleed,
-        },
+        card_size: CardSizeData::of(game.manifest.card_size),
         designs,
         physical,
     }
