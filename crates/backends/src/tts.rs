@@ -236,6 +236,55 @@ pub fn held_in_hands(object: &mut Value) {
     object["HideWhenFaceDown"] = json!(true);
 }
 
+/// One sheet of a deck's faces, as a `CustomDeck` entry: its sprite sheet (`columns` by
+/// `rows` faces) and the back every card of it shares.
+pub fn custom_deck(face_url: &str, back_url: &str, columns: u32, rows: u32) -> Value {
+    json!({
+        "FaceURL": face_url,
+        "BackURL": back_url,
+        "NumWidth": columns,
+        "NumHeight": rows,
+        "BackIsHidden": true,
+        "UniqueBack": false,
+        "Type": 0,
+    })
+}
+
+/// A card: the face at `card_id` (the sheet's id times 100, plus the face's place on it), held
+/// in hands and hidden face down.
+pub fn card(guid: String, name: &str, description: &str, card_id: u32, at: Value) -> Value {
+    let mut card = object("Card", guid, name, description, at);
+    card["CardID"] = json!(card_id);
+    held_in_hands(&mut card);
+    card
+}
+
+/// The sheet a card's face is on (`custom` holds every sheet of its deck) given to the card,
+/// as a card alone on the table needs it.
+pub fn with_its_sheet(card: &mut Value, custom: &serde_json::Map<String, Value>) {
+    let sheet = (card["CardID"].as_u64().unwrap_or_default() / 100).to_string();
+    card["CustomDeck"] =
+        json!({ sheet.clone(): custom.get(&sheet).cloned().unwrap_or(Value::Null) });
+}
+
+/// A deck of `cards` (made by [`card`]) in that order, top first, over the sheets in `custom`.
+pub fn deck(
+    guid: String,
+    name: &str,
+    description: &str,
+    cards: Vec<Value>,
+    custom: serde_json::Map<String, Value>,
+    at: Value,
+) -> Value {
+    let mut deck = object("DeckCustom", guid, name, description, at);
+    let ids: Vec<Value> = cards.iter().map(|card| card["CardID"].clone()).collect();
+    deck["DeckIDs"] = Value::Array(ids);
+    deck["CustomDeck"] = Value::Object(custom);
+    deck["ContainedObjects"] = Value::Array(cards);
+    held_in_hands(&mut deck);
+    deck
+}
+
 /// Why `base` cannot be where the save's images are found, if it cannot: Tabletop Simulator
 /// loads images over HTTP(S) or from a `file:///` path, and each image's URL is `base/<file>`,
 /// so a query or a fragment (a share link's `?dl=0`) would end up before the file's name.

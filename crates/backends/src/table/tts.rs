@@ -446,7 +446,6 @@ fn objects(
                 .collect();
             let back = url(&format!("deck-{}-back", deck.id));
             let mut custom = serde_json::Map::new();
-            let mut card_ids = Vec::new();
             let mut cards = Vec::new();
             let mut designs = Vec::new();
             for (sheet_ix, sheet) in sheets.iter().enumerate() {
@@ -463,31 +462,28 @@ fn objects(
                 let deck_id = 100 * (ix + 1) + sheet_ix + 1;
                 custom.insert(
                     deck_id.to_string(),
-                    json!({
-                        "FaceURL": url(stem(&sheet.file)), "BackURL": back,
-                        "NumWidth": columns, "NumHeight": rows,
-                        "BackIsHidden": true, "UniqueBack": false, "Type": 0,
-                    }),
+                    crate::tts::custom_deck(
+                        &url(stem(&sheet.file)),
+                        &back,
+                        columns as u32,
+                        rows as u32,
+                    ),
                 );
                 for design in first..first + count {
                     let card = &deck.designs[design];
                     for copy in 0..card.copies {
                         let id = deck_id * 100 + (design - first);
-                        card_ids.push(id);
                         let mut description = card.text.clone();
                         if let Some(caption) = &card.caption {
                             description = format!("{description}\n{caption}").trim().to_string();
                         }
-                        let mut object = object(
-                            "Card",
+                        cards.push(crate::tts::card(
                             guids.next(&format!("card/{}/{}/{copy}", deck.id, card.id)),
                             &card.title,
                             &description,
+                            id as u32,
                             transform(0.0, 0.0, 0.0, 1.0),
-                        );
-                        object["CardID"] = json!(id);
-                        crate::tts::held_in_hands(&mut object);
-                        cards.push(object);
+                        ));
                         designs.push(design);
                     }
                 }
@@ -508,26 +504,17 @@ fn objects(
                                     card["Nickname"].as_str().unwrap_or_default()
                                 ));
                             }
-                            let sheet = (card_ids[*one] / 100).to_string();
-                            card["CustomDeck"] = json!({ sheet.clone(): custom[&sheet] });
+                            crate::tts::with_its_sheet(&mut card, &custom);
                             card
                         }
-                        _ => {
-                            let mut object = object(
-                                "DeckCustom",
-                                guids.next(&format!("deck/{}{role}", deck.id)),
-                                name,
-                                &description,
-                                transform(0.0, 0.0, 0.0, 1.0),
-                            );
-                            object["DeckIDs"] =
-                                json!(which.iter().map(|c| card_ids[*c]).collect::<Vec<_>>());
-                            object["CustomDeck"] = Value::Object(custom.clone());
-                            object["ContainedObjects"] =
-                                Value::Array(which.iter().map(|c| cards[*c].clone()).collect());
-                            crate::tts::held_in_hands(&mut object);
-                            object
-                        }
+                        _ => crate::tts::deck(
+                            guids.next(&format!("deck/{}{role}", deck.id)),
+                            name,
+                            &description,
+                            which.iter().map(|c| cards[*c].clone()).collect(),
+                            custom.clone(),
+                            transform(0.0, 0.0, 0.0, 1.0),
+                        ),
                     };
                     at(&mut object, at_x, 1.0, at_z);
                     if !face_up {

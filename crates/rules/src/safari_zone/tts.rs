@@ -14,9 +14,9 @@ use typst_layout::{Page, PagedDocument};
 use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
-    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, MAX_COLUMNS, MAX_ROWS,
-    Png, card_scale, encoded, hand_zone, object, page_key, rules_lua, save_name, seat_colour,
-    setup_object, sprite_sheet, transform,
+    self, D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, MAX_COLUMNS,
+    MAX_ROWS, Png, card_scale, custom_deck, encoded, hand_zone, object, page_key, rules_lua,
+    save_name, seat_colour, setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -148,15 +148,12 @@ pub fn export(
         let face_url = publish(&format!("card-faces-{deck_id}"), sprite);
         custom_decks.insert(
             deck_id.to_string(),
-            json!({
-                "FaceURL": face_url,
-                "BackURL": back_url.clone().unwrap_or_default(),
-                "NumWidth": columns,
-                "NumHeight": rows,
-                "BackIsHidden": true,
-                "UniqueBack": false,
-                "Type": 0,
-            }),
+            custom_deck(
+                &face_url,
+                back_url.as_deref().unwrap_or_default(),
+                columns,
+                rows,
+            ),
         );
     }
 
@@ -170,7 +167,6 @@ pub fn export(
         .map(|set| set.dice.len())
         .sum();
     let mut contained = Vec::new();
-    let mut deck_ids = Vec::new();
     for (design, card) in ruleset.deck.cards.iter().enumerate() {
         let Some(&card_id) = slot_of_design.get(design) else {
             continue;
@@ -182,41 +178,32 @@ pub fn export(
             .map_or(card.species.as_str(), |s| s.name.as_str());
         let description = card_description(ruleset, card, capture_dice);
         let memo = serde_json::to_string(card).expect("cards serialise");
-        let deck_entry = custom_decks
-            .get(&(card_id / 100).to_string())
-            .cloned()
-            .unwrap_or(Value::Null);
         for copy in 0..card.copies {
-            let mut object = object(
-                "Card",
+            let mut object = tts::card(
                 guid(&format!("card/{}/{copy}", card.id)),
                 species,
                 &description,
+                card_id,
                 transform(0.0, 0.0, 180.0, 1.0),
             );
-            object["CardID"] = json!(card_id);
             object["Memo"] = json!(memo);
-            crate::backends::tts::held_in_hands(&mut object);
-            object["CustomDeck"] = json!({ (card_id / 100).to_string(): deck_entry.clone() });
+            // Each card keeps its sheet, as it does once drawn from the deck.
+            tts::with_its_sheet(&mut object, &custom_decks);
             contained.push(object);
-            deck_ids.push(card_id);
         }
     }
-    let mut deck = object(
-        "DeckCustom",
+    let description = format!(
+        "{} cards: shuffle, and draw one per habitat rolled.",
+        contained.len()
+    );
+    objects.push(tts::deck(
         deck_guid.clone(),
         &ruleset.deck.name,
-        &format!(
-            "{} cards: shuffle, and draw one per habitat rolled.",
-            deck_ids.len()
-        ),
+        &description,
+        contained,
+        custom_decks,
         transform(-8.0, 0.0, 180.0, 1.0),
-    );
-    deck["DeckIDs"] = json!(deck_ids);
-    deck["CustomDeck"] = Value::Object(custom_decks);
-    deck["ContainedObjects"] = Value::Array(contained);
-    crate::backends::tts::held_in_hands(&mut deck);
-    objects.push(deck);
+    ));
 
     // Dice: a texture per die, faces named by their rotation values.
     let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
