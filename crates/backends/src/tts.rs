@@ -446,6 +446,36 @@ pub fn sprite_sheet(
     encoded(reuse, &sprite_key, &draw)
 }
 
+/// A d6's texture in Tabletop Simulator's layout: `faces`, pages each a face (the first six,
+/// in the order of the die's faces), each rasterised to [`DIE_FACE_PX`] across and pasted at
+/// its place in [`DIE_CELLS`], turned where the layout turns it; encoded. The same for every
+/// game's dice; with a cache, a texture whose faces are all as before is not drawn again.
+pub fn die_texture(faces: &[&Page], reuse: cache::Reuse) -> std::sync::Arc<Png> {
+    use rayon::prelude::*;
+    let faces = &faces[..faces.len().min(DIE_CELLS.len())];
+    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
+    let texture_key = || {
+        let keys: Vec<Key> = faces
+            .iter()
+            .map(|page| page_key(page, scale(page)))
+            .collect();
+        cache::key(&("die texture", keys))
+    };
+    let draw = || {
+        let drawn: Vec<crate::raster::Image> = faces
+            .par_iter()
+            .map(|page| crate::raster::Image::of_page(page, scale(page), false))
+            .collect();
+        let mut texture = crate::raster::Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
+        for (face, picture) in drawn.iter().enumerate() {
+            let (x, y, flip) = DIE_CELLS[face];
+            texture.paste(picture, x, y, flip);
+        }
+        texture
+    };
+    encoded(reuse, &texture_key, &draw)
+}
+
 /// The key of a page rasterised at `scale` for the export.
 pub fn page_key(page: &Page, scale: f64) -> Key {
     cache::key(&("tts page", page, scale.to_bits()))

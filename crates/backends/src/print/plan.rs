@@ -55,15 +55,24 @@ pub struct Images {
     pub sprites: Vec<Sprite>,
 }
 
-/// A PNG file pasted together from pages, each a card face, `columns` to a row: a deck's
-/// sheet for Tabletop Simulator. With a cache, each face is kept apart (`tts::sprite_sheet`).
+/// A PNG file pasted together from pages, each a face: a deck's sheet or a die's texture for
+/// Tabletop Simulator.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Sprite {
     pub name: String,
     /// The faces' pages, numbered from 1, in the sheet's order.
     pub pages: Vec<usize>,
-    pub columns: u32,
-    pub rows: u32,
+    pub layout: SpriteLayout,
+}
+
+/// How a sprite's faces are laid out.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub enum SpriteLayout {
+    /// Card faces, `columns` to a row (`tts::sprite_sheet`: with a cache, each face is kept
+    /// apart).
+    Grid { columns: u32, rows: u32 },
+    /// A d6's faces in Tabletop Simulator's texture (`tts::die_texture`).
+    D6,
 }
 
 /// PNG previews of a document's pages: `preview/<name>-<page>.png`.

@@ -12,7 +12,7 @@ use typst_layout::PagedDocument;
 
 use super::cache::{self, Designs, Reuse};
 use super::files::TemplateFiles;
-use super::plan::{self, Job, Plan};
+use super::plan::{self, Job, Plan, SpriteLayout};
 use super::typeset::Typesetter;
 use super::{CARD_DPI, PageExports, Timing};
 use crate::Output;
@@ -203,8 +203,13 @@ fn run_job(
             if faces.is_empty() {
                 return;
             }
-            let scale = images.dpi / 72.0;
-            let png = crate::tts::sprite_sheet(&faces, scale, (sprite.columns, sprite.rows), reuse);
+            let png = match sprite.layout {
+                SpriteLayout::Grid { columns, rows } => {
+                    let scale = images.dpi / 72.0;
+                    crate::tts::sprite_sheet(&faces, scale, (columns, rows), reuse)
+                }
+                SpriteLayout::D6 => crate::tts::die_texture(&faces, reuse),
+            };
             let bytes = match std::sync::Arc::try_unwrap(png) {
                 Ok(png) => png.bytes,
                 Err(shared) => shared.bytes.clone(),

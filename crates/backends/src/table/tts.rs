@@ -18,10 +18,10 @@ use super::data::TableData;
 use crate::Output;
 use crate::components::{Keep, Table};
 use crate::print::geometry::PaperSize;
-use crate::print::plan::{Images, Sprite};
+use crate::print::plan::{Images, Sprite, SpriteLayout};
 use crate::tts::{
-    D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, hand_zone, object,
-    rules_lua, save_name, seat_colour, setup_object, short_hash, transform,
+    D6_ROTATIONS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, hand_zone, object, rules_lua,
+    save_name, seat_colour, setup_object, short_hash, transform,
 };
 
 /// Resolution of every picture.
@@ -83,23 +83,21 @@ pub enum What {
         board: usize,
         scale: f64,
     },
-    Die {
+    /// Pasted together from its die's faces, each a page of its own ([`Export::pages`]).
+    DieTexture {
         dice: usize,
-        face: f64,
-        cells: Vec<DieCell>,
+        faces: usize,
+    },
+    /// One face of a die, the size it has on the die's texture.
+    DieFace {
+        dice: usize,
+        face: usize,
     },
     Sheet {
         sheet: usize,
         scale: f64,
     },
     Title,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct DieCell {
-    pub x: f64,
-    pub y: f64,
-    pub flip: bool,
 }
 
 pub struct Export {
@@ -213,23 +211,14 @@ impl Export {
         }
         for (ix, set) in data.dice.iter().enumerate() {
             if set.die == "d6" {
-                let cells = DIE_CELLS
-                    .iter()
-                    .map(|&(x, y, flip)| DieCell {
-                        x: px_to_mm(x as f64),
-                        y: px_to_mm(y as f64),
-                        flip,
-                    })
-                    .collect();
                 let side = px_to_mm(DIE_TEXTURE_PX as f64);
                 push(
                     format!("die-{}", set.id),
                     side,
                     side,
-                    What::Die {
+                    What::DieTexture {
                         dice: ix,
-                        face: px_to_mm(DIE_FACE_PX as f64),
-                        cells,
+                        faces: set.faces.len(),
                     },
                 );
             }
@@ -257,13 +246,14 @@ impl Export {
     }
 
     /// The pages of `table-tts.typ`, and what to make of them: every picture but the deck
-    /// sheets, a page each, written under its name; then each deck sheet's card faces, a page
-    /// each, pasted together into the sheet.
+    /// sheets and die textures, a page each, written under its name; then each deck sheet's
+    /// card faces and each die texture's faces, a page each, pasted together into the picture
+    /// (as every game's are: `tts::sprite_sheet`, `tts::die_texture`).
     pub fn pages(&self) -> (Vec<Picture>, Images) {
         let mut pages: Vec<Picture> = self
             .pictures
             .iter()
-            .filter(|p| !matches!(p.what, What::DeckSheet { .. }))
+            .filter(|p| !matches!(p.what, What::DeckSheet { .. } | What::DieTexture { .. }))
             .cloned()
             .collect();
         let names = pages.iter().map(|p| p.file.clone()).collect();
@@ -292,8 +282,28 @@ impl Export {
             sprites.push(Sprite {
                 name: picture.file.clone(),
                 pages: (start..start + count).collect(),
-                columns: columns as u32,
-                rows: rows as u32,
+                layout: SpriteLayout::Grid {
+                    columns: columns as u32,
+                    rows: rows as u32,
+                },
+            });
+        }
+        for picture in &self.pictures {
+            let What::DieTexture { dice, faces } = picture.what else {
+                continue;
+            };
+            let side = px_to_mm(DIE_FACE_PX as f64);
+            let start = pages.len() + 1;
+            pages.extend((0..faces).map(|face| Picture {
+                file: String::new(),
+                width: side,
+                height: side,
+                what: What::DieFace { dice, face },
+            }));
+            sprites.push(Sprite {
+                name: picture.file.clone(),
+                pages: (start..start + faces).collect(),
+                layout: SpriteLayout::D6,
             });
         }
         let images = Images {

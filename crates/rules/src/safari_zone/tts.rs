@@ -7,16 +7,15 @@
 //! runs where the pages were typeset (the bounded worker, for the command line), through
 //! [`super::exports::Export`].
 
-use rayon::prelude::*;
 use serde_json::{Value, json};
 use typst_layout::{Page, PagedDocument};
 
 use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
-    self, D6_ROTATIONS, DIE_CELLS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, Layout, MAX_COLUMNS,
-    MAX_ROWS, Png, card_scale, custom_deck, encoded, hand_zone, object, page_key, rules_lua,
-    save_name, seat_colour, setup_object, sprite_sheet, transform,
+    self, D6_ROTATIONS, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck,
+    encoded, hand_zone, object, page_key, rules_lua, save_name, seat_colour, setup_object,
+    sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -219,29 +218,7 @@ pub fn export(
             let url = match textures.get(&key) {
                 Some(url) => String::clone(url),
                 None => {
-                    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
-                    let texture_key = || {
-                        let faces: Vec<Key> = pages
-                            .iter()
-                            .take(6)
-                            .map(|page| page_key(page, scale(page)))
-                            .collect();
-                        cache::key(&("die texture", faces))
-                    };
-                    let draw = || {
-                        let faces: Vec<Image> = pages
-                            .par_iter()
-                            .take(6)
-                            .map(|page| Image::of_page(page, scale(page), false))
-                            .collect();
-                        let mut texture = Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
-                        for (face, picture) in faces.iter().enumerate() {
-                            let (x, y, flip) = DIE_CELLS[face];
-                            texture.paste(picture, x, y, flip);
-                        }
-                        texture
-                    };
-                    let url = publish(&format!("die-{}", set.id), encode(&texture_key, &draw));
+                    let url = publish(&format!("die-{}", set.id), tts::die_texture(pages, reuse));
                     textures.insert(key, url.clone());
                     url
                 }
