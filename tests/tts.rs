@@ -461,6 +461,60 @@ fn standees_show_their_front_and_their_back() {
     }
 }
 
+/// A d6's texture shows each face on the middle of its cell of Tabletop Simulator's layout, for
+/// the default game's dice and a game of components' alike: the ink of a face (whatever is not
+/// its background) is as far from the cell's left as from its right, give or take a tenth of
+/// the face. (Up and down a face's own design may set its icon above its word; a face drawn
+/// off its cell, as a game of components' once were, is out by a fifth both ways.)
+#[test]
+fn die_faces_sit_centred_on_their_cells() {
+    use safari::backends::tts::{DIE_CELLS, DIE_FACE_PX};
+    for game in ["content/safari-zone", "content/diceafari"] {
+        let files = export(&root().join(game));
+        let (_, saved) = saved_object(&files);
+        let objects = saved["ObjectStates"].as_array().expect("ObjectStates");
+        let textures: HashSet<&str> = all_objects(objects)
+            .into_iter()
+            .filter(|o| o["Name"] == "Custom_Dice")
+            .map(|o| o["CustomImage"]["ImageURL"].as_str().unwrap())
+            .collect();
+        assert!(!textures.is_empty(), "{game}: no d6");
+        for url in textures {
+            let mut reader = png::Decoder::new(std::io::Cursor::new(image(&files, url)))
+                .read_info()
+                .expect("a PNG");
+            let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+            let info = reader.next_frame(&mut rgb).unwrap();
+            assert_eq!(info.color_type, png::ColorType::Rgb);
+            let pixel = |x: u32, y: u32| {
+                let at = ((y * info.width + x) * 3) as usize;
+                [rgb[at], rgb[at + 1], rgb[at + 2]]
+            };
+            for (face, &(left, top, _)) in DIE_CELLS.iter().enumerate() {
+                let background = pixel(left + 2, top + 2);
+                let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+                for y in top + 4..top + DIE_FACE_PX - 4 {
+                    for x in left + 4..left + DIE_FACE_PX - 4 {
+                        if pixel(x, y) != background {
+                            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+                        }
+                    }
+                }
+                assert!(x1 > x0, "{game} {url}: face {} is blank", face + 1);
+                let off = |low: u32, high: u32, start: u32| {
+                    (low - start).abs_diff(start + DIE_FACE_PX - 1 - high)
+                };
+                let across = off(x0, x1, left);
+                assert!(
+                    across <= DIE_FACE_PX / 10,
+                    "{game} {url}: face {} is {across} px off centre across (rows {y0}-{y1})",
+                    face + 1
+                );
+            }
+        }
+    }
+}
+
 /// The size check: every save stays within what Tabletop Simulator loads comfortably (no limit
 /// is documented; public mods carry scripts of several hundred kB and sheets of hundreds of
 /// buttons). Budgets, against the sizes measured in docs/tabletop-simulator.md: at most 400
