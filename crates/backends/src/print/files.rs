@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -88,12 +89,37 @@ pub struct GameSource {
 
 /// Every Typst source of a build, read once, and where each is in the folder's table.
 pub struct TemplateFiles {
-    sources: HashMap<TypstFileId, (Source, FileId)>,
+    sources: Arc<HashMap<TypstFileId, (Unparsed, FileId)>>,
     /// The game folder on disk (empty for a game in memory), where binary files are read.
     root: PathBuf,
     reader: FolderReader,
     /// The game's own sources found (typst path, the template that typesets it, where).
     present: Vec<(String, String, String)>,
+}
+
+/// A source's text, parsed the first time Typst asks for it: `check` reads every template a
+/// build would (so that a missing or unreadable one is its fault too) but typesets none, and a
+/// document parses only the templates it imports.
+#[derive(Clone)]
+struct Unparsed {
+    id: TypstFileId,
+    text: String,
+    parsed: std::sync::OnceLock<Source>,
+}
+
+impl Unparsed {
+    fn new(id: TypstFileId, text: String) -> Unparsed {
+        Unparsed {
+            id,
+            text,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn source(&self) -> &Source {
+        self.parsed
+            .get_or_init(|| Source::new(self.id, self.text.clone()))
+    }
 }
 
 /// [`TemplateFiles`] as data, for the typesetting worker: the same sources under the same
@@ -137,7 +163,7 @@ impl TemplateFiles {
             };
             let typst = typst_id(&format!("/{relative}"));
             let text = folder.source(id).text.clone();
-            sources.insert(typst, (Source::new(typst, text), id));
+            sources.insert(typst, (Unparsed::new(typst, text), id));
         }
         let mut present = Vec::new();
         for source in game_sources {
@@ -147,7 +173,7 @@ impl TemplateFiles {
             let id = folder.read(&source.file, source.named_at)?;
             let typst = typst_id(source.typst_path);
             let text = folder.source(id).text.clone();
-            sources.insert(typst, (Source::new(typst, text), id));
+            sources.insert(typst, (Unparsed::new(typst, text), id));
             present.push((
                 source.typst_path.to_string(),
                 source.document.to_string(),
@@ -155,7 +181,7 @@ impl TemplateFiles {
             ));
         }
         Ok(TemplateFiles {
-            sources,
+            sources: Arc::new(sources),
             root: folder.root().to_path_buf(),
             reader: folder.reader(),
             present,
@@ -173,7 +199,7 @@ impl TemplateFiles {
         let id = folder.read(&relative, None)?;
         let typst = typst_id(&format!("/{relative}"));
         let text = folder.source(id).text.clone();
-        self.sources.insert(typst, (Source::new(typst, text), id));
+        Arc::make_mut(&mut self.sources).insert(typst, (Unparsed::new(typst, text), id));
         Ok(())
     }
 
@@ -183,7 +209,7 @@ impl TemplateFiles {
             .iter()
             .map(|(id, (source, file))| {
                 let path = id.vpath().get_with_slash().to_string();
-                (path, source.text().to_string(), file.0)
+                (path, source.text.clone(), file.0)
             })
             .collect();
         sources.sort();
@@ -209,11 +235,11 @@ impl TemplateFiles {
             .into_iter()
             .map(|(path, text, file)| {
                 let typst = typst_id(&path);
-                (typst, (Source::new(typst, text), FileId(file)))
+                (typst, (Unparsed::new(typst, text), FileId(file)))
             })
             .collect();
         TemplateFiles {
-            sources,
+            sources: Arc::new(sources),
             root: described.root,
             reader,
             present: described.present,
@@ -222,9 +248,12 @@ impl TemplateFiles {
 
     /// Every source by its Typst path (`/templates/lib.typ`), for `build --emit-typst`.
     pub fn texts(&self) -> impl Iterator<Item = (String, &str)> {
-        self.sources
-            .iter()
-            .map(|(id, (source, _))| (id.vpath().get_with_slash().to_string(), source.text()))
+        self.sources.iter().map(|(id, (source, _))| {
+            (
+                id.vpath().get_with_slash().to_string(),
+                source.text.as_str(),
+            )
+        })
     }
 
     /// The key of where each source is in the folder's source table (diagnostics point there).
@@ -250,33 +279,29 @@ impl TemplateFiles {
             .iter()
             .filter(|(_, document, _)| document == template)
             .filter_map(|(path, _, placement)| {
-                let (_, file) = self.lookup(typst_id(path))?;
+                let file = self.file_of(typst_id(path))?;
                 let name = path.trim_start_matches('/').to_string();
-                Some((*file, name, placement.as_str()))
+                Some((file, name, placement.as_str()))
             })
             .collect()
     }
 
-    /// Where a Typst file is in the folder's source table, and its Typst source.
-    pub fn lookup(&self, id: TypstFileId) -> Option<&(Source, FileId)> {
-        self.sources.get(&id)
+    /// Where a Typst file is in the folder's source table.
+    pub fn file_of(&self, id: TypstFileId) -> Option<FileId> {
+        self.sources.get(&id).map(|(_, file)| *file)
     }
 
     /// A resolver for the Typst engine: the sources read here, and binary files by reader.
     pub fn resolver(&self) -> Resolver {
         Resolver {
-            sources: self
-                .sources
-                .iter()
-                .map(|(id, (source, _))| (*id, source.clone()))
-                .collect(),
+            sources: Arc::clone(&self.sources),
             reader: self.reader.clone(),
         }
     }
 }
 
 pub struct Resolver {
-    sources: HashMap<TypstFileId, Source>,
+    sources: Arc<HashMap<TypstFileId, (Unparsed, FileId)>>,
     reader: FolderReader,
 }
 
@@ -301,15 +326,15 @@ impl Resolver {
 
 impl FileResolver for Resolver {
     fn resolve_binary(&self, id: TypstFileId) -> FileResult<Cow<'_, Bytes>> {
-        if let Some(source) = self.sources.get(&id) {
-            return Ok(Cow::Owned(Bytes::from_string(source.text().to_string())));
+        if let Some((source, _)) = self.sources.get(&id) {
+            return Ok(Cow::Owned(Bytes::from_string(source.text.clone())));
         }
         Ok(Cow::Owned(Bytes::new(self.bytes(id)?)))
     }
 
     fn resolve_source(&self, id: TypstFileId) -> FileResult<Cow<'_, Source>> {
-        if let Some(source) = self.sources.get(&id) {
-            return Ok(Cow::Borrowed(source));
+        if let Some((source, _)) = self.sources.get(&id) {
+            return Ok(Cow::Borrowed(source.source()));
         }
         let bytes = self.bytes(id)?;
         let text = String::from_utf8(bytes).map_err(|_| FileError::InvalidUtf8)?;

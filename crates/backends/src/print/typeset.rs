@@ -210,9 +210,9 @@ impl<'a> Typesetter<'a> {
         span: impl Into<typst::syntax::DiagSpan>,
     ) -> Option<Origin> {
         let span = span.into();
-        let (_, file) = self.files.lookup(span.id()?)?;
+        let file = self.files.file_of(span.id()?)?;
         let range = world.range(span)?;
-        Some(Origin::new(*file, range))
+        Some(Origin::new(file, range))
     }
 }
 
