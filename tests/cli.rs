@@ -3,8 +3,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[allow(dead_code)] // cli.rs reads page sizes only.
-mod common;
+use crate::common;
 
 fn safari(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_safari"))

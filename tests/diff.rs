@@ -2,7 +2,7 @@
 //! changes that make a new version of a base game), on the shipped earlier Field Guide, and its
 //! HTML report in a real browser.
 
-mod browser;
+use crate::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -13,7 +13,7 @@ use safari::backends::{BuildOptions, Target};
 use safari::world::GameFolder;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// A pack in content/, or a game of tests/fixtures-components/.
 fn pack(name: &str) -> PathBuf {

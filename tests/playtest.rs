@@ -7,8 +7,7 @@
 //! Chromium is missing they are skipped with a printed reason, unless `SAFARI_REQUIRE_BROWSER`
 //! is set (CI sets it), when they fail. Screenshots are left in the target folder to look at.
 
-#[allow(dead_code)]
-mod browser;
+use crate::browser;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@ use safari::backends::{BuildOptions, Target};
 use safari::model::Paper;
 use safari::world::GameFolder;
 
-mod common;
+use crate::common;
 
 use common::{page_box, page_sizes_mm, pdf_text};
 

@@ -1,7 +1,7 @@
 //! `safari sim`: reports repeat for a seed whatever the number of threads, and the command
 //! plays a game folder or a ruleset.json.
 
-mod browser;
+use crate::browser;
 
 use std::path::Path;
 use std::process::Command;

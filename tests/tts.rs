@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-#[allow(dead_code)] // the export only, of what more than one test file reads.
-mod common;
+use crate::common;
 
 const BASE: &str = "https://example.org/safari";
 

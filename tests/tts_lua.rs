@@ -12,8 +12,7 @@ use std::rc::Rc;
 use mlua::{Function, Lua, LuaOptions, LuaSerdeExt, StdLib, Table, Value as LuaValue};
 use serde_json::Value;
 
-#[allow(dead_code)] // the export only, of what more than one test file reads.
-mod common;
+use crate::common;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

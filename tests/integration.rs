@@ -1,0 +1,43 @@
+//! The integration tests, as one test binary: each file of tests/ is a module here (but the
+//! three made from fixture folders, `check`, `fix` and `print_fixtures`, which run their own
+//! harness, tests/trials). One binary is linked once rather than thirty times, and its tests
+//! share one pool of threads, so a long test runs beside the others instead of after them
+//! (docs/performance.md). `cargo test --test integration tts::` runs one file's tests.
+
+#[allow(dead_code)]
+mod browser;
+#[allow(dead_code)]
+mod common;
+
+mod agreement;
+mod architecture;
+mod cli;
+mod default_game;
+mod diff;
+mod diff_renames;
+mod docs;
+mod engine;
+mod flood;
+mod golden;
+mod hostile;
+mod incremental;
+mod init;
+mod kdl_spec;
+mod layout;
+mod packs;
+mod playtest;
+mod print;
+mod reachability;
+mod reports_by_seed;
+mod ruleset;
+mod schema;
+mod search;
+mod sim;
+mod snippets;
+mod step;
+mod tables;
+mod terminal;
+mod tts;
+mod tts_lua;
+mod tts_replay;
+mod typeset_bounds;
