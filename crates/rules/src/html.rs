@@ -144,7 +144,7 @@ pub fn badge(tone: &str, label: &str) -> Markup {
 
 /// An SVG chart drawn by `crate::charts`, inline, with a caption. The SVG is trusted markup:
 /// plotters escapes the text it draws, and the charts hold nothing else from content.
-pub fn figure(svg: &str, caption: &str) -> Markup {
+pub(crate) fn figure(svg: &str, caption: &str) -> Markup {
     html! {
         figure.chart {
             (PreEscaped(svg))

@@ -124,7 +124,7 @@ pub(crate) fn step_text(game: &Game, graph: &Graph, step: &Step) -> String {
 
 /// A step of an explanation: a link from one fact to the one it waits for.
 #[derive(Debug, Clone, Copy)]
-pub struct Step {
+pub(crate) struct Step {
     pub from: NodeId,
     pub edge: Edge,
 }

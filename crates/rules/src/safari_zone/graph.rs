@@ -159,7 +159,7 @@ impl ItemBonuses {
     }
 
     /// The habitats the items `held` count as.
-    pub fn habitats(&self, held: impl Fn(usize) -> bool) -> Bonuses {
+    pub(crate) fn habitats(&self, held: impl Fn(usize) -> bool) -> Bonuses {
         let mut total = Bonuses::default();
         if !self.any_habitat {
             return total;
@@ -208,7 +208,7 @@ impl HabitatDice {
     /// Whether `grass` and `water` habitats can count in one turn: dice showing habitats
     /// (each die shows one face, so grass and water dice must be distinct), plus bonuses.
     /// Drawing a card at all needs at least one habitat rolled.
-    pub fn can_meet(&self, grass: u32, water: u32, bonus: Bonuses) -> bool {
+    pub(crate) fn can_meet(&self, grass: u32, water: u32, bonus: Bonuses) -> bool {
         (0..=bonus.any).any(|to_grass| {
             let g = grass.saturating_sub(bonus.grass + to_grass);
             let w = water.saturating_sub(bonus.water + (bonus.any - to_grass));

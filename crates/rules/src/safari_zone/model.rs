@@ -12,7 +12,7 @@ use crate::world::Origin;
 crate::model::ids!(ItemId, SpeciesId, CardId, DiceSetId);
 
 /// The Field Guide: the sheet with Safari Zone's terms on every box.
-pub type FieldGuide = crate::model::SheetDef<Terms>;
+pub(crate) type FieldGuide = crate::model::SheetDef<Terms>;
 /// A box of the Field Guide.
 pub type BoxDef = crate::model::BoxDef<Terms>;
 
@@ -62,7 +62,7 @@ impl Game {
     pub fn species_ids(&self) -> impl Iterator<Item = SpeciesId> {
         (0..self.species.len() as u32).map(SpeciesId)
     }
-    pub fn card_ids(&self) -> impl Iterator<Item = CardId> {
+    pub(crate) fn card_ids(&self) -> impl Iterator<Item = CardId> {
         (0..self.deck.cards.len() as u32).map(CardId)
     }
 

@@ -60,7 +60,7 @@ pub(crate) const PARK_RULES: &str = "/park-rules.typ";
 
 /// The game's own Typst sources the templates import: its Park Rules (the manifest's file, and
 /// where it names one), typeset on the back of the Field Guide.
-pub fn game_sources(game: &Game) -> Vec<GameSource> {
+pub(crate) fn game_sources(game: &Game) -> Vec<GameSource> {
     let (file, named_at) = &game.manifest.park_rules;
     vec![GameSource {
         typst_path: PARK_RULES,
@@ -73,7 +73,10 @@ pub fn game_sources(game: &Game) -> Vec<GameSource> {
 
 /// The templates its documents are typeset with: the built-in ones, each replaced by the game
 /// folder's own of that name, and its Park Rules.
-pub fn template_files(folder: &mut GameFolder, game: &Game) -> Result<TemplateFiles, Diagnostic> {
+pub(crate) fn template_files(
+    folder: &mut GameFolder,
+    game: &Game,
+) -> Result<TemplateFiles, Diagnostic> {
     TemplateFiles::load(folder, TEMPLATES, &game_sources(game))
 }
 

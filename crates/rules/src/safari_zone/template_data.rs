@@ -53,7 +53,7 @@ use crate::layout::{BoxData, SheetData, one_line};
 
 /// A sheet laid out on its page, in the shape of a game of components' (`sheets[]`).
 #[derive(Debug, Serialize)]
-pub struct SheetPage<'a> {
+pub(crate) struct SheetPage<'a> {
     pub id: &'static str,
     pub name: String,
     pub paper: PaperSize,
@@ -66,7 +66,7 @@ pub(crate) const FIELD_GUIDE: &str = "field-guide";
 pub(crate) const ENCOUNTER_DECK: &str = "encounter-deck";
 
 #[derive(Debug, Clone, Serialize)]
-pub struct DeckData {
+pub(crate) struct DeckData {
     pub id: &'static str,
     pub name: String,
     pub card_size: CardSizeData,
@@ -77,7 +77,7 @@ pub struct DeckData {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct CardData {
+pub(crate) struct CardData {
     pub id: String,
     pub species: String,
     pub dex: Option<u32>,
@@ -108,7 +108,7 @@ pub(crate) struct DiceSetData {
 }
 
 #[derive(Debug, Serialize)]
-pub struct FaceData {
+pub(crate) struct FaceData {
     /// `"action"` or `"number"`.
     pub kind: &'static str,
     /// The action's name (`"area"`) or the number as text.

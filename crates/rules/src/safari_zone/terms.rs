@@ -48,7 +48,7 @@ pub(crate) fn no_field_guide() -> (FieldGuide, GuideNames) {
 }
 
 /// The names a term may refer to, and where faults go.
-pub struct Resolver<'a> {
+pub(crate) struct Resolver<'a> {
     pub items: &'a Names<ItemId>,
     pub species: &'a Names<SpeciesId>,
     pub tracks: &'a Names<TrackId>,
@@ -252,7 +252,7 @@ impl Resolver<'_> {
         resolved.unwrap_or(Requirement::Unknown)
     }
 
-    pub fn reward(&mut self, term: &Term) -> Reward {
+    pub(crate) fn reward(&mut self, term: &Term) -> Reward {
         let resolved = match term.kind.value.as_str() {
             "item" => self
                 .one_name(term, "item")

@@ -40,7 +40,7 @@ pub fn step(facing: Facing, around: impl Fn(Facing) -> Way) -> (Facing, bool) {
 }
 
 /// Where an animal stands and which way it faces.
-pub type State = (Cell, Facing);
+pub(crate) type State = (Cell, Facing);
 
 /// The board as one animal sees it.
 pub(crate) struct Ground {

@@ -604,7 +604,7 @@ impl Balance {
     }
 
     /// The three whole-game figures.
-    pub fn headline(&self) -> [&Shift; 3] {
+    pub(crate) fn headline(&self) -> [&Shift; 3] {
         [&self.mean_vp, &self.mean_turns, &self.ended_by_balls]
     }
 }

@@ -59,7 +59,7 @@ fn numbered(id: &str) -> Option<(&str, u64)> {
 
 /// Ids with runs of numbered ids as ranges ("balls.safari-balls#26 to #30"), at most `limit`
 /// parts, the rest counted ("and 4 more").
-pub fn ranges(ids: &[&str], limit: usize) -> String {
+pub(crate) fn ranges(ids: &[&str], limit: usize) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < ids.len() {

@@ -16,7 +16,7 @@ pub fn value(s: &Shift, v: Option<f64>) -> String {
 }
 
 /// An effect size to two decimals, signed, with no "-0.00".
-pub fn signed(value: f64) -> String {
+pub(crate) fn signed(value: f64) -> String {
     let value = if value.abs() < 0.005 { 0.0 } else { value };
     format!("{value:+.2}")
 }

@@ -99,7 +99,7 @@ pub(crate) fn peaks(smooth: &[f64]) -> Vec<usize> {
 }
 
 /// [`peaks`] with the laxer [`HINT_MIN_HEIGHT`] and [`HINT_VALLEY_MAX_DEPTH`].
-pub fn hints(smooth: &[f64]) -> Vec<usize> {
+pub(crate) fn hints(smooth: &[f64]) -> Vec<usize> {
     peaks_by(smooth, HINT_MIN_HEIGHT, HINT_VALLEY_MAX_DEPTH)
 }
 
