@@ -151,3 +151,19 @@ fn sim_escapes_control_characters_in_box_ids() {
     assert_printable("sim", &run(&["sim", path, "--games", "400", "--out", out]));
     std::fs::remove_dir_all(dir).expect("cleaned up");
 }
+
+/// The commands that name a folder the user gave print it inert too: `init` the folder it
+/// makes (and the game's name it derives from it), `diff` the two versions it compares.
+#[test]
+fn init_and_diff_escape_control_characters_in_folder_names() {
+    let dir = scratch("folders");
+    let named = dir.join(format!("game{TITLE}"));
+    let named = named.to_str().unwrap();
+    assert_printable("init", &run(&["init", named]));
+    assert!(
+        Path::new(named).join("game.toml").is_file(),
+        "init made the game"
+    );
+    assert_printable("diff", &run(&["diff", named, named, "--games", "10"]));
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+}
