@@ -417,13 +417,57 @@ pub fn sprite_sheet(
     (columns, rows): (u32, u32),
     reuse: cache::Reuse,
 ) -> std::sync::Arc<Png> {
+    pasted(
+        ("sprite sheet", columns, rows),
+        faces,
+        &|_| scale,
+        &|first| (first.width * columns, first.height * rows),
+        &|index, first| {
+            let index = index as u32;
+            (
+                (index % columns) * first.width,
+                (index / columns) * first.height,
+                false,
+            )
+        },
+        reuse,
+    )
+}
+
+/// A d6's texture in Tabletop Simulator's layout: `faces`, pages each a face (the first six,
+/// in the order of the die's faces), each rasterised to [`DIE_FACE_PX`] across and pasted at
+/// its place in [`DIE_CELLS`], turned where the layout turns it; encoded. The same for every
+/// game's dice, and kept in a cache as a deck's sheet is.
+pub fn die_texture(faces: &[&Page], reuse: cache::Reuse) -> std::sync::Arc<Png> {
+    pasted(
+        ("die texture", DIE_TEXTURE_PX, DIE_TEXTURE_PX),
+        &faces[..faces.len().min(DIE_CELLS.len())],
+        &|page| DIE_FACE_PX as f64 / page.frame.width().to_pt(),
+        &|_| (DIE_TEXTURE_PX, DIE_TEXTURE_PX),
+        &|index, _| DIE_CELLS[index],
+        reuse,
+    )
+}
+
+/// Faces, pages each rasterised at `scale` of it, pasted into one picture of `size` (given
+/// the first face drawn) each where `place` says (its index, the first face: x, y, turned),
+/// and encoded. With a cache, each face is kept apart, and a picture whose faces are all as
+/// before is not encoded again. `layout` tells pictures of the same faces apart.
+fn pasted(
+    layout: (&str, u32, u32),
+    faces: &[&Page],
+    scale: &(dyn Fn(&Page) -> f64 + Sync),
+    size: &dyn Fn(&crate::raster::Image) -> (u32, u32),
+    place: &dyn Fn(usize, &crate::raster::Image) -> (u32, u32, bool),
+    reuse: cache::Reuse,
+) -> std::sync::Arc<Png> {
     use rayon::prelude::*;
     let face_keys: Vec<Key> = if reuse.is_on() {
-        faces.par_iter().map(|p| page_key(p, scale)).collect()
+        faces.par_iter().map(|p| page_key(p, scale(p))).collect()
     } else {
         Vec::new()
     };
-    let sprite_key = || cache::key(&("sprite sheet", &face_keys, columns, rows));
+    let picture_key = || cache::key(&(layout, &face_keys));
     let draw = || {
         let drawn: Vec<std::sync::Arc<crate::raster::Image>> = faces
             .par_iter()
@@ -431,49 +475,22 @@ pub fn sprite_sheet(
             .map(|(index, p)| {
                 reuse.get(
                     || face_keys[index],
-                    || crate::raster::Image::of_page(p, scale, false),
+                    || crate::raster::Image::of_page(p, scale(p), false),
                 )
             })
             .collect();
-        let (cw, ch) = (drawn[0].width, drawn[0].height);
-        let mut sprite = crate::raster::Image::blank(cw * columns, ch * rows);
+        let Some(first) = drawn.first() else {
+            return crate::raster::Image::blank(1, 1);
+        };
+        let (width, height) = size(first);
+        let mut picture = crate::raster::Image::blank(width, height);
         for (index, face) in drawn.iter().enumerate() {
-            let index = index as u32;
-            sprite.paste(face, (index % columns) * cw, (index / columns) * ch, false);
+            let (x, y, turned) = place(index, first);
+            picture.paste(face, x, y, turned);
         }
-        sprite
+        picture
     };
-    encoded(reuse, &sprite_key, &draw)
-}
-
-/// A d6's texture in Tabletop Simulator's layout: `faces`, pages each a face (the first six,
-/// in the order of the die's faces), each rasterised to [`DIE_FACE_PX`] across and pasted at
-/// its place in [`DIE_CELLS`], turned where the layout turns it; encoded. The same for every
-/// game's dice; with a cache, a texture whose faces are all as before is not drawn again.
-pub fn die_texture(faces: &[&Page], reuse: cache::Reuse) -> std::sync::Arc<Png> {
-    use rayon::prelude::*;
-    let faces = &faces[..faces.len().min(DIE_CELLS.len())];
-    let scale = |page: &Page| DIE_FACE_PX as f64 / page.frame.width().to_pt();
-    let texture_key = || {
-        let keys: Vec<Key> = faces
-            .iter()
-            .map(|page| page_key(page, scale(page)))
-            .collect();
-        cache::key(&("die texture", keys))
-    };
-    let draw = || {
-        let drawn: Vec<crate::raster::Image> = faces
-            .par_iter()
-            .map(|page| crate::raster::Image::of_page(page, scale(page), false))
-            .collect();
-        let mut texture = crate::raster::Image::blank(DIE_TEXTURE_PX, DIE_TEXTURE_PX);
-        for (face, picture) in drawn.iter().enumerate() {
-            let (x, y, flip) = DIE_CELLS[face];
-            texture.paste(picture, x, y, flip);
-        }
-        texture
-    };
-    encoded(reuse, &texture_key, &draw)
+    encoded(reuse, &picture_key, &draw)
 }
 
 /// The key of a page rasterised at `scale` for the export.

@@ -1,6 +1,5 @@
-//! safari-rules: the rules modules, and the pipeline that reaches them.
-//!
-//! Rules modules: what the components of a game mean.
+//! safari-rules: the rules modules, which say what the components of a game mean, and the
+//! pipeline that reaches them.
 //!
 //! The model says what is on the table; a rules module says how it plays and so what can be
 //! wrong with it. The manifest's `rules` key picks one, and the pipeline reaches it through
@@ -40,7 +39,7 @@ use safari_components as components;
 use safari_core::{diag, model, world};
 use safari_layout as layout;
 
-use safari_backends::raster;
+use backends::raster;
 use safari_zone::model::Game;
 
 use crate::backends::print::{PageExport, Typesetting};
@@ -358,10 +357,10 @@ fn rules_module(
     let Ok(file) = folder.read(load::MANIFEST, None) else {
         return Ok((default, None));
     };
-    let Ok(RulesOnly { rules: Some(named) }) = toml::from_str(&folder.source(file).text) else {
+    let Ok(RulesOnly { rules: Some(given) }) = toml::from_str(&folder.source(file).text) else {
         return Ok((default, Some(file)));
     };
-    match crate::named(named.get_ref()) {
+    match named(given.get_ref()) {
         Some(module) => Ok((module, Some(file))),
         // Not one of the modules: reading the content as Safari Zone's would report its
         // files missing rather than the name.
@@ -369,14 +368,14 @@ fn rules_module(
             let known = known();
             Err(Diagnostic::error(
                 diag::Code::UnknownName,
-                format!("unknown rules `{}`", diag::printable(named.get_ref())),
+                format!("unknown rules `{}`", diag::printable(given.get_ref())),
             )
             .with_primary(
-                world::Origin::new(file, named.span()),
+                world::Origin::new(file, given.span()),
                 "no rules module has this id",
             )
             .with_help(
-                match diag::similar_name(named.get_ref(), known.iter().copied()) {
+                match diag::similar_name(given.get_ref(), known.iter().copied()) {
                     Some(similar) => format!(
                         "a name with a similar spelling exists: `{similar}` (known rules: {})",
                         known.join(", ")

@@ -49,8 +49,8 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 pub fn documents(target: crate::backends::Target) -> &'static [&'static str] {
     use crate::backends::Target;
     match target {
-        Target::Sheet => &["field-guide"],
-        Target::Deck => &["encounter-deck", "encounter-deck-cards"],
+        Target::Sheet => &[template_data::FIELD_GUIDE],
+        Target::Deck => &[template_data::ENCOUNTER_DECK, "encounter-deck-cards"],
         _ => &[],
     }
 }
