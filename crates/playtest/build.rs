@@ -59,13 +59,28 @@ fn main() {
     if let Some(home) = cargo_home {
         rustflags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
     }
+    // One module per page: Safari Zone RNW's engine, and the family's.
+    for (feature, file) in [
+        ("zone", "safari_engine.wasm"),
+        ("family", "safari_family_engine.wasm"),
+    ] {
+        build_module(&workspace, &target_dir, &rustflags, feature);
+        let wasm = target_dir.join(TARGET).join("wasm/safari_engine_wasm.wasm");
+        std::fs::copy(&wasm, out_dir.join(file))
+            .unwrap_or_else(|e| panic!("could not copy {}: {e}", wasm.display()));
+    }
+}
+
+/// Builds `crates/engine-wasm` for WebAssembly with the one entry point `feature` names.
+fn build_module(workspace: &Path, target_dir: &Path, rustflags: &[String], feature: &str) {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
-        .current_dir(&workspace)
+        .current_dir(workspace)
         .args(["build", "--locked", "--profile", "wasm", "--target", TARGET])
-        .args(["--package", "safari-engine-wasm", "--target-dir"])
-        .arg(&target_dir);
+        .args(["--package", "safari-engine-wasm", "--no-default-features"])
+        .args(["--features", feature, "--target-dir"])
+        .arg(target_dir);
     // The outer build's flags and settings are for this machine, not for WebAssembly.
     for (key, _) in env::vars_os() {
         let key = key.to_string_lossy();
@@ -90,9 +105,6 @@ fn main() {
              asks rustup for it)"
         );
     }
-    let wasm = target_dir.join(TARGET).join("wasm/safari_engine_wasm.wasm");
-    std::fs::copy(&wasm, out_dir.join("safari_engine.wasm"))
-        .unwrap_or_else(|e| panic!("could not copy {}: {e}", wasm.display()));
 }
 
 /// Adds the WebAssembly target with rustup when the compiler has no standard library for it.

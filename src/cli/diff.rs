@@ -46,6 +46,10 @@ pub struct Args {
     /// Where the HTML report goes (`<out>/<game>/diff/report.html`).
     #[arg(long, default_value = "out")]
     out: PathBuf,
+
+    /// Play a variant the game's rules offer (a game made of components; repeat for more).
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
 }
 
 struct Loaded {
@@ -83,7 +87,60 @@ fn version(l: &Loaded) -> Version<'_> {
     }
 }
 
+/// Two versions of a game made of components are compared by play alone.
+fn family_diff(args: &Args, ui: Ui) -> Option<u8> {
+    let ruleset = |dir: &std::path::Path| -> Result<Option<Vec<u8>>, u8> {
+        let (_, checked) = super::check::checked(Some(dir), ui)?;
+        if checked.diagnostics.has_errors() {
+            return Ok(None);
+        }
+        match super::family::ruleset_of(&checked) {
+            None => Ok(None),
+            Some(Ok(bytes)) => Ok(Some(bytes)),
+            Some(Err(message)) => {
+                super::error(&message);
+                Err(exit::FAILURE)
+            }
+        }
+    };
+    let (old, new) = match (ruleset(&args.old), ruleset(&args.new)) {
+        (Ok(Some(old)), Ok(Some(new))) => (old, new),
+        (Err(code), _) | (_, Err(code)) => return Some(code),
+        _ => return None,
+    };
+    let policies = [args.policy.clone()];
+    let run = super::family::Run {
+        games: args.games.max(1),
+        players: (args.players > 1).then_some(args.players as u32),
+        policies: (args.policy != sim::DEFAULT_POLICY).then_some(&policies[..]),
+        seats: None,
+        rotate: false,
+        seed: args.seed,
+        variants: &args.variants,
+        out: &args.out,
+    };
+    let label = |p: &std::path::Path| p.display().to_string();
+    match super::family::diff(
+        (&label(&args.old), &old),
+        (&label(&args.new), &new),
+        &run,
+        matches!(args.format, Format::Json),
+    ) {
+        Ok(text) => {
+            super::print_out(crate::diag::printable(&text));
+            Some(exit::OK)
+        }
+        Err(message) => {
+            super::error(&message);
+            Some(exit::FAILURE)
+        }
+    }
+}
+
 pub fn run(args: Args, ui: Ui) -> u8 {
+    if let Some(code) = family_diff(&args, ui) {
+        return code;
+    }
     if engine::policy::by_name(&args.policy).is_none() {
         super::error(format_args!(
             "unknown policy `{}`; known: {}",

@@ -6,6 +6,7 @@ mod check;
 mod completions;
 mod diff;
 mod explain;
+mod family;
 mod fix;
 mod init;
 mod schema;

@@ -58,6 +58,17 @@ pub struct Args {
     /// Write the first game of the first policy as JSON lines, one event per line.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+
+    /// Play a variant the game's rules offer (`diagonal`, `swapping` in Gamewright's
+    /// Safari); repeat for more than one.
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
+}
+
+/// The rules a run plays: Safari Zone RNW's, or a ruleset of a game made of components.
+enum Loaded {
+    Zone(Box<Rules>),
+    Family(Vec<u8>),
 }
 
 /// The tables a run plays: each `--policy` at its own table, the `--seats` table, the
@@ -152,9 +163,32 @@ fn box_hint(id: &str, box_ids: &[String]) -> String {
 
 pub fn run(args: Args, ui: Ui) -> u8 {
     let rules = match load(args.input.as_deref(), ui) {
-        Ok(rules) => rules,
+        Ok(Loaded::Zone(rules)) => *rules,
+        Ok(Loaded::Family(bytes)) => {
+            if args.target.is_some() || args.log.is_some() {
+                super::error(
+                    "--target and --log are Safari Zone RNW's: a game made of components is simulated by its bots alone",
+                );
+                return exit::FAILURE;
+            }
+            let run = super::family::Run {
+                games: args.games,
+                players: args.players,
+                policies: args.policy.as_deref(),
+                seats: args.seats.as_deref(),
+                rotate: args.rotate,
+                seed: args.seed,
+                variants: &args.variants,
+                out: &args.out,
+            };
+            return super::family::sim(&bytes, &run, ui);
+        }
         Err(code) => return code,
     };
+    if let Some(variant) = args.variants.first() {
+        super::error(format_args!("{} has no variant `{variant}`", rules.name));
+        return exit::FAILURE;
+    }
     let tables = match tables(&args, &rules) {
         Ok(tables) => tables,
         Err(message) => {
@@ -241,9 +275,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 }
 
 /// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.
-fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
+fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Loaded, u8> {
     let bytes = if let Some(input) = input.filter(|i| i.is_file()) {
-        crate::world::read_regular_file(
+        let bytes = crate::world::read_regular_file(
             input,
             &input.display().to_string(),
             crate::load::limits::MAX_RULESET_BYTES,
@@ -251,7 +285,11 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
         .map_err(|diagnostic| {
             super::error(&diagnostic.message);
             exit::FAILURE
-        })?
+        })?;
+        if super::family::is_components_ruleset(&bytes) {
+            return Ok(Loaded::Family(bytes));
+        }
+        bytes
     } else {
         let (folder, checked) = super::check::checked(input, ui)?;
         if checked.diagnostics.has_errors() {
@@ -264,17 +302,25 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Rules, u8> {
             eprintln!("sim stopped: fix the errors above");
             return Err(exit::ERRORS);
         }
+        if let Some(ruleset) = super::family::ruleset_of(&checked) {
+            return ruleset.map(Loaded::Family).map_err(|message| {
+                super::error(&message);
+                exit::FAILURE
+            });
+        }
         let Some(game) = checked.game else {
             return Err(no_engine(&checked));
         };
         let ruleset = ruleset::build(&game, &ruleset::content_hash(&folder));
         serde_json::to_vec(&ruleset).expect("rulesets serialise")
     };
-    engine::load(&bytes).map_err(|err| {
-        let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
-        super::error(format_args!("{name}: {err}"));
-        exit::FAILURE
-    })
+    engine::load(&bytes)
+        .map(|rules| Loaded::Zone(Box::new(rules)))
+        .map_err(|err| {
+            let name = input.map_or("the default game".to_string(), |i| i.display().to_string());
+            super::error(format_args!("{name}: {err}"));
+            exit::FAILURE
+        })
 }
 
 /// The message for a game whose rules have no engine: only Safari Zone RNW's is played.
@@ -286,10 +332,8 @@ pub(crate) fn no_engine(checked: &crate::Checked) -> u8 {
         }
         return exit::FAILURE;
     };
-    let rules = table.manifest.rules.value.as_str();
-    super::error(format_args!(
-        "the rules engine plays Safari Zone RNW; `{}` rules have no engine yet, so there is nothing to simulate or compare by play (`safari check` and `safari build` work)",
-        rules
+    super::error(super::family::no_engine_message(
+        &table.manifest.rules.value,
     ));
     exit::FAILURE
 }

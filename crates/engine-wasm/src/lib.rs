@@ -10,6 +10,8 @@
 //! version would have to post-process the module on every machine that builds it, for one
 //! function of bytes.
 
+pub mod family;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -481,10 +483,16 @@ fn state(game: &Match, known: Known) -> Value {
 mod exports {
     use std::cell::RefCell;
 
+    #[cfg(feature = "zone")]
     use super::Session;
+    #[cfg(feature = "family")]
+    use super::family::FamilySession;
 
     thread_local! {
+        #[cfg(feature = "zone")]
         static SESSION: RefCell<Session> = RefCell::new(Session::default());
+        #[cfg(feature = "family")]
+        static FAMILY: RefCell<FamilySession> = RefCell::new(FamilySession::default());
         static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
         static REQUEST: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     }
@@ -501,9 +509,21 @@ mod exports {
 
     /// Answers the request written at [`safari_alloc`]'s place: the answer's length in bytes,
     /// at [`safari_answer_ptr`].
+    #[cfg(feature = "zone")]
     #[unsafe(no_mangle)]
     pub extern "C" fn safari_call() -> usize {
         let answer = REQUEST.with_borrow(|request| SESSION.with_borrow_mut(|s| s.handle(request)));
+        ANSWER.with_borrow_mut(|bytes| {
+            *bytes = answer.into_bytes();
+            bytes.len()
+        })
+    }
+
+    /// As `safari_call`, for a game of the family (`family::FamilySession`).
+    #[cfg(feature = "family")]
+    #[unsafe(no_mangle)]
+    pub extern "C" fn safari_family_call() -> usize {
+        let answer = REQUEST.with_borrow(|request| FAMILY.with_borrow_mut(|s| s.handle(request)));
         ANSWER.with_borrow_mut(|bytes| {
             *bytes = answer.into_bytes();
             bytes.len()

@@ -10,6 +10,7 @@
 //! (unless the `threads` feature asks it to fit the search policy's model on every core).
 
 pub mod explain;
+pub mod family;
 pub mod game;
 pub mod ids;
 pub mod limits;

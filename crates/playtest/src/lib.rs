@@ -19,9 +19,14 @@ use serde::Serialize;
 
 /// The rules engine, as WebAssembly.
 pub const ENGINE_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/safari_engine.wasm"));
+/// The family's engines, as WebAssembly (the same crate built with its family entry point).
+pub const FAMILY_ENGINE_WASM: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/safari_family_engine.wasm"));
 
 const SCRIPT: &str = include_str!("../page/play.js");
 const STYLE: &str = include_str!("../page/play.css");
+const FAMILY_SCRIPT: &str = include_str!("../page/family.js");
+const FAMILY_STYLE: &str = include_str!("../page/family.css");
 
 /// What the page loads nothing beyond: every script, style and picture is in the file, and
 /// the WebAssembly is compiled from bytes the page holds.
@@ -70,6 +75,35 @@ pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures) -> Vec<u8> {
                 script #engine type="application/gzip+base64" { (packed(ENGINE_WASM)) }
                 script #pictures type="application/gzip+base64" { (packed(&pictures)) }
                 script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    markup.into_string().into_bytes()
+}
+
+/// The page of a game made of components whose rules have an engine
+/// (`safari_engine::family`), playing `ruleset_json` (the text of its ruleset.json). The same
+/// engine module runs it, through its family entry point; the cards are drawn from the
+/// ruleset's symbols (colour, glyph, name), so a ruleset opened later draws its own.
+pub fn family_page(title: &str, ruleset_json: &str) -> Vec<u8> {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta http-equiv="Content-Security-Policy" content=(CONTENT_SECURITY_POLICY);
+                title { (title) " · playtest" }
+                style { (PreEscaped(FAMILY_STYLE)) }
+            }
+            body {
+                div #app data-state="loading" {
+                    p.loading { "Loading " (title) "…" }
+                }
+                noscript { p { "This page plays the game in your browser: it needs JavaScript." } }
+                script #ruleset type="application/json" { (PreEscaped(script_safe(ruleset_json))) }
+                script #engine type="application/gzip+base64" { (packed(FAMILY_ENGINE_WASM)) }
+                script { (PreEscaped(FAMILY_SCRIPT)) }
             }
         }
     };

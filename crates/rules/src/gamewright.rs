@@ -16,6 +16,46 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 
 pub struct Gamewright;
 
+/// Turns in all after which a game of Swappin' Safari ends: taking face-up cards never turns
+/// a card up, so without a limit players could play on for ever.
+const SWAPPING_TURN_LIMIT: u32 = 150;
+
+/// Where the rulebook is silent or unclear, what the engine does, and why.
+const RULINGS: &[(&str, &str)] = &[
+    (
+        "Who plays first?",
+        "Seat 1 (`turn.first_seat` 0), then in seat order: the rulebook's player to the left of the dealer, the dealer being the last seat.",
+    ),
+    (
+        "Which cards does \"different from all other face-up animals in its row and column\" count?",
+        "Face-up animal cards only: face-down cards are unknown and Safari Charlie cards are no animal.",
+    ),
+    (
+        "May the card just taken be put straight back?",
+        "Yes: it is in the hand, and any card of the hand that fits may be put down.",
+    ),
+    (
+        "Is trading for a Safari Charlie a turn of its own?",
+        "Yes: instead of taking a card, a player puts an animal from the hand where a Safari Charlie lies, and the Safari Charlie returns to the stack.",
+    ),
+    (
+        "Are hands seen by the other players?",
+        "No (`hands`: hidden); a card taken face up in Swappin' Safari is known to all, as everyone saw it taken.",
+    ),
+    (
+        "What if no card fits and no Safari Charlie is left?",
+        "The card taken goes back where it was and the game ends there (`no_card_fits`); with the rulebook's ends this only happens to a jungle dealt with no Safari Charlie cards.",
+    ),
+    (
+        "When does Swappin' Safari end?",
+        "When every jungle card is face up or the last Safari Charlie is played, as in the standard game, or after 150 turns in all (`end.turn_limit`): taking face-up cards never turns one up.",
+    ),
+    (
+        "Which \"7\" cards break a tie?",
+        "Every card of that value in the hand, whatever its animal, hyenas included: the rulebook counts \"number 7 cards\".",
+    ),
+];
+
 const KEYS: &[Key] = &[
     Key {
         name: "animals",
@@ -116,19 +156,28 @@ impl Rules for Gamewright {
             "penalty": written("penalty"),
             "suits": suits,
             "setups": setups,
-            "turn": "take a face-down card from the jungle into your hand and put an animal card from your hand face up in its place; with no card you may put down, put a Safari Charlie card there instead; or swap an animal from your hand for a Safari Charlie card in the jungle",
-            "placement": { "distinct_in": ["row", "column"], "charlie_exempt": true },
-            "scoring": {
-                "best_of_each_suit": "adds its value",
-                "other_cards_of_a_suit": "subtract their value",
-                "penalty_suit": "every card subtracts its value",
+            "turn": {
+                "first_seat": 0,
+                "take": ["face_down"],
+                "distinct_in": ["row", "column"],
+                "charlie_when_none_fits": true,
+                "trade_for_charlie": true,
             },
-            "tie_break": "most cards of the highest value, then of the next value down",
-            "end": ["every jungle card is face up", "the last Safari Charlie card is played"],
+            "hands": "hidden",
+            "scoring": { "best_of_suit": 1, "rest_of_suit": -1, "penalty_suit": -1 },
+            "tie_break": "most_of_each_value_from_highest",
+            "end": { "jungle_face_up": true, "last_charlie_played": true, "turn_limit": null },
             "variants": {
-                "diagonal": { "distinct_in": ["row", "column", "diagonal"] },
-                "swapping": { "take_face_up": true, "end": ["every jungle card is face up"] },
+                "diagonal": { "turn": { "distinct_in": ["row", "column", "diagonal"] } },
+                "swapping": {
+                    "turn": { "take": ["face_down", "face_up"] },
+                    "end": { "turn_limit": SWAPPING_TURN_LIMIT },
+                },
             },
+            "rulings": RULINGS
+                .iter()
+                .map(|(question, ruling)| json!({ "question": question, "ruling": ruling }))
+                .collect::<Vec<_>>(),
         })
     }
 

@@ -175,7 +175,19 @@ impl Module for OnComponents {
         typesetting: &mut Typesetting,
     ) -> Result<backends::Built, Vec<Diagnostic>> {
         let table = table_of(checked);
-        let printed = crate::backends::table::build(table, self.0, folder, options, typesetting)?;
+        let mut printed =
+            crate::backends::table::build(table, self.0, folder, options, typesetting)?;
+        // A game whose rules have an engine is also a page to play.
+        if options.targets.contains(&Target::Play)
+            && safari_engine::family::ENGINES.contains(&self.0.id())
+        {
+            let ruleset = crate::backends::table::ruleset::text(table, self.0);
+            printed.outputs.push(crate::backends::Output {
+                path: "play/index.html".to_string(),
+                bytes: safari_playtest::family_page(&table.manifest.name, &ruleset),
+            });
+            printed.outputs.sort_by(|a, b| a.path.cmp(&b.path));
+        }
         Ok(backends::Built {
             outputs: printed.outputs,
             warnings: printed.warnings,

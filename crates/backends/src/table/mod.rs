@@ -42,8 +42,7 @@ pub fn plan(table: &Table, module: &dyn Rules, options: &BuildOptions) -> Planne
     let paper = options.print.paper.unwrap_or(table.manifest.paper);
     let data = data::table_data(table, module, paper, options.print.color_space);
     let paper = PaperSize::of(paper);
-    let ruleset = ruleset::ruleset(table, module);
-    let ruleset_json = serde_json::to_string_pretty(&ruleset).expect("rulesets serialise") + "\n";
+    let ruleset_json = ruleset::text(table, module);
 
     let mut jobs = Vec::new();
     let mut outputs = Vec::new();

@@ -218,6 +218,11 @@ pub struct PlaceRule {
     pub facing: Option<String>,
 }
 
+/// ruleset.json's text: the ruleset, pretty-printed.
+pub fn text(table: &Table, module: &dyn Rules) -> String {
+    serde_json::to_string_pretty(&ruleset(table, module)).expect("rulesets serialise") + "\n"
+}
+
 pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
     let symbol = |ix: usize| table.symbol(ix).id.value.clone();
     let deck_id = |ix: usize| table.decks[ix].id.value.clone();

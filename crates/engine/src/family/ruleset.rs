@@ -1,0 +1,145 @@
+//! Reading a game of the family from its ruleset (`"format": "safari-components"`).
+//!
+//! Only what the engines need is read here; the compiler writes the whole format
+//! (`schema/components-ruleset.schema.json`, docs/ruleset.md). A variant is a JSON Merge Patch
+//! (RFC 7396) over the `rules` object, listed in `rules.variants`: what the rulebook's
+//! "other ways to play" change is visible as data, and an engine reads the patched rules as
+//! it reads the standard ones.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::LoadError;
+
+/// The format's name and the version read.
+pub const FORMAT: &str = "safari-components";
+pub const VERSION: u64 = 1;
+
+/// The parts of a components ruleset an engine reads.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Components {
+    pub game: Game,
+    #[serde(default)]
+    pub symbols: Vec<Symbol>,
+    #[serde(default)]
+    pub decks: Vec<Deck>,
+    pub rules: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Game {
+    pub id: String,
+    pub name: String,
+    pub rules: String,
+    pub players: [u32; 2],
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Symbol {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Deck {
+    pub id: String,
+    pub cards: Vec<Card>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Card {
+    pub id: String,
+    pub title: String,
+    pub symbol: Option<String>,
+    pub copies: u32,
+    #[serde(default)]
+    pub fields: BTreeMap<String, serde_json::Value>,
+}
+
+impl Components {
+    pub fn deck(&self, id: &str) -> Option<&Deck> {
+        self.decks.iter().find(|d| d.id == id)
+    }
+
+    pub fn label(&self, symbol: &str) -> String {
+        self.symbols
+            .iter()
+            .find(|s| s.id == symbol)
+            .map_or_else(|| symbol.to_string(), |s| s.label.clone())
+    }
+}
+
+/// Reads a components ruleset, checking its format and version.
+pub fn read(bytes: &[u8]) -> Result<Components, LoadError> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| LoadError {
+        path: String::new(),
+        message: format!("not JSON: {e}"),
+    })?;
+    if value.get("format").and_then(|v| v.as_str()) != Some(FORMAT) {
+        return Err(LoadError {
+            path: "format".to_string(),
+            message: format!(
+                "this is not a ruleset of a game made of components (`format` should be \"{FORMAT}\")"
+            ),
+        });
+    }
+    let version = value.get("version").and_then(|v| v.as_u64());
+    if version != Some(VERSION) {
+        return Err(LoadError {
+            path: "version".to_string(),
+            message: format!(
+                "this build reads version {VERSION} of the format, not {}",
+                value
+                    .get("version")
+                    .map_or("a missing one".to_string(), |v| v.to_string())
+            ),
+        });
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| LoadError {
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
+/// The rules with the named variants applied in order, each a merge patch from
+/// `rules.variants`; the result no longer lists the variants.
+pub fn with_variants(
+    rules: &serde_json::Value,
+    names: &[String],
+) -> Result<serde_json::Value, LoadError> {
+    let variants = rules.get("variants").cloned().unwrap_or_default();
+    let mut patched = rules.clone();
+    for name in names {
+        let Some(patch) = variants.get(name) else {
+            let known: Vec<&str> = variants
+                .as_object()
+                .map(|o| o.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            return Err(LoadError {
+                path: format!("rules.variants.{name}"),
+                message: format!(
+                    "this game has no variant `{name}`; it has: {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            });
+        };
+        json_patch::merge(&mut patched, patch);
+    }
+    if let Some(object) = patched.as_object_mut() {
+        object.remove("variants");
+    }
+    Ok(patched)
+}
+
+/// A `rules` object read into a game's own type, the path of a fault named.
+pub fn rules_as<T: serde::de::DeserializeOwned>(rules: serde_json::Value) -> Result<T, LoadError> {
+    serde_path_to_error::deserialize(rules).map_err(|e| LoadError {
+        path: format!("rules.{}", e.path()),
+        message: e.inner().to_string(),
+    })
+}

@@ -1,0 +1,475 @@
+// The playtest page of a game made of components. It holds no rule: the engine (WebAssembly,
+// the same Rust as `safari sim`) lists what the seat to move may do, does it, and shows each
+// seat only what that seat may see; this script draws its answers and sends it the clicks.
+// Each game draws its own table (RENDERERS); everything else is shared.
+"use strict";
+
+(() => {
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const el = (tag, attributes = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key === "style") node.setAttribute("style", value);
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  };
+
+  const PACES = { slow: 1400, normal: 600, fast: 150, instant: 0 };
+  const MOST_BYTES = 16 * 1024 * 1024;
+  const S = {
+    engine: null,
+    embeddedText: "",
+    rulesetText: "",
+    ruleset: null,
+    opened: null,
+    variants: [],
+    seats: [],
+    seed: 0,
+    state: null,
+    viewer: null,
+    passing: false,
+    selected: null,
+    pace: "normal",
+    paused: false,
+    botTimer: null,
+  };
+
+  // ---- The engine -------------------------------------------------------------------------
+
+  async function unpack(id) {
+    const text = document.getElementById(id).textContent.trim();
+    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  function call(request) {
+    const bytes = encoder.encode(JSON.stringify(request));
+    if (bytes.length > MOST_BYTES) {
+      throw new Error(`the file is ${Math.round(bytes.length / 1048576)} MB; this page reads files of at most 16 MB`);
+    }
+    let answer;
+    try {
+      const at = S.engine.safari_alloc(bytes.length);
+      new Uint8Array(S.engine.memory.buffer, at, bytes.length).set(bytes);
+      const length = S.engine.safari_family_call();
+      const from = S.engine.safari_answer_ptr();
+      answer = JSON.parse(decoder.decode(new Uint8Array(S.engine.memory.buffer, from, length)));
+    } catch (fault) {
+      const error = new Error(`the rules engine stopped (${fault.message}); reload the page to go on from your last move`);
+      error.fatal = true;
+      throw error;
+    }
+    if (answer.error) {
+      const error = new Error(answer.error.message);
+      error.path = answer.error.path;
+      error.refused = Boolean(answer.error.refused);
+      throw error;
+    }
+    return answer.ok;
+  }
+
+  // ---- Messages -----------------------------------------------------------------------------
+
+  function say(text, kind = "info") {
+    const bar = $("#message");
+    bar.textContent = text;
+    bar.className = kind;
+  }
+
+  function fatal(text) {
+    const app = $("#app");
+    app.dataset.state = "failed";
+    app.replaceChildren(el("div", { class: "fatal", role: "alert" }, el("h1", {}, "The game cannot start"), el("p", {}, text)));
+  }
+
+  // ---- Seats, hot seat and storage ------------------------------------------------------------
+
+  const humans = () => S.seats.map((bot, seat) => (bot ? null : seat)).filter((s) => s !== null);
+  const seatName = (seat) => (S.seats[seat] ? `Bot ${seat + 1} (${S.seats[seat]})` : `Player ${seat + 1}`);
+  const storageKey = () => `safari-family/${S.ruleset.game.id}/${S.ruleset.game.versions ? JSON.stringify(S.ruleset.game.versions) : ""}`;
+
+  function keep() {
+    if (!S.state) return;
+    const kept = {
+      ruleset: S.rulesetText === S.embeddedText ? null : S.rulesetText,
+      variants: S.variants,
+      seats: S.seats,
+      seed: S.seed,
+      log: S.state.log.map(({ seat, action, by_bot }) => ({ seat, action, by_bot })),
+    };
+    try {
+      localStorage.setItem(storageKey(), JSON.stringify(kept));
+    } catch (_) {
+      try {
+        localStorage.removeItem(storageKey());
+      } catch (_) {
+        // Storage refused altogether: the game goes on unsaved.
+      }
+    }
+  }
+
+  function restore() {
+    let kept;
+    try {
+      kept = JSON.parse(localStorage.getItem(storageKey()) || "null");
+    } catch (_) {
+      kept = null;
+    }
+    if (!kept || !Array.isArray(kept.seats)) return false;
+    try {
+      openRuleset(kept.ruleset || S.embeddedText, kept.variants || []);
+      S.seats = kept.seats;
+      S.seed = kept.seed;
+      S.viewer = null;
+      show(call({ op: "resume", seats: kept.seats, seed: kept.seed, log: kept.log || [] }));
+      say("Your game in progress is back where you left it.");
+      return true;
+    } catch (error) {
+      openRuleset(S.embeddedText, []);
+      say(`The saved game could not be picked up again (${error.message}); here is a new one.`, "error");
+      return false;
+    }
+  }
+
+  function openRuleset(text, variants) {
+    const ruleset = JSON.parse(text);
+    S.opened = call({ op: "open", ruleset: text, variants });
+    S.ruleset = ruleset;
+    S.rulesetText = text;
+    S.variants = variants;
+  }
+
+  const randomSeed = () => Math.floor(Math.random() * 1e9);
+
+  function newGame(seats, seed) {
+    S.seats = seats;
+    S.seed = seed;
+    S.viewer = null;
+    S.selected = null;
+    show(call({ op: "start", seats, seed }));
+    say(`A new game: seed ${seed}.`);
+  }
+
+  // ---- Drawing ------------------------------------------------------------------------------
+
+  // The state as the seat shown sees it; a hot-seat game hides the table between two people.
+  function show(state) {
+    S.state = state;
+    const people = humans();
+    const mover = state.to_move;
+    if (S.viewer === null) S.viewer = state.viewer;
+    if (mover !== null && !state.bots[mover] && mover !== S.viewer) {
+      if (people.length > 1) {
+        S.passing = true;
+        S.viewer = mover;
+      } else {
+        S.viewer = mover;
+      }
+    }
+    if (state.viewer !== S.viewer && mover !== null) {
+      S.state = call({ op: "state", seat: S.viewer });
+    }
+    keep();
+    draw();
+    scheduleBot();
+  }
+
+  function draw() {
+    const app = $("#app");
+    app.dataset.state = S.state.outcome ? "over" : "playing";
+    const variants = S.variants.length ? ` (${S.variants.join(", ")})` : "";
+    $("#title").textContent = `${S.ruleset.game.name}${variants}`;
+    const table = $("#table");
+    if (S.passing) {
+      table.replaceChildren(
+        el("div", { class: "pass", "data-pass": S.viewer },
+          el("h2", {}, `Pass the device to ${seatName(S.viewer)}`),
+          el("p", {}, "The table is hidden so that nobody sees another player's hand."),
+          el("button", { class: "primary", "data-action": "reveal", onclick: () => { S.passing = false; draw(); } }, `I am ${seatName(S.viewer)}: show my hand`)));
+    } else {
+      const render = RENDERERS[S.ruleset.game.rules];
+      table.replaceChildren(render(S.state, act));
+    }
+    $("#status").replaceChildren(status());
+    const log = $("#log");
+    log.replaceChildren(...S.state.log.map((entry, i) => el("li", { "data-by-bot": entry.by_bot }, `${i + 1}. ${seatName(entry.seat)} ${entry.says}`)));
+    log.scrollTop = log.scrollHeight;
+    $("#undo").disabled = !S.state.log.some((e) => !e.by_bot);
+  }
+
+  function status() {
+    const { outcome, to_move: mover } = S.state;
+    if (outcome) {
+      const winners = outcome.winners.map(seatName).join(" and ");
+      const scores = outcome.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(", ");
+      return el("span", { "data-over": outcome.reason }, `Game over (${outcome.reason.replaceAll("_", " ")}): ${winners} ${outcome.winners.length > 1 ? "share the win" : "wins"}. Scores: ${scores}.`);
+    }
+    if (S.state.bots[mover]) return el("span", {}, `${seatName(mover)} is thinking${S.paused ? " (bots paused)" : ""}…`);
+    return el("span", {}, `${seatName(mover)} to play.`);
+  }
+
+  // A person's action: the engine does it or says why not.
+  function act(action) {
+    try {
+      S.selected = null;
+      show(call({ op: "act", action, seat: S.viewer }));
+    } catch (error) {
+      if (error.fatal) fatal(error.message);
+      else say(error.message, "error");
+    }
+  }
+
+  function scheduleBot() {
+    clearTimeout(S.botTimer);
+    const { to_move: mover, bots } = S.state;
+    if (mover === null || !bots[mover] || S.paused) return;
+    S.botTimer = setTimeout(() => {
+      try {
+        const state = call({ op: "bot", seat: S.viewer });
+        say(`${seatName(mover)} ${state.did}.`);
+        show(state);
+      } catch (error) {
+        fatal(error.message);
+      }
+    }, PACES[S.pace]);
+  }
+
+  // ---- Gamewright's Safari --------------------------------------------------------------------
+
+  function symbolOf(id) {
+    return S.ruleset.symbols.find((s) => s.id === id) || { id, label: id, color: "#555", glyph: "?" };
+  }
+
+  function cardFace(card, attributes = {}) {
+    const symbol = symbolOf(card.suit);
+    return el("button", { class: "card up", style: `--suit:${symbol.color || "#555"}`, title: `${symbol.label} ${card.value}`, "data-card": card.id, ...attributes },
+      el("span", { class: "value" }, card.value),
+      el("span", { class: "glyph" }, symbol.glyph || symbol.label.slice(0, 1)),
+      el("span", { class: "name" }, symbol.label));
+  }
+
+  function gamewright(state, act) {
+    const { view, legal } = state;
+    const find = (test) => legal.find((l) => test(l.action));
+    const charlieDeck = S.ruleset.decks.find((d) => d.id === S.ruleset.rules.charlie);
+    const charlie = symbolOf(charlieDeck?.cards[0]?.symbol || "");
+    const grid = el("div", { class: "jungle", style: `grid-template-columns: repeat(${view.columns}, var(--card-w))` });
+    view.jungle.forEach((cell, index) => {
+      const take = find((a) => a.do === "take" && a.cell === index);
+      const trade = S.selected !== null ? find((a) => a.do === "trade" && a.cell === index && a.card === S.selected) : null;
+      const onclick = take ? () => act(take.action) : trade ? () => act(trade.action) : null;
+      const attributes = { "data-cell": index, "data-face": cell.face, disabled: !onclick, onclick, title: take?.says || trade?.says };
+      let node;
+      if (cell.face === "up") node = cardFace(cell.card, attributes);
+      else if (cell.face === "charlie") node = el("button", { class: "card charlie", style: `--suit:${charlie.color || "#2e7d32"}`, ...attributes }, el("span", { class: "glyph" }, charlie.glyph || "SC"), el("span", { class: "name" }, "Safari Charlie"));
+      else if (cell.face === "empty") node = el("button", { class: "card empty", ...attributes }, "taken");
+      else node = el("button", { class: "card down", ...attributes }, cell.card ? `${cell.card.suit} ${cell.card.value}` : "");
+      if (take || trade) node.classList.add("playable");
+      grid.append(node);
+    });
+    const seat = state.viewer;
+    const mine = seat !== null ? view.hands[seat] : null;
+    const hand = el("div", { class: "hand" });
+    if (mine) {
+      const sorted = [...mine.cards].sort((a, b) => a.suit.localeCompare(b.suit) || b.value - a.value);
+      for (const card of sorted) {
+        const put = find((a) => a.do === "put" && a.card === card.index);
+        const trades = legal.some((l) => l.action.do === "trade" && l.action.card === card.index);
+        const onclick = put ? () => act(put.action) : trades ? () => { S.selected = S.selected === card.index ? null : card.index; draw(); } : null;
+        const node = cardFace(card, { disabled: !onclick, onclick, title: put?.says || (trades ? "trade this card for a Safari Charlie: then click the Charlie" : undefined) });
+        if (put || trades) node.classList.add("playable");
+        if (S.selected === card.index) node.classList.add("selected");
+        hand.append(node);
+      }
+    }
+    const charlieAction = find((a) => a.do === "charlie");
+    const prompt = (() => {
+      if (state.outcome || state.to_move !== seat || seat === null) return "";
+      if (view.holding) return charlieAction ? "No card of your hand fits there: put a Safari Charlie down." : `You took ${symbolOf(view.holding.card.suit).label} ${view.holding.card.value}: put a card of your hand face up where it lay.`;
+      return S.selected !== null ? "Click a Safari Charlie in the jungle to trade this card for it." : "Take a card from the jungle, or trade a card of your hand for a Safari Charlie in the jungle.";
+    })();
+    const others = view.hands.map((h, s) => s === seat ? null : el("li", {}, `${seatName(s)}: ${h.count} cards${h.cards.length ? ` (seen: ${h.cards.map((c) => `${symbolOf(c.suit).label} ${c.value}`).join(", ")})` : ""}${h.score !== null && h.score !== undefined ? `, score ${h.score}` : ""}`)).filter(Boolean);
+    return el("div", { class: "gamewright" },
+      el("p", { class: "prompt" }, prompt),
+      grid,
+      el("div", { class: "stack" }, `Safari Charlie stack: ${view.stack}`,
+        charlieAction ? el("button", { class: "primary", "data-action": "charlie", onclick: () => act(charlieAction.action) }, "Put a Safari Charlie down") : null),
+      mine ? el("section", { class: "mine" }, el("h2", {}, `${seatName(seat)}'s hand: score ${mine.score}`), hand) : null,
+      el("ul", { class: "others" }, others));
+  }
+
+  const RENDERERS = { "gamewright-safari": gamewright };
+
+  // ---- Dialogs ------------------------------------------------------------------------------
+
+  function newGameDialog() {
+    const dialog = el("dialog", { class: "new-game" });
+    const [fewest, most] = S.opened.players;
+    const players = el("select", { name: "players" }, ...Array.from({ length: most - fewest + 1 }, (_, i) => el("option", { value: fewest + i, selected: fewest + i === S.seats.length }, fewest + i)));
+    const seatRows = el("div", { class: "seats" });
+    const botChoices = ["person", "random", "greedy", "search"];
+    const drawSeats = () => {
+      const count = Number(players.value);
+      seatRows.replaceChildren(...Array.from({ length: count }, (_, seat) => el("div", { class: "row" },
+        el("label", {}, `Seat ${seat + 1}`),
+        el("select", { name: `seat-${seat}` }, ...botChoices.map((b) => el("option", { value: b, selected: (S.seats[seat] || "person") === b }, b))))));
+    };
+    players.addEventListener("change", drawSeats);
+    drawSeats();
+    const offered = Object.keys(S.ruleset.rules.variants || {});
+    const variantBoxes = offered.map((v) => el("label", { class: "variant" }, el("input", { type: "checkbox", name: `variant-${v}`, value: v, checked: S.variants.includes(v) }), ` ${v}`));
+    const seed = el("input", { name: "seed", inputmode: "numeric", placeholder: "random" });
+    const start = () => {
+      const count = Number(players.value);
+      const seats = Array.from({ length: count }, (_, s) => { const v = $(`[name=seat-${s}]`, dialog).value; return v === "person" ? null : v; });
+      const variants = variantBoxes.map((l) => $("input", l)).filter((i) => i.checked).map((i) => i.value);
+      const seedValue = seed.value.trim() === "" ? randomSeed() : Number(seed.value);
+      try {
+        openRuleset(S.rulesetText, variants);
+        newGame(seats, seedValue);
+        dialog.close();
+        dialog.remove();
+      } catch (error) {
+        say(error.message, "error");
+      }
+    };
+    dialog.append(
+      el("h2", {}, `New game of ${S.ruleset.game.name}`),
+      el("div", { class: "row" }, el("label", {}, "Players"), players),
+      seatRows,
+      offered.length ? el("div", { class: "row" }, el("label", {}, "Variants"), ...variantBoxes) : null,
+      el("div", { class: "row" }, el("label", {}, "Seed"), seed),
+      el("div", { class: "buttons" },
+        el("button", { onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel"),
+        el("button", { class: "primary", "data-action": "start", onclick: start }, "Start")));
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
+  function download(name, text) {
+    const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
+  function pickFile(then) {
+    const input = el("input", { type: "file", accept: ".json,application/json" });
+    input.addEventListener("change", async () => {
+      const file = input.files[0];
+      if (!file) return;
+      if (file.size > MOST_BYTES) {
+        say(`${file.name} is ${Math.round(file.size / 1048576)} MB; this page reads files of at most 16 MB`, "error");
+        return;
+      }
+      then(file.name, await file.text());
+    });
+    input.click();
+  }
+
+  function toolbar() {
+    const pace = el("select", { id: "pace", onchange: () => { S.pace = pace.value; } }, ...Object.keys(PACES).map((p) => el("option", { value: p, selected: p === S.pace }, p)));
+    const pause = el("button", { id: "pause", onclick: () => { S.paused = !S.paused; pause.textContent = S.paused ? "Resume bots" : "Pause bots"; draw(); scheduleBot(); } }, "Pause bots");
+    return el("nav", { class: "toolbar" },
+      el("button", { "data-action": "new", onclick: newGameDialog }, "New game"),
+      el("button", { id: "undo", "data-action": "undo", onclick: () => {
+        try {
+          const state = call({ op: "undo", seat: S.viewer });
+          S.selected = null;
+          show(state);
+          say("Taken back.");
+        } catch (error) { say(error.message, "error"); }
+      } }, "Undo"),
+      el("button", { "data-action": "hint", onclick: () => {
+        try {
+          const hint = call({ op: "hint", bot: "greedy" });
+          say(`The greedy bot would: ${hint.says}.`);
+        } catch (error) { say(error.message, "error"); }
+      } }, "Hint"),
+      el("button", { "data-action": "save", onclick: () => download(`${S.ruleset.game.id}-game-${S.seed}.json`, JSON.stringify(call({ op: "save" }), null, 1)) }, "Download log"),
+      el("button", { "data-action": "load", onclick: () => pickFile((name, text) => {
+        try {
+          const state = call({ op: "load", log: text });
+          S.ruleset = JSON.parse(JSON.stringify(JSON.parse(text).ruleset));
+          S.rulesetText = JSON.stringify(S.ruleset);
+          S.variants = JSON.parse(text).variants || [];
+          S.seats = JSON.parse(text).seats;
+          S.seed = JSON.parse(text).seed;
+          S.viewer = null;
+          show(state);
+          say(`Loaded ${name}.`);
+        } catch (error) { say(`${name}: ${error.message}`, "error"); }
+      }) }, "Load log"),
+      el("button", { "data-action": "open", onclick: () => pickFile((name, text) => {
+        const before = S.rulesetText;
+        const variants = S.variants;
+        try {
+          openRuleset(text, []);
+          newGame(S.seats.slice(0, S.opened.players[1]), randomSeed());
+          say(`Playing ${name}.`);
+        } catch (error) {
+          say(`${name} cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}; the game in progress goes on.`, "error");
+          openRuleset(before, variants);
+          S.state = call({ op: "resume", seats: S.seats, seed: S.seed, log: S.state.log.map(({ seat, action, by_bot }) => ({ seat, action, by_bot })) });
+          draw();
+        }
+      }) }, "Open ruleset"),
+      el("label", {}, "Bots ", pace), pause);
+  }
+
+  // ---- Start ----------------------------------------------------------------------------------
+
+  async function boot() {
+    S.embeddedText = document.getElementById("ruleset").textContent;
+    try {
+      S.ruleset = JSON.parse(S.embeddedText);
+    } catch (error) {
+      fatal(`This page's ruleset is not JSON: ${error.message}`);
+      return;
+    }
+    if (!RENDERERS[S.ruleset.game?.rules]) {
+      fatal(`This page cannot draw a game of \`${S.ruleset.game?.rules}\` rules.`);
+      return;
+    }
+    try {
+      const { instance } = await WebAssembly.instantiate(await unpack("engine"), {});
+      S.engine = instance.exports;
+    } catch (error) {
+      fatal(`This browser could not start the game: ${error.message}. The page needs WebAssembly and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).`);
+      return;
+    }
+    const app = $("#app");
+    app.replaceChildren(
+      el("header", {}, el("h1", { id: "title" }), toolbar()),
+      el("p", { id: "status", role: "status" }),
+      el("p", { id: "message", "aria-live": "polite" }),
+      el("main", {}, el("div", { id: "table" }), el("aside", {}, el("h2", {}, "Log"), el("ol", { id: "log" }))));
+    try {
+      openRuleset(S.embeddedText, []);
+    } catch (error) {
+      fatal(`This page's ruleset cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}`);
+      return;
+    }
+    if (!restore()) {
+      const [fewest] = S.opened.players;
+      newGame([null, ...Array.from({ length: fewest - 1 }, () => "greedy")], randomSeed());
+    }
+  }
+
+  window.addEventListener("error", (event) => say(`Something went wrong: ${event.message}`, "error"));
+  window.addEventListener("unhandledrejection", (event) => say(`Something went wrong: ${event.reason?.message || event.reason}`, "error"));
+  boot();
+})();

@@ -1,0 +1,158 @@
+// Drives the playtest page of a game made of components, for tests/family_page.rs.
+//
+//   node family.mjs engine PAGE REQUESTS OUT
+//       The engine the page holds, run by Node through its family entry point: answers each
+//       request line of REQUESTS (JSON) with a line of OUT.
+//   node family.mjs play PAGE DIR BROKEN
+//       The page in Debian's Chromium, played by Playwright as people would: a new game of
+//       two people and a bot in hot seat, every turn clicked until the game ends, an undo, the
+//       log downloaded and loaded back, and BROKEN (a ruleset that must be refused) opened.
+//       DIR receives the screenshots, the downloaded log and `result.json`.
+//
+// Every console message and uncaught error of the page is a failure of the scenario.
+
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+
+const [, , command, ...args] = process.argv;
+
+function engineBytes(page) {
+  const html = readFileSync(page, "utf8");
+  const match = html.match(/<script id="engine"[^>]*>([^<]*)<\/script>/);
+  if (!match) throw new Error("the page holds no engine");
+  return gunzipSync(Buffer.from(match[1].trim(), "base64"));
+}
+
+async function engine(page, requests, out) {
+  const { instance } = await WebAssembly.instantiate(engineBytes(page), {});
+  const exports = instance.exports;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const call = (text) => {
+    const bytes = encoder.encode(text);
+    const at = exports.safari_alloc(bytes.length);
+    new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
+    const length = exports.safari_family_call();
+    const from = exports.safari_answer_ptr();
+    return decoder.decode(new Uint8Array(exports.memory.buffer, from, length));
+  };
+  const lines = readFileSync(requests, "utf8").split("\n").filter((l) => l.trim() !== "");
+  writeFileSync(out, lines.map((line) => call(line)).join("\n") + "\n");
+}
+
+// A seeded choice among the page's clickable things, so a run clicks the same game.
+let state = 12345;
+const pick = (n) => {
+  state = (state * 1103515245 + 12345) % 2147483648;
+  return state % n;
+};
+
+async function play(pageFile, dir, broken) {
+  mkdirSync(dir, { recursive: true });
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"],
+  });
+  const problems = [];
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  page.on("console", (message) => problems.push(`console ${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => {
+    if (!request.url().startsWith("blob:") && !request.url().startsWith("data:")) problems.push(`request: ${request.url()}`);
+  });
+  await page.goto(`file://${pageFile}`);
+  await page.waitForSelector("#table .jungle");
+  await page.screenshot({ path: join(dir, "opened.png") });
+
+  // A new game: two people and a greedy bot, seed 42, bots at once.
+  await page.selectOption("#pace", "instant");
+  await page.click("[data-action=new]");
+  await page.selectOption("select[name=players]", "3");
+  await page.selectOption("select[name=seat-0]", "person");
+  await page.selectOption("select[name=seat-1]", "person");
+  await page.selectOption("select[name=seat-2]", "greedy");
+  await page.fill("input[name=seed]", "42");
+  await page.click("[data-action=start]");
+
+  const result = { clicks: 0, passes: 0, hidden_while_passing: true, undo: null, seats_shown: [] };
+  for (let step = 0; step < 600; step++) {
+    await page.waitForFunction(() => {
+      const status = document.querySelector("#status")?.textContent || "";
+      return !status.includes("thinking");
+    });
+    if (await page.$("[data-over]")) break;
+    if (await page.$("[data-action=reveal]")) {
+      result.passes += 1;
+      // While the device is passed no card of any hand is on the screen.
+      if (await page.$(".hand .card, .jungle")) result.hidden_while_passing = false;
+      if (result.passes === 1) await page.screenshot({ path: join(dir, "pass.png") });
+      result.seats_shown.push(await page.getAttribute("[data-pass]", "data-pass"));
+      await page.click("[data-action=reveal]");
+      continue;
+    }
+    const charlie = await page.$("[data-action=charlie]");
+    if (charlie) {
+      await charlie.click();
+      result.clicks += 1;
+      continue;
+    }
+    const playable = await page.$$(".card.playable");
+    if (playable.length === 0) throw new Error(`step ${step}: nothing to click:\n${await page.textContent("#app")}`);
+    await playable[pick(playable.length)].click();
+    result.clicks += 1;
+    if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
+    if (result.clicks === 6 && result.undo === null) {
+      const before = await page.$$eval("#log li", (items) => items.length);
+      await page.click("[data-action=undo]");
+      const after = await page.$$eval("#log li", (items) => items.length);
+      result.undo = { before, after };
+    }
+    // A selected card for a trade: click a Charlie it may go to.
+    const target = await page.$$(".jungle .card.charlie.playable");
+    if (target.length > 0 && (await page.$(".hand .card.selected"))) {
+      await target[pick(target.length)].click();
+      result.clicks += 1;
+    }
+  }
+  await page.screenshot({ path: join(dir, "over.png"), fullPage: true });
+  result.status = await page.textContent("#status");
+  result.over = await page.getAttribute("[data-over]", "data-over");
+  result.log = await page.$$eval("#log li", (items) => items.map((i) => i.textContent));
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-action=save]")]);
+  const saved = join(dir, "game.json");
+  await download.saveAs(saved);
+  result.saved = saved;
+
+  // The log loaded back is the same game.
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-action=load]")]);
+  await chooser.setFiles(saved);
+  await page.waitForFunction((n) => document.querySelectorAll("#log li").length === n, result.log.length);
+  result.reloaded_log = await page.$$eval("#log li", (items) => items.map((i) => i.textContent));
+
+  // A broken ruleset is refused with what is wrong, and the game stays.
+  const [chooser2] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-action=open]")]);
+  await chooser2.setFiles(broken);
+  await page.waitForFunction(() => document.querySelector("#message.error"));
+  result.broken_message = await page.textContent("#message");
+  result.log_after_broken = await page.$$eval("#log li", (items) => items.length);
+  await page.screenshot({ path: join(dir, "broken.png") });
+
+  // A reload keeps the game.
+  await page.reload();
+  await page.waitForSelector("#table .jungle");
+  result.log_after_reload = await page.$$eval("#log li", (items) => items.length);
+
+  await browser.close();
+  writeFileSync(join(dir, "result.json"), JSON.stringify({ problems, result }, null, 1));
+}
+
+if (command === "engine") await engine(...args);
+else if (command === "play") await play(...args);
+else {
+  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN");
+  process.exit(2);
+}
