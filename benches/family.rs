@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use safari::world::GameFolder;
 use safari_engine::family::bots::Bot;
-use safari_engine::family::{Play, Start, gamewright};
+use safari_engine::family::{Play, Start, gamewright, tricky_safari};
 
 fn ruleset(pack: &str) -> Vec<u8> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -69,6 +69,24 @@ fn engines(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
     let table = midgame(&gamewright, 2, 20);
+    group.bench_function("search decision (default iterations)", |b| {
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        b.iter(|| Bot::by_name("search").unwrap().choose(&table, &mut rng))
+    });
+    group.finish();
+
+    let tricky =
+        tricky_safari::Game::read(&ruleset("tricky-safari"), &["varying-layout".to_string()])
+            .unwrap();
+    let turns_per_game = random_games(&tricky, 2, 100) / 100;
+    let mut group = c.benchmark_group("tricky-safari");
+    group.throughput(Throughput::Elements(turns_per_game * 10));
+    group.bench_function("random turns (10 games, layout varying)", |b| {
+        b.iter(|| random_games(&tricky, 2, 10))
+    });
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(20);
+    let table = midgame(&tricky, 2, 10);
     group.bench_function("search decision (default iterations)", |b| {
         let mut rng = Pcg64Mcg::seed_from_u64(1);
         b.iter(|| Bot::by_name("search").unwrap().choose(&table, &mut rng))

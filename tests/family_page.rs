@@ -1,7 +1,8 @@
-//! The playtest page of a game made of components (Gamewright's Safari): built with the game,
-//! its WebAssembly engine held to the native one over 1,000 seeded games, and a whole
-//! hot-seat game clicked through in Chromium, hands hidden between seats, whose downloaded log
-//! the native engine replays to the same end.
+//! The playtest pages of the games made of components that have an engine (Gamewright's
+//! Safari, Tricky Safari): built with the game, the WebAssembly engine held to the native one
+//! over 1,000 seeded games of each, and a whole hot-seat game of each clicked through in
+//! Chromium (Gamewright's hands hidden between seats), whose downloaded log the native engine
+//! replays to the same end.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,11 +27,15 @@ impl Built {
     }
 }
 
-fn built() -> &'static Built {
-    static BUILT: OnceLock<Built> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let mut folder =
-            GameFolder::open(&Path::new(ROOT).join("content/gamewright-safari")).unwrap();
+const GAMEWRIGHT: usize = 0;
+const TRICKY: usize = 1;
+const PACKS: [&str; 2] = ["gamewright-safari", "tricky-safari"];
+
+fn built(pack: usize) -> &'static Built {
+    static BUILT: [OnceLock<Built>; 2] = [OnceLock::new(), OnceLock::new()];
+    BUILT[pack].get_or_init(|| {
+        let name = PACKS[pack];
+        let mut folder = GameFolder::open(&Path::new(ROOT).join("content").join(name)).unwrap();
         let options = BuildOptions {
             targets: vec![Target::Ruleset, Target::Play],
             ..BuildOptions::default()
@@ -38,7 +43,7 @@ fn built() -> &'static Built {
         let outputs = safari::build(&mut folder, &options)
             .outputs
             .expect("the pack builds");
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("family-page");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-page-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         for output in &outputs {
             let path = dir.join(&output.path);
@@ -80,7 +85,13 @@ fn script() -> PathBuf {
 
 #[test]
 fn the_page_is_one_file_holding_the_engine_and_the_ruleset() {
-    let html = std::fs::read_to_string(built().page()).unwrap();
+    for pack in [GAMEWRIGHT, TRICKY] {
+        one_file(built(pack));
+    }
+}
+
+fn one_file(built: &Built) {
+    let html = std::fs::read_to_string(built.page()).unwrap();
     assert!(html.contains("<script id=\"ruleset\" type=\"application/json\">"));
     assert!(html.contains("<script id=\"engine\""));
     assert!(html.contains("Content-Security-Policy"));
@@ -99,16 +110,28 @@ fn the_page_is_one_file_holding_the_engine_and_the_ruleset() {
 
 #[test]
 fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
+    same_games(GAMEWRIGHT, &[vec![], vec!["diagonal"], vec!["swapping"]]);
+}
+
+#[test]
+fn the_webassembly_engine_plays_1000_seeded_games_of_tricky_safari_as_the_native_engine() {
+    same_games(TRICKY, &[vec![], vec!["varying-layout"]]);
+}
+
+/// 1,000 games of bots with the standard rules, 100 with each variant, the page's engine in
+/// Node against the native one, action for action.
+fn same_games(pack: usize, variant_sets: &[Vec<&str>]) {
     let Some(node) = node() else { return };
-    let built = built();
+    let built = built(pack);
+    let (fewest, most) = if pack == GAMEWRIGHT { (2, 5) } else { (2, 2) };
     let mut requests = Vec::new();
-    for variants in [vec![], vec!["diagonal"], vec!["swapping"]] {
+    for variants in variant_sets {
         requests.push(
             serde_json::json!({ "op": "open", "ruleset": built.ruleset, "variants": variants }),
         );
         let games = if variants.is_empty() { 1000 } else { 100 };
         for game in 0..games as u64 {
-            let players = 2 + (game % 4) as usize;
+            let players = fewest + (game as usize % (most - fewest + 1));
             let seats: Vec<&str> = (0..players)
                 .map(|seat| {
                     if (game as usize + seat).is_multiple_of(10) {
@@ -124,7 +147,7 @@ fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
     }
     requests
         .push(serde_json::json!({ "op": "selfplay", "seats": ["search:50", "greedy"], "seed": 5 }));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("family-engine");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-engine-{}", PACKS[pack]));
     std::fs::create_dir_all(&dir).unwrap();
     let lines: Vec<String> = requests.iter().map(|r| r.to_string()).collect();
     std::fs::write(dir.join("requests.jsonl"), lines.join("\n")).unwrap();
@@ -176,24 +199,62 @@ fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
 
 #[test]
 fn a_hot_seat_game_is_clicked_through_in_the_browser_with_hands_hidden_between_seats() {
-    let Some(node) = node() else { return };
-    let Some(chromium) = browser::chromium() else {
+    let mut broken: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
+    broken["rules"]["turn"]["distinct_in"] = serde_json::json!(["row", "sideways"]);
+    let Some(result) = play(GAMEWRIGHT, "person,person,greedy", &broken) else {
         return;
     };
-    let built = built();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("family-play");
+    assert!(
+        result["passes"].as_u64().unwrap() > 10,
+        "two people took turns: {result}"
+    );
+    assert_eq!(
+        result["hidden_while_passing"], true,
+        "a hand showed while the device was passed"
+    );
+    let message = result["broken_message"].as_str().unwrap();
+    assert!(
+        message.contains("rules.turn.distinct_in") && message.contains("sideways"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_game_of_tricky_safari_is_clicked_through_in_the_browser() {
+    let mut broken: serde_json::Value = serde_json::from_str(&built(TRICKY).ruleset).unwrap();
+    broken["rules"]["camera_move"]["lines"] = serde_json::json!("sideways");
+    let Some(result) = play(TRICKY, "person,person", &broken) else {
+        return;
+    };
+    // Nothing is hidden in Tricky Safari: the board stays on screen between the two people.
+    assert_eq!(result["passes"], 0, "{result}");
+    let message = result["broken_message"].as_str().unwrap();
+    assert!(
+        message.contains("rules.camera_move.lines") && message.contains("sideways"),
+        "{message}"
+    );
+}
+
+/// Plays `seats` on the pack's page by clicks to the game's end: checks what every game's page
+/// must do (undo, the log downloaded and loaded back, the broken ruleset refused with the
+/// game kept, a reload keeping the game, the native engine replaying the log to the page's
+/// scores) and returns the scenario's result for the game's own checks.
+fn play(pack: usize, seats: &str, broken: &serde_json::Value) -> Option<serde_json::Value> {
+    let node = node()?;
+    let chromium = browser::chromium()?;
+    let built = built(pack);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-play-{}", PACKS[pack]));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let broken = dir.join("broken.json");
-    let mut ruleset: serde_json::Value = serde_json::from_str(&built.ruleset).unwrap();
-    ruleset["rules"]["turn"]["distinct_in"] = serde_json::json!(["row", "sideways"]);
-    std::fs::write(&broken, ruleset.to_string()).unwrap();
+    let broken_file = dir.join("broken.json");
+    std::fs::write(&broken_file, broken.to_string()).unwrap();
     let output = Command::new(node)
         .arg(script())
         .arg("play")
         .arg(built.page())
         .arg(&dir)
-        .arg(&broken)
+        .arg(&broken_file)
+        .arg(seats)
         .env("CHROMIUM", chromium)
         .output()
         .unwrap();
@@ -210,20 +271,12 @@ fn a_hot_seat_game_is_clicked_through_in_the_browser_with_hands_hidden_between_s
         serde_json::json!([]),
         "the page complained"
     );
-    let result = &report["result"];
+    let result = report["result"].clone();
     println!("screenshots: {}", dir.display());
     assert!(
         result["over"].is_string(),
         "the game did not end: {}",
         result["status"]
-    );
-    assert!(
-        result["passes"].as_u64().unwrap() > 10,
-        "two people took turns: {result}"
-    );
-    assert_eq!(
-        result["hidden_while_passing"], true,
-        "a hand showed while the device was passed"
     );
     let undo = &result["undo"];
     assert!(
@@ -234,39 +287,42 @@ fn a_hot_seat_game_is_clicked_through_in_the_browser_with_hands_hidden_between_s
         result["log"], result["reloaded_log"],
         "the downloaded log loads back as another game"
     );
-    let message = result["broken_message"].as_str().unwrap();
-    assert!(
-        message.contains("rules.turn.distinct_in") && message.contains("sideways"),
-        "{message}"
-    );
+    let length = result["log"].as_array().map(|l| l.len() as u64);
     assert_eq!(
         result["log_after_broken"].as_u64(),
-        result["log"].as_array().map(|l| l.len() as u64)
+        length,
+        "the broken ruleset cost the game"
     );
     assert_eq!(
         result["log_after_reload"].as_u64(),
-        result["log"].as_array().map(|l| l.len() as u64)
+        length,
+        "a reload lost the game"
     );
 
     // The native engine replays the downloaded log to the page's end.
     let saved: serde_json::Value =
         serde_json::from_slice(&std::fs::read(result["saved"].as_str().unwrap()).unwrap()).unwrap();
-    let rules = any::open(saved["ruleset"].to_string().as_bytes(), &[]).unwrap();
+    let variants: Vec<String> = serde_json::from_value(saved["variants"].clone()).unwrap();
+    let rules = any::open(saved["ruleset"].to_string().as_bytes(), &variants).unwrap();
     let seats: Vec<Option<String>> = serde_json::from_value(saved["seats"].clone()).unwrap();
     let game = rules
-        .session(seats, saved["seed"].as_u64().unwrap(), &saved["actions"])
+        .session(
+            seats.clone(),
+            saved["seed"].as_u64().unwrap(),
+            &saved["actions"],
+        )
         .unwrap();
     let outcome = game.outcome().expect("the replayed game is over");
     let status = result["status"].as_str().unwrap();
     for (seat, score) in outcome.scores.iter().enumerate() {
-        let name = if saved["seats"][seat].is_null() {
-            format!("Player {}", seat + 1)
-        } else {
-            format!("Bot {} (greedy)", seat + 1)
+        let name = match &seats[seat] {
+            None => format!("Player {}", seat + 1),
+            Some(bot) => format!("Bot {} ({bot})", seat + 1),
         };
         assert!(
             status.contains(&format!("{name} {score}")),
             "{status} lacks {name} {score}"
         );
     }
+    Some(result)
 }

@@ -39,6 +39,7 @@ mod snippets;
 mod step;
 mod tables;
 mod terminal;
+mod tricky_safari;
 mod tts;
 mod tts_lua;
 mod tts_replay;

@@ -3,10 +3,11 @@
 //   node family.mjs engine PAGE REQUESTS OUT
 //       The engine the page holds, run by Node through its family entry point: answers each
 //       request line of REQUESTS (JSON) with a line of OUT.
-//   node family.mjs play PAGE DIR BROKEN
+//   node family.mjs play PAGE DIR BROKEN SEATS
 //       The page in Debian's Chromium, played by Playwright as people would: a new game of
-//       two people and a bot in hot seat, every turn clicked until the game ends, an undo, the
-//       log downloaded and loaded back, and BROKEN (a ruleset that must be refused) opened.
+//       SEATS (`person,person,greedy`) in hot seat, every turn clicked until the game ends, an
+//       undo, the log downloaded and loaded back, and BROKEN (a ruleset that must be refused)
+//       opened.
 //       DIR receives the screenshots, the downloaded log and `result.json`.
 //
 // Every console message and uncaught error of the page is a failure of the scenario.
@@ -48,7 +49,8 @@ const pick = (n) => {
   return state % n;
 };
 
-async function play(pageFile, dir, broken) {
+async function play(pageFile, dir, broken, seatList) {
+  const seats = seatList.split(",");
   mkdirSync(dir, { recursive: true });
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
@@ -64,16 +66,14 @@ async function play(pageFile, dir, broken) {
     if (!request.url().startsWith("blob:") && !request.url().startsWith("data:")) problems.push(`request: ${request.url()}`);
   });
   await page.goto(`file://${pageFile}`);
-  await page.waitForSelector("#table .jungle");
+  await page.waitForSelector("#table .jungle, #table .board");
   await page.screenshot({ path: join(dir, "opened.png") });
 
-  // A new game: two people and a greedy bot, seed 42, bots at once.
+  // A new game of the seats asked for, seed 42, bots at once.
   await page.selectOption("#pace", "instant");
   await page.click("[data-action=new]");
-  await page.selectOption("select[name=players]", "3");
-  await page.selectOption("select[name=seat-0]", "person");
-  await page.selectOption("select[name=seat-1]", "person");
-  await page.selectOption("select[name=seat-2]", "greedy");
+  await page.selectOption("select[name=players]", String(seats.length));
+  for (const [seat, who] of seats.entries()) await page.selectOption(`select[name=seat-${seat}]`, who);
   await page.fill("input[name=seed]", "42");
   await page.click("[data-action=start]");
 
@@ -93,14 +93,14 @@ async function play(pageFile, dir, broken) {
       await page.click("[data-action=reveal]");
       continue;
     }
-    const charlie = await page.$("[data-action=charlie]");
-    if (charlie) {
-      await charlie.click();
+    const playable = await page.$$(".card.playable, .cell.playable");
+    if (playable.length === 0) {
+      const only = await page.$("[data-action=charlie], [data-action=pass]");
+      if (!only) throw new Error(`step ${step}: nothing to click:\n${await page.textContent("#app")}`);
+      await only.click();
       result.clicks += 1;
       continue;
     }
-    const playable = await page.$$(".card.playable");
-    if (playable.length === 0) throw new Error(`step ${step}: nothing to click:\n${await page.textContent("#app")}`);
     await playable[pick(playable.length)].click();
     result.clicks += 1;
     if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
@@ -143,7 +143,7 @@ async function play(pageFile, dir, broken) {
 
   // A reload keeps the game.
   await page.reload();
-  await page.waitForSelector("#table .jungle");
+  await page.waitForSelector("#table .jungle, #table .board");
   result.log_after_reload = await page.$$eval("#log li", (items) => items.length);
 
   await browser.close();
@@ -153,6 +153,6 @@ async function play(pageFile, dir, broken) {
 if (command === "engine") await engine(...args);
 else if (command === "play") await play(...args);
 else {
-  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN");
+  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS");
   process.exit(2);
 }

@@ -172,7 +172,7 @@
     const mover = state.to_move;
     if (S.viewer === null) S.viewer = state.viewer;
     if (mover !== null && !state.bots[mover] && mover !== S.viewer) {
-      if (people.length > 1) {
+      if (people.length > 1 && HIDES_HANDS[S.ruleset.game.rules]) {
         S.passing = true;
         S.viewer = mover;
       } else {
@@ -311,7 +311,67 @@
       el("ul", { class: "others" }, others));
   }
 
-  const RENDERERS = { "gamewright-safari": gamewright };
+  // ---- Tricky Safari ----------------------------------------------------------------------
+
+  const ARROWS = { north: "↑", east: "→", south: "↓", west: "←" };
+
+  function pieceSymbol(set, piece) {
+    const pieces = S.ruleset.pieces.find((p) => p.id === set)?.pieces || [];
+    return symbolOf(pieces.find((p) => p.id === piece)?.symbol || piece);
+  }
+
+  function trickySafari(state, act) {
+    const { view, legal } = state;
+    const rules = S.ruleset.rules;
+    const cameraIds = (S.ruleset.pieces.find((p) => p.id === rules.cameras)?.pieces || []).map((p) => p.id);
+    const board = el("div", { class: "board", style: `grid-template-columns: repeat(${view.columns}, var(--cell))` });
+    view.terrain.forEach((terrain, cell) => {
+      const symbol = symbolOf(rules.terrain[terrain] || terrain);
+      const move = legal.find((l) => l.action.do === "move" && l.action.to === cell);
+      const animal = view.animals.find((a) => a.cell === cell);
+      const camera = view.cameras.indexOf(cell);
+      const column = String.fromCharCode(97 + (cell % view.columns));
+      const name = `${column}${Math.floor(cell / view.columns) + 1}`;
+      const node = el("button", {
+        class: `cell ${terrain}${move ? " playable" : ""}`,
+        style: `--terrain:${symbol.color || "#ddd"}`,
+        "data-cell": name,
+        disabled: !move,
+        title: move ? `${seatName(state.to_move)} ${move.says}` : name,
+        onclick: move ? () => act(move.action) : null,
+      });
+      if (terrain !== "open") node.append(el("span", { class: "terrain" }, symbol.glyph || ""));
+      if (animal) {
+        const look = pieceSymbol(rules.animals, animal.id);
+        node.append(el("span", { class: "animal", style: `--suit:${look.color || "#333"}`, title: `${look.label} facing ${animal.facing}` },
+          `${look.glyph || look.label.slice(0, 2)}${ARROWS[animal.facing]}`,
+          el("span", { class: "shots" }, ...animal.photographed_by.map((seat) => el("i", { style: `background:${pieceSymbol(rules.cameras, cameraIds[seat]).color}` })))));
+      }
+      if (camera >= 0) {
+        const look = pieceSymbol(rules.cameras, cameraIds[camera]);
+        node.append(el("span", { class: "camera", style: `--suit:${look.color || "#000"}`, title: `${seatName(camera)}'s camera` }, look.glyph || "C"));
+      }
+      board.append(node);
+    });
+    const pass = legal.find((l) => l.action.do === "pass");
+    const mover = state.to_move;
+    const prompt = state.outcome || mover === null || state.bots[mover] ? "" :
+      (view.moves[mover] === 0 ? "First move: along a row or column, or stay in your corner." : pass ? "Your camera cannot move: it stays." : "Move your camera in a straight line, any way, any distance.");
+    const seats = [0, 1].map((seat) => {
+      const look = pieceSymbol(rules.cameras, cameraIds[seat]);
+      return el("li", { style: `--suit:${look.color}` }, `${seatName(seat)} (${look.label}): ${view.photos[seat]} of ${view.animals.length} photographed, ${view.moves[seat]} of ${view.moves_per_player} moves`);
+    });
+    return el("div", { class: "tricky" },
+      el("p", { class: "prompt" }, prompt),
+      board,
+      pass ? el("div", { class: "stack" }, el("button", { class: "primary", "data-action": "pass", onclick: () => act(pass.action) }, "Stay")) : null,
+      el("ul", { class: "others" }, seats));
+  }
+
+  const RENDERERS = { "gamewright-safari": gamewright, "tricky-safari": trickySafari };
+  // The games whose seats hold what the others may not see: the table is hidden between two
+  // people at one screen.
+  const HIDES_HANDS = { "gamewright-safari": true };
 
   // ---- Dialogs ------------------------------------------------------------------------------
 

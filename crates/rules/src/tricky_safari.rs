@@ -23,6 +23,38 @@ use crate::model::{BoxDef, Section};
 
 pub(crate) struct TrickySafari;
 
+/// Where the rulebook is silent or unclear, what the engine does, and why.
+const RULINGS: &[(&str, &str)] = &[
+    (
+        "Who moves first?",
+        "The first camera of the `cameras` set (yellow in this pack), seat 1: the rulebook names yellow first in its example.",
+    ),
+    (
+        "Which way is north?",
+        "Toward the board's first row, the top as printed (row 1); the animals move top row first, left to right in a row.",
+    ),
+    (
+        "Do animals block the first move?",
+        "Yes: the first move is as a rook, over open cells only, stopped by forest, lake, an animal or the edge, and it may end nowhere but on a free cell; a camera may pass instead.",
+    ),
+    (
+        "Is a camera that cannot move stuck for good?",
+        "No: it stays where it is that turn (a pass), which counts as one of its moves.",
+    ),
+    (
+        "When are photographs taken?",
+        "By the camera that moved, at the end of its move, and by both cameras after the animals move; each player photographs each animal once.",
+    ),
+    (
+        "When does the game end?",
+        "After a round in which a player has every animal (both: a draw), counting the photographs taken when the animals move; or when both players have made their moves, the animals not moving after the last round; then the most photographs win, equal photographs draw.",
+    ),
+    (
+        "How do the forests and lakes vary from game to game?",
+        "In the variant `varying-layout` each patch of forest or lake moves up to two cells each way at random onto open ground (never onto a camera's corner), and an animal left on terrain it does not cross steps to the nearest cell it may stand on: the rulebook moves such an animal one cell away.",
+    ),
+];
+
 const KEYS: &[Key] = &[
     Key {
         name: "board",
@@ -171,20 +203,23 @@ impl Rules for TrickySafari {
             "animals_cross": crossing,
             "moves_per_player": params.moves,
             "log": written("log"),
-            "first_move": "orthogonal, any distance over open cells, or pass",
-            "camera_move": "one direction, orthogonal or diagonal, any distance; not onto or through forest, lake or an animal; through the other camera but not ending on it; must move when it can",
-            "photograph": "an animal is photographed by a camera on the cell in front of it or at one of its sides, after the camera's move and after the animals move",
-            "animal_order": "after both players move, each animal moves one cell: top row first, left to right within a row",
-            "animal_move": [
-                "not blocked ahead: one cell forward",
-                "blocked ahead and on one side: turn a quarter to the open side and move",
-                "blocked ahead and on both sides: turn around and move",
-                "blocked on all four sides: turn around and stay",
-                "blocked ahead by forest with both sides open: turn left and move",
-                "blocked ahead by anything else with both sides open: turn right and move"
-            ],
-            "blocked_by": ["forest", "lake", "animal", "camera", "edge"],
-            "end": "a player has photographed every animal (equal turns: both on the same turn is a draw), or both players have made their moves; then most photographs wins",
+            "first_seat": 0,
+            "first_move": { "lines": "orthogonal", "may_pass": true },
+            "camera_move": { "lines": "any", "may_pass": false },
+            "photograph": { "sides": ["front", "left", "right"], "after_animals_move": true },
+            "animal_move": {
+                "forest_ahead_turns": "left",
+                "other_ahead_turns": "right",
+                "after_last_round": false,
+            },
+            "layout": { "vary": false },
+            "variants": {
+                "varying-layout": { "layout": { "vary": true } },
+            },
+            "rulings": RULINGS
+                .iter()
+                .map(|(question, ruling)| json!({ "question": question, "ruling": ruling }))
+                .collect::<Vec<_>>(),
         })
     }
 }

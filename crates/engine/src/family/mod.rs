@@ -17,6 +17,7 @@ pub mod gamewright;
 pub mod ruleset;
 pub mod session;
 pub mod sim;
+pub mod tricky_safari;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -79,7 +80,7 @@ pub struct Outcome {
 }
 
 /// The games of the family that have an engine, by the ruleset's `game.rules`.
-pub const ENGINES: &[&str] = &[gamewright::ID];
+pub const ENGINES: &[&str] = &[gamewright::ID, tricky_safari::ID];
 
 /// A game of the family ready to start: its rules, read from a ruleset.
 pub trait Start: Sized {

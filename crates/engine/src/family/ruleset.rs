@@ -24,7 +24,49 @@ pub struct Components {
     pub symbols: Vec<Symbol>,
     #[serde(default)]
     pub decks: Vec<Deck>,
+    #[serde(default)]
+    pub boards: Vec<Board>,
+    #[serde(default)]
+    pub pieces: Vec<PieceSet>,
+    #[serde(default)]
+    pub setups: Vec<Setup>,
     pub rules: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Board {
+    pub id: String,
+    pub columns: usize,
+    pub rows: usize,
+    /// Rows from the top, each cell's symbol id.
+    pub cells: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PieceSet {
+    pub id: String,
+    pub pieces: Vec<Piece>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Piece {
+    pub id: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Setup {
+    pub players: Vec<u32>,
+    #[serde(default)]
+    pub place: Vec<Place>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Place {
+    pub set: String,
+    pub piece: String,
+    /// A cell: `c4`, the column's letter from the left and the row's number from the top.
+    pub at: String,
+    pub facing: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
