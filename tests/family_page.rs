@@ -326,3 +326,110 @@ fn play(pack: usize, seats: &str, broken: &serde_json::Value) -> Option<serde_js
     }
     Some(result)
 }
+
+/// Every leaf of the rules, setups, boards, pieces and the first card of each ruleset
+/// replaced by hostile values, and each mutant opened, started, played by bots, acted on with
+/// nonsense and resumed from a bad log: the engine answers every request, an error or a game,
+/// and never panics (in WebAssembly a panic would end the page's engine).
+#[test]
+fn no_request_makes_the_family_engine_panic() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, child) in map {
+                    path.push(key.clone());
+                    leaves(child, path, out);
+                    path.pop();
+                }
+            }
+            serde_json::Value::Array(items) => {
+                out.push(path.clone());
+                for (i, child) in items.iter().enumerate().take(3) {
+                    path.push(i.to_string());
+                    leaves(child, path, out);
+                    path.pop();
+                }
+            }
+            _ => out.push(path.clone()),
+        }
+    }
+    fn at<'a>(value: &'a mut serde_json::Value, path: &[String]) -> &'a mut serde_json::Value {
+        path.iter().fold(value, |v, key| match v {
+            serde_json::Value::Array(items) => &mut items[key.parse::<usize>().unwrap()],
+            other => &mut other[key.as_str()],
+        })
+    }
+    let hostile = [
+        serde_json::json!(0),
+        serde_json::json!(-1),
+        serde_json::json!(4_294_967_296u64),
+        serde_json::json!(1e300),
+        serde_json::json!(""),
+        serde_json::json!("zz"),
+        serde_json::json!([]),
+        serde_json::json!(null),
+    ];
+    let mut requests = 0;
+    let mut panics = Vec::new();
+    for pack in [GAMEWRIGHT, TRICKY] {
+        let ruleset: serde_json::Value = serde_json::from_str(&built(pack).ruleset).unwrap();
+        let mut paths = Vec::new();
+        for part in ["rules", "setups", "boards", "pieces", "game"] {
+            if let Some(value) = ruleset.get(part) {
+                leaves(value, &mut vec![part.to_string()], &mut paths);
+            }
+        }
+        if ruleset["decks"][0]["cards"][0].is_object() {
+            let first_card = vec!["decks".into(), "0".into(), "cards".into(), "0".into()];
+            leaves(
+                &ruleset["decks"][0]["cards"][0],
+                &mut first_card.clone(),
+                &mut paths,
+            );
+        }
+        for path in &paths {
+            for value in &hostile {
+                let mut mutant = ruleset.clone();
+                *at(&mut mutant, path) = value.clone();
+                let mut session = safari_engine_wasm::family::FamilySession::default();
+                let script = [
+                    serde_json::json!({ "op": "open", "ruleset": mutant.to_string() }),
+                    serde_json::json!({ "op": "selfplay", "seats": ["random", "random"], "seed": 3 }),
+                    serde_json::json!({ "op": "start", "seats": [null, "random"], "seed": 9 }),
+                    serde_json::json!({ "op": "act", "action": { "do": "take", "cell": 250 } }),
+                    serde_json::json!({ "op": "act", "action": { "do": "move", "to": 255 } }),
+                    serde_json::json!({ "op": "hint", "bot": "greedy" }),
+                    serde_json::json!({ "op": "resume", "seats": [null, null], "seed": 1, "log": [{ "seat": 7, "action": { "do": "pass" } }] }),
+                    serde_json::json!({ "op": "undo" }),
+                    serde_json::json!({ "op": "state", "seat": 99 }),
+                ];
+                for request in script {
+                    requests += 1;
+                    let answer = catch_unwind(AssertUnwindSafe(|| {
+                        session.handle(request.to_string().as_bytes())
+                    }));
+                    match answer {
+                        Ok(text) => assert!(
+                            text.starts_with("{\"ok\"") || text.starts_with("{\"error\""),
+                            "{text}"
+                        ),
+                        Err(_) => panics.push(format!(
+                            "{} {}={value}: {}",
+                            PACKS[pack],
+                            path.join("."),
+                            request["op"]
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "{} of {requests} requests panicked:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+    assert!(requests > 2000, "{requests} requests");
+}

@@ -394,3 +394,94 @@ fn the_checker_and_the_engine_agree_on_which_jungles_deal() {
     }
     assert!(clean > 0 && refused > 0, "{clean} clean, {refused} refused");
 }
+
+/// `safari sim` and `safari diff` on a game of the family, as a designer runs them.
+#[test]
+fn sim_and_diff_play_the_game_and_name_its_variants() {
+    let out = std::env::temp_dir().join(format!("safari-family-sim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let safari = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
+    let out_arg = out.to_string_lossy().to_string();
+    let sim = safari(&[
+        "sim",
+        PACK,
+        "--games",
+        "100",
+        "--variant",
+        "diagonal",
+        "--out",
+        &out_arg,
+    ]);
+    let text = String::from_utf8_lossy(&sim.stdout);
+    assert_eq!(
+        sim.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    for line in [
+        "Safari (diagonal), 2 players",
+        "greedy, random (seats rotating)",
+        "wins by bot: greedy",
+        "Findings:",
+        "first seat wins",
+    ] {
+        assert!(text.contains(line), "no `{line}` in:\n{text}");
+    }
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("gamewright-safari/sim/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["tables"].as_array().unwrap().len(), 3);
+    assert_eq!(report["tables"][0]["games"], 100);
+    // An unknown variant is named with the ones the game offers.
+    let wrong = safari(&["sim", PACK, "--variant", "diagonals", "--out", &out_arg]);
+    let error = String::from_utf8_lossy(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(2), "{error}");
+    assert!(
+        error.contains("no variant `diagonals`") && error.contains("diagonal, swapping"),
+        "{error}"
+    );
+    // diff: the same pack against itself moves nothing; against a copy with another
+    // tie-break-free scoring it moves the scores.
+    let copy = out.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["game.toml", "components.toml"] {
+        std::fs::copy(Path::new(PACK).join(file), copy.join(file)).unwrap();
+    }
+    let game = std::fs::read_to_string(copy.join("game.toml")).unwrap();
+    std::fs::write(
+        copy.join("game.toml"),
+        game.replace("penalty = \"hyena\"", "penalty = \"zebra\""),
+    )
+    .unwrap();
+    let diff = safari(&[
+        "diff",
+        PACK,
+        &copy.to_string_lossy(),
+        "--games",
+        "100",
+        "--policy",
+        "greedy",
+    ]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&diff.stderr)
+    );
+    assert!(
+        text.contains("greedy, greedy:")
+            && text.contains("mean score by seat:")
+            && text.contains(" → "),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -92,27 +92,35 @@ fn greedy<G: Play>(game: &G, legal: &[G::Action], rng: &mut Pcg64Mcg) -> G::Acti
     let tables: Vec<G> = (0..GREEDY_SAMPLES)
         .map(|_| game.determinise(seat, rng))
         .collect();
-    let mut best = Vec::new();
-    let mut best_value = f64::NEG_INFINITY;
-    for &action in legal {
-        let value = tables
-            .iter()
-            .map(|table| {
-                let mut after = table.clone();
-                after.apply(action);
-                best_of_turn(&after, seat, GREEDY_DEPTH)
-            })
-            .sum::<f64>()
-            / tables.len() as f64;
-        if value > best_value + 1e-9 {
-            best_value = value;
-            best.clear();
-        }
-        if value > best_value - 1e-9 {
-            best.push(action);
-        }
-    }
-    best[rng.random_range(0..best.len())]
+    let values: Vec<f64> = legal
+        .iter()
+        .map(|&action| {
+            tables
+                .iter()
+                .map(|table| {
+                    let mut after = table.clone();
+                    after.apply(action);
+                    best_of_turn(&after, seat, GREEDY_DEPTH)
+                })
+                .sum::<f64>()
+                / tables.len() as f64
+        })
+        .collect();
+    // The best actions, equal within rounding; any legal one if no value is a number.
+    let top = values
+        .iter()
+        .copied()
+        .filter(|v| !v.is_nan())
+        .fold(f64::NEG_INFINITY, f64::max);
+    let tolerance = 1e-9 * top.abs().max(1.0);
+    let best: Vec<G::Action> = legal
+        .iter()
+        .zip(&values)
+        .filter(|(_, v)| **v >= top - tolerance)
+        .map(|(a, _)| *a)
+        .collect();
+    let from = if best.is_empty() { legal } else { &best };
+    from[rng.random_range(0..from.len())]
 }
 
 /// How well `seat` can stand by the end of its turn from here, looking `depth` actions on.

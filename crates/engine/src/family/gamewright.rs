@@ -154,6 +154,9 @@ fn bad(path: impl Into<String>, message: impl Into<String>) -> LoadError {
 
 /// The most cards a game deals: card indexes are bytes.
 const MOST_CARDS: usize = 250;
+/// Turns after which any game ends (`turn_limit`), whatever the ruleset says: rules that let
+/// players take face-up cards without a limit of their own could otherwise go on for ever.
+const MOST_TURNS: u32 = 10_000;
 /// The most suits a game has.
 const MOST_SUITS: usize = 64;
 /// The largest jungle side read.
@@ -374,6 +377,9 @@ impl Start for Game {
 
     fn start(&self, players: usize, seed: u64) -> Result<Table, String> {
         let rules = &self.rules;
+        if players == 0 {
+            return Err("a game has at least one player".to_string());
+        }
         let setup = rules
             .setups
             .get(&players)
@@ -404,7 +410,7 @@ impl Start for Game {
             })
             .collect();
         let jungle = cards.map(Cell::Down).collect();
-        Ok(Table {
+        let mut table = Table {
             rules: rules.clone(),
             rows: setup.rows,
             columns: setup.columns,
@@ -416,7 +422,11 @@ impl Start for Game {
             holding: None,
             over: None,
             charlies_played: 0,
-        })
+        };
+        if table.no_turn_possible() {
+            table.over = Some("no_turn_possible");
+        }
+        Ok(table)
     }
 
     fn players(&self) -> (usize, usize) {
@@ -513,7 +523,9 @@ impl Table {
             Some("jungle_face_up")
         } else if end.last_charlie_played && self.stack == 0 && self.charlies_played > 0 {
             Some("last_charlie_played")
-        } else if end.turn_limit.is_some_and(|limit| self.turns >= limit) {
+        } else if end.turn_limit.is_some_and(|limit| self.turns >= limit)
+            || self.turns >= MOST_TURNS
+        {
             Some("turn_limit")
         } else {
             None
