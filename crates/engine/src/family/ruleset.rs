@@ -14,7 +14,7 @@ use crate::LoadError;
 
 /// The format's name and the version read.
 pub const FORMAT: &str = "safari-components";
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// The parts of a components ruleset an engine reads.
 #[derive(Debug, Clone, Deserialize)]
