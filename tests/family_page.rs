@@ -58,27 +58,6 @@ fn built(pack: usize) -> &'static Built {
     })
 }
 
-/// Node with playwright-core, or `None` when the test should be skipped (as tests/playtest.rs).
-fn node() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    let node = std::env::split_paths(&path)
-        .map(|dir| dir.join("node"))
-        .find(|c| c.is_file());
-    let playwright = Path::new(ROOT).join("tests/browser/node_modules/playwright-core");
-    match node {
-        Some(node) if playwright.is_dir() => Some(node),
-        _ if std::env::var_os("SAFARI_REQUIRE_BROWSER").is_some() => {
-            panic!(
-                "SAFARI_REQUIRE_BROWSER is set but Node or playwright-core is missing (cd tests/browser && npm ci)"
-            )
-        }
-        _ => {
-            eprintln!("SKIPPED: no Node with playwright-core (cd tests/browser && npm ci)");
-            None
-        }
-    }
-}
-
 fn script() -> PathBuf {
     Path::new(ROOT).join("tests/browser/family.mjs")
 }
@@ -121,7 +100,7 @@ fn the_webassembly_engine_plays_1000_seeded_games_of_tricky_safari_as_the_native
 /// 1,000 games of bots with the standard rules, 100 with each variant, the page's engine in
 /// Node against the native one, action for action.
 fn same_games(pack: usize, variant_sets: &[Vec<&str>]) {
-    let Some(node) = node() else { return };
+    let Some(node) = browser::node() else { return };
     let built = built(pack);
     let (fewest, most) = if pack == GAMEWRIGHT { (2, 5) } else { (2, 2) };
     let mut requests = Vec::new();
@@ -240,7 +219,7 @@ fn a_game_of_tricky_safari_is_clicked_through_in_the_browser() {
 /// game kept, a reload keeping the game, the native engine replaying the log to the page's
 /// scores) and returns the scenario's result for the game's own checks.
 fn play(pack: usize, seats: &str, broken: &serde_json::Value) -> Option<serde_json::Value> {
-    let node = node()?;
+    let node = browser::node()?;
     let chromium = browser::chromium()?;
     let built = built(pack);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-play-{}", PACKS[pack]));

@@ -69,28 +69,6 @@ fn build_page() -> Vec<safari::backends::Output> {
     built.outputs.expect("the default game builds")
 }
 
-/// Node with playwright-core, or `None` (with the reason printed) when the test should be
-/// skipped. Panics when they are missing and required.
-fn node() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    let node = std::env::split_paths(&path)
-        .map(|dir| dir.join("node"))
-        .find(|candidate| candidate.is_file());
-    let playwright = Path::new(ROOT).join("tests/browser/node_modules/playwright-core");
-    match node {
-        Some(node) if playwright.is_dir() => Some(node),
-        _ if std::env::var_os("SAFARI_REQUIRE_BROWSER").is_some() => {
-            panic!(
-                "SAFARI_REQUIRE_BROWSER is set but Node or playwright-core is missing (cd tests/browser && npm ci)"
-            )
-        }
-        _ => {
-            eprintln!("SKIPPED: no Node with playwright-core (cd tests/browser && npm ci)");
-            None
-        }
-    }
-}
-
 fn script() -> PathBuf {
     Path::new(ROOT).join("tests/browser/playtest.mjs")
 }
@@ -98,7 +76,7 @@ fn script() -> PathBuf {
 /// Runs a scenario of `playtest.mjs` in Chromium: its result, after checking that the page
 /// logged nothing and loaded nothing from outside.
 fn play(scenario: &str, extra: Option<&Path>) -> Option<serde_json::Value> {
-    let node = node()?;
+    let node = browser::node()?;
     let chromium = browser::chromium()?;
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("playtest-{scenario}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -222,7 +200,7 @@ fn the_page_is_one_small_file_holding_the_engine_the_ruleset_and_the_pictures() 
 
 #[test]
 fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
-    let Some(node) = node() else { return };
+    let Some(node) = browser::node() else { return };
     let built = built();
     let policies = ["random", "greedy", "expected"];
     let mut requests = Vec::new();
@@ -491,7 +469,7 @@ fn a_game_log_replays_step_by_step_in_the_browser() {
 
 #[test]
 fn the_page_plays_in_firefox() {
-    let Some(node) = node() else { return };
+    let Some(node) = browser::node() else { return };
     let firefox = ["/usr/bin/firefox", "/usr/bin/firefox-esr"]
         .into_iter()
         .map(PathBuf::from)

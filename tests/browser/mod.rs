@@ -144,3 +144,26 @@ pub fn open(
         screenshot: screenshot.to_path_buf(),
     }
 }
+
+/// Node with playwright-core, or `None` (with the reason printed) when the test should be
+/// skipped. Panics when they are missing and required.
+pub fn node() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let node = std::env::split_paths(&path)
+        .map(|dir| dir.join("node"))
+        .find(|candidate| candidate.is_file());
+    let playwright =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/node_modules/playwright-core");
+    match node {
+        Some(node) if playwright.is_dir() => Some(node),
+        _ if std::env::var_os("SAFARI_REQUIRE_BROWSER").is_some() => {
+            panic!(
+                "SAFARI_REQUIRE_BROWSER is set but Node or playwright-core is missing (cd tests/browser && npm ci)"
+            )
+        }
+        _ => {
+            eprintln!("SKIPPED: no Node with playwright-core (cd tests/browser && npm ci)");
+            None
+        }
+    }
+}

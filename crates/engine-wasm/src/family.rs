@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use safari_engine::family::any::{self, Game, Rules};
 use safari_engine::family::bots;
 
-use crate::MAX_REQUEST_BYTES;
+use crate::{answered, bounded, error};
 
 /// The format of a saved game.
 pub const LOG_FORMAT: &str = "safari-family-log";
@@ -81,31 +81,16 @@ struct Open {
     rules: Box<dyn Rules>,
 }
 
-fn error(message: impl Into<String>) -> Value {
-    json!({ "message": message.into() })
-}
-
 impl FamilySession {
     pub fn handle(&mut self, request: &[u8]) -> String {
-        let answer = if request.len() > MAX_REQUEST_BYTES {
-            Err(error(format!(
-                "the file is {} MB; the most a playtest page reads is {} MB",
-                request.len() >> 20,
-                MAX_REQUEST_BYTES >> 20
-            )))
-        } else {
+        answered(bounded(request).and_then(|request| {
             match serde_json::from_slice::<Request>(request) {
                 Ok(request) => self.answer(request),
                 Err(e) => Err(error(format!(
                     "the page sent a request this engine does not read: {e}"
                 ))),
             }
-        };
-        match answer {
-            Ok(ok) => json!({ "ok": ok }),
-            Err(error) => json!({ "error": error }),
-        }
-        .to_string()
+        }))
     }
 
     fn open(&mut self, text: String, variants: Vec<String>) -> Result<Value, Value> {

@@ -106,7 +106,28 @@ fn read(bytes: &[u8]) -> Result<(Request, Known), serde_json::Error> {
 
 type Answer = Result<Value, Value>;
 
-fn error(message: impl Into<String>) -> Value {
+/// The request, if it is within the bound a page may send.
+pub(crate) fn bounded(request: &[u8]) -> Result<&[u8], Value> {
+    if request.len() > MAX_REQUEST_BYTES {
+        return Err(error(format!(
+            "the file is {} MB; the most a playtest page reads is {} MB",
+            request.len() >> 20,
+            MAX_REQUEST_BYTES >> 20
+        )));
+    }
+    Ok(request)
+}
+
+/// An answer as the page reads it: `{"ok": ...}` or `{"error": ...}`.
+pub(crate) fn answered(answer: Answer) -> String {
+    match answer {
+        Ok(ok) => json!({ "ok": ok }),
+        Err(error) => json!({ "error": error }),
+    }
+    .to_string()
+}
+
+pub(crate) fn error(message: impl Into<String>) -> Value {
     json!({ "message": message.into() })
 }
 
@@ -114,28 +135,16 @@ impl Session {
     /// Answers one request: `{"ok": ...}`, or `{"error": {"message", "path"?}}` saying what
     /// was wrong with it.
     pub fn handle(&mut self, request: &[u8]) -> String {
-        let answer = if request.len() > MAX_REQUEST_BYTES {
-            Err(error(format!(
-                "the file is {} MB; the most a playtest page reads is {} MB",
-                request.len() >> 20,
-                MAX_REQUEST_BYTES >> 20
-            )))
-        } else {
-            match read(request) {
-                Ok((request, known)) => {
-                    self.known = known;
-                    self.answer(request)
-                }
-                Err(e) => Err(error(format!(
-                    "the page sent a request this engine does not read: {e}"
-                ))),
+        let answer = bounded(request).and_then(|request| match read(request) {
+            Ok((request, known)) => {
+                self.known = known;
+                self.answer(request)
             }
-        };
-        let value = match answer {
-            Ok(ok) => json!({ "ok": ok }),
-            Err(error) => json!({ "error": error }),
-        };
-        value.to_string()
+            Err(e) => Err(error(format!(
+                "the page sent a request this engine does not read: {e}"
+            ))),
+        });
+        answered(answer)
     }
 
     fn answer(&mut self, request: Request) -> Answer {

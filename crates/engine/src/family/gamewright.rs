@@ -145,13 +145,6 @@ struct Setup {
     removed: Vec<u8>,
 }
 
-fn bad(path: impl Into<String>, message: impl Into<String>) -> LoadError {
-    LoadError {
-        path: path.into(),
-        message: message.into(),
-    }
-}
-
 /// The most cards a game deals: card indexes are bytes.
 const MOST_CARDS: usize = 250;
 /// Turns after which any game ends (`turn_limit`), whatever the ruleset says: rules that let
@@ -166,7 +159,7 @@ impl Rules {
     /// The rules of a components ruleset whose module is this game's, with `variants` applied.
     pub fn read(components: &Components, variants: &[String]) -> Result<Rules, LoadError> {
         if components.game.rules != ID {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "game.rules",
                 format!("this is a `{}` ruleset, not `{ID}`", components.game.rules),
             ));
@@ -174,7 +167,7 @@ impl Rules {
         let rules = ruleset::with_variants(&components.rules, variants)?;
         let written: Written = ruleset::rules_as(rules)?;
         let deck = components.deck(&written.animals).ok_or_else(|| {
-            bad(
+            ruleset::fault(
                 "rules.animals",
                 format!("no deck `{}` in `decks`", written.animals),
             )
@@ -186,13 +179,13 @@ impl Rules {
             let suit = card
                 .symbol
                 .clone()
-                .ok_or_else(|| bad(&path, "an animal card has no suit (`symbol`)"))?;
+                .ok_or_else(|| ruleset::fault(&path, "an animal card has no suit (`symbol`)"))?;
             let value = card
                 .fields
                 .get(&written.value_field)
                 .and_then(|v| v.as_i64())
                 .ok_or_else(|| {
-                    bad(
+                    ruleset::fault(
                         &path,
                         format!("no whole-number field `{}`", written.value_field),
                     )
@@ -213,7 +206,7 @@ impl Rules {
                 });
             }
             if cards.len() > MOST_CARDS || suits.len() > MOST_SUITS {
-                return Err(bad(
+                return Err(ruleset::fault(
                     &path,
                     format!(
                         "the engine plays at most {MOST_CARDS} animal cards of {MOST_SUITS} suits"
@@ -228,7 +221,7 @@ impl Rules {
         let charlies = components
             .deck(&written.charlie)
             .ok_or_else(|| {
-                bad(
+                ruleset::fault(
                     "rules.charlie",
                     format!("no deck `{}` in `decks`", written.charlie),
                 )
@@ -242,9 +235,9 @@ impl Rules {
             let path = format!("rules.setups.{players}");
             let count: usize = players
                 .parse()
-                .map_err(|_| bad(&path, "a player count is a whole number"))?;
+                .map_err(|_| ruleset::fault(&path, "a player count is a whole number"))?;
             if setup.jungle.rows > MOST_SIDE || setup.jungle.columns > MOST_SIDE {
-                return Err(bad(
+                return Err(ruleset::fault(
                     &path,
                     format!("a jungle side is at most {MOST_SIDE} cards"),
                 ));
@@ -257,7 +250,9 @@ impl Rules {
                         .iter()
                         .position(|c| c.id == *id)
                         .map(|i| i as u8)
-                        .ok_or_else(|| bad(&path, format!("`{id}` is not an animal card")))
+                        .ok_or_else(|| {
+                            ruleset::fault(&path, format!("`{id}` is not an animal card"))
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             setups.insert(
@@ -275,7 +270,7 @@ impl Rules {
             components.game.players[1] as usize,
         );
         if written.turn.take.is_empty() {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "rules.turn.take",
                 "a turn must be able to take some card",
             ));

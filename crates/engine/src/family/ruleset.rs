@@ -112,6 +112,14 @@ impl Components {
     }
 }
 
+/// A fault at `path` of the ruleset.
+pub(crate) fn fault(path: impl Into<String>, message: impl Into<String>) -> LoadError {
+    LoadError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
 /// Reads a components ruleset, checking its format and version.
 pub fn read(bytes: &[u8]) -> Result<Components, LoadError> {
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| LoadError {

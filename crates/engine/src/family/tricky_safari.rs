@@ -184,13 +184,6 @@ pub struct Rules {
     pub layout: Layout,
 }
 
-fn bad(path: impl Into<String>, message: impl Into<String>) -> LoadError {
-    LoadError {
-        path: path.into(),
-        message: message.into(),
-    }
-}
-
 /// The most cells a board has: cells are bytes.
 const MOST_CELLS: usize = 256;
 /// The most animals: a seat's photographs are the bits of a `u32`.
@@ -211,7 +204,7 @@ fn cell_of(name: &str, columns: usize, rows: usize) -> Option<u8> {
 impl Rules {
     pub fn read(components: &Components, variants: &[String]) -> Result<Rules, LoadError> {
         if components.game.rules != ID {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "game.rules",
                 format!("this is a `{}` ruleset, not `{ID}`", components.game.rules),
             ));
@@ -223,7 +216,7 @@ impl Rules {
             .iter()
             .find(|b| b.id == written.board)
             .ok_or_else(|| {
-                bad(
+                ruleset::fault(
                     "rules.board",
                     format!("no board `{}` in `boards`", written.board),
                 )
@@ -234,13 +227,13 @@ impl Rules {
             || rows == 0
             || columns > 26
         {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "boards",
                 format!("the engine plays boards of at most {MOST_CELLS} cells and 26 columns"),
             ));
         }
         if board.cells.len() != rows || board.cells.iter().any(|r| r.len() != columns) {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "boards",
                 "the board's cells are not `rows` rows of `columns` cells",
             ));
@@ -259,7 +252,7 @@ impl Rules {
                 && **c != written.terrain.forest
                 && written.terrain.lake.as_ref() != Some(*c)
         }) {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "boards",
                 format!("a cell of `{other}`, which is not one of the terrains in `rules.terrain`"),
             ));
@@ -275,11 +268,11 @@ impl Rules {
                 .pieces
                 .iter()
                 .find(|p| p.id == id)
-                .ok_or_else(|| bad("pieces", format!("no piece set `{id}`")))
+                .ok_or_else(|| ruleset::fault("pieces", format!("no piece set `{id}`")))
         };
         let animal_set = set(&written.animals)?;
         if animal_set.pieces.len() > MOST_ANIMALS {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "pieces",
                 format!("the engine plays at most {MOST_ANIMALS} animals"),
             ));
@@ -301,24 +294,25 @@ impl Rules {
             .setups
             .iter()
             .find(|s| s.players.contains(&2))
-            .ok_or_else(|| bad("setups", "no setup for 2 players"))?;
+            .ok_or_else(|| ruleset::fault("setups", "no setup for 2 players"))?;
         let mut starts = vec![None; animals.len()];
         let mut cameras = [None; 2];
         for (i, place) in setup.place.iter().enumerate() {
             let path = format!("setups.place[{i}]");
-            let cell = cell_of(&place.at, columns, rows)
-                .ok_or_else(|| bad(&path, format!("`{}` is not a cell of the board", place.at)))?;
+            let cell = cell_of(&place.at, columns, rows).ok_or_else(|| {
+                ruleset::fault(&path, format!("`{}` is not a cell of the board", place.at))
+            })?;
             if place.set == written.animals {
                 let animal = animals
                     .iter()
                     .position(|a| a.id == place.piece)
-                    .ok_or_else(|| bad(&path, "no such animal"))?;
+                    .ok_or_else(|| ruleset::fault(&path, "no such animal"))?;
                 let facing = place
                     .facing
                     .as_deref()
                     .and_then(Facing::parse)
                     .ok_or_else(|| {
-                        bad(
+                        ruleset::fault(
                             &path,
                             "an animal is placed facing north, east, south or west",
                         )
@@ -330,8 +324,9 @@ impl Rules {
                     .iter()
                     .position(|c| c.id == place.piece)
                     .filter(|s| *s < 2);
-                let seat =
-                    seat.ok_or_else(|| bad(&path, "a camera is one of the first two of its set"))?;
+                let seat = seat.ok_or_else(|| {
+                    ruleset::fault(&path, "a camera is one of the first two of its set")
+                })?;
                 cameras[seat] = Some(cell);
             }
         }
@@ -340,7 +335,7 @@ impl Rules {
             .enumerate()
             .map(|(i, s)| {
                 s.ok_or_else(|| {
-                    bad(
+                    ruleset::fault(
                         "setups",
                         format!("the animal `{}` is not placed", animals[i].id),
                     )
@@ -353,14 +348,15 @@ impl Rules {
                 .enumerate()
                 .find(|(_, (cell, _))| terrain[*cell as usize] != Terrain::Open)
         {
-            return Err(bad(
+            return Err(ruleset::fault(
                 "setups",
                 format!("the {} starts off open ground", animals[animal].id),
             ));
         }
         let cameras = [
-            cameras[0].ok_or_else(|| bad("setups", "the first camera is not placed"))?,
-            cameras[1].ok_or_else(|| bad("setups", "the second camera is not placed"))?,
+            cameras[0].ok_or_else(|| ruleset::fault("setups", "the first camera is not placed"))?,
+            cameras[1]
+                .ok_or_else(|| ruleset::fault("setups", "the second camera is not placed"))?,
         ];
         Ok(Rules {
             name: components.game.name.clone(),
