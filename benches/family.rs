@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use safari::world::GameFolder;
 use safari_engine::family::bots::Bot;
-use safari_engine::family::{Play, Start, gamewright, tricky_safari};
+use safari_engine::family::{Play, Start, diceafari, gamewright, tricky_safari};
 
 fn ruleset(pack: &str) -> Vec<u8> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -90,6 +90,26 @@ fn engines(c: &mut Criterion) {
     group.bench_function("search decision (default iterations)", |b| {
         let mut rng = Pcg64Mcg::seed_from_u64(1);
         b.iter(|| Bot::by_name("search").unwrap().choose(&table, &mut rng))
+    });
+    group.finish();
+
+    let diceafari = diceafari::Game::read(&ruleset("diceafari"), &[]).unwrap();
+    let turns_per_game = random_games(&diceafari, 2, 100) / 100;
+    let mut group = c.benchmark_group("diceafari");
+    group.throughput(Throughput::Elements(turns_per_game * 10));
+    group.bench_function("random turns (10 games, 2 players)", |b| {
+        b.iter(|| random_games(&diceafari, 2, 10))
+    });
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(20);
+    let table = midgame(&diceafari, 2, 10);
+    group.bench_function("search decision (default iterations)", |b| {
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        b.iter(|| Bot::by_name("search").unwrap().choose(&table, &mut rng))
+    });
+    group.bench_function("greedy decision", |b| {
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        b.iter(|| Bot::Greedy.choose(&table, &mut rng))
     });
     group.finish();
 }

@@ -29,10 +29,11 @@ impl Built {
 
 const GAMEWRIGHT: usize = 0;
 const TRICKY: usize = 1;
-const PACKS: [&str; 2] = ["gamewright-safari", "tricky-safari"];
+const DICEAFARI: usize = 2;
+const PACKS: [&str; 3] = ["gamewright-safari", "tricky-safari", "diceafari"];
 
 fn built(pack: usize) -> &'static Built {
-    static BUILT: [OnceLock<Built>; 2] = [OnceLock::new(), OnceLock::new()];
+    static BUILT: [OnceLock<Built>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     BUILT[pack].get_or_init(|| {
         let name = PACKS[pack];
         let mut folder = GameFolder::open(&Path::new(ROOT).join("content").join(name)).unwrap();
@@ -64,7 +65,7 @@ fn script() -> PathBuf {
 
 #[test]
 fn the_page_is_one_file_holding_the_engine_and_the_ruleset() {
-    for pack in [GAMEWRIGHT, TRICKY] {
+    for pack in [GAMEWRIGHT, TRICKY, DICEAFARI] {
         one_file(built(pack));
     }
 }
@@ -97,12 +98,29 @@ fn the_webassembly_engine_plays_1000_seeded_games_of_tricky_safari_as_the_native
     same_games(TRICKY, &[vec![], vec!["varying-layout"]]);
 }
 
+#[test]
+fn the_webassembly_engine_plays_1000_seeded_games_of_diceafari_as_the_native_engine() {
+    same_games(
+        DICEAFARI,
+        &[
+            vec![],
+            vec!["photo-surprise"],
+            vec!["exclusive-coverage", "wetlands"],
+            vec!["map:snake"],
+        ],
+    );
+}
+
 /// 1,000 games of bots with the standard rules, 100 with each variant, the page's engine in
 /// Node against the native one, action for action.
 fn same_games(pack: usize, variant_sets: &[Vec<&str>]) {
     let Some(node) = browser::node() else { return };
     let built = built(pack);
-    let (fewest, most) = if pack == GAMEWRIGHT { (2, 5) } else { (2, 2) };
+    let (fewest, most) = match pack {
+        GAMEWRIGHT => (2, 5),
+        DICEAFARI => (2, 4),
+        _ => (2, 2),
+    };
     let mut requests = Vec::new();
     for variants in variant_sets {
         requests.push(
@@ -210,6 +228,29 @@ fn a_game_of_tricky_safari_is_clicked_through_in_the_browser() {
     let message = result["broken_message"].as_str().unwrap();
     assert!(
         message.contains("rules.camera_move.lines") && message.contains("sideways"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_game_of_diceafari_is_clicked_through_in_the_browser() {
+    let mut broken: serde_json::Value = serde_json::from_str(&built(DICEAFARI).ruleset).unwrap();
+    broken["rules"]["turn"]["route"]["shapes"] = serde_json::json!(["line", "zigzag"]);
+    let Some(result) = play(DICEAFARI, "person,greedy,person", &broken) else {
+        return;
+    };
+    // Photos are face up in the standard game: nothing to hide between the two people.
+    assert_eq!(result["passes"], 0, "{result}");
+    let log = result["log"].as_array().unwrap();
+    for said in ["re-rolls", "claims", "takes the"] {
+        assert!(
+            log.iter().any(|l| l.as_str().unwrap().contains(said)),
+            "no `{said}` in the log: {log:?}"
+        );
+    }
+    let message = result["broken_message"].as_str().unwrap();
+    assert!(
+        message.contains("rules.turn.route.shapes") && message.contains("zigzag"),
         "{message}"
     );
 }
@@ -351,10 +392,12 @@ fn no_request_makes_the_family_engine_panic() {
     ];
     let mut requests = 0;
     let mut panics = Vec::new();
-    for pack in [GAMEWRIGHT, TRICKY] {
+    for pack in [GAMEWRIGHT, TRICKY, DICEAFARI] {
         let ruleset: serde_json::Value = serde_json::from_str(&built(pack).ruleset).unwrap();
         let mut paths = Vec::new();
-        for part in ["rules", "setups", "boards", "pieces", "game"] {
+        for part in [
+            "rules", "setups", "boards", "pieces", "game", "dice", "tiles", "tokens",
+        ] {
             if let Some(value) = ruleset.get(part) {
                 leaves(value, &mut vec![part.to_string()], &mut paths);
             }

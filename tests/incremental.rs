@@ -277,7 +277,10 @@ fn a_rebuild_of_a_game_of_components_writes_what_a_full_build_writes() {
         &["maps.toml"],
     );
     let targets: Vec<Target> = targets.into_iter().collect();
-    assert_eq!(targets, [Target::Deck, Target::Ruleset, Target::Tts]);
+    assert_eq!(
+        targets,
+        [Target::Deck, Target::Ruleset, Target::Tts, Target::Play]
+    );
     let passes = rebuild(&game, &out, &targets, &mut session);
     assert_eq!(passes.len(), 2, "PDFs; previews and export");
     // The second build, previews and export, makes little: the edited card's face (the

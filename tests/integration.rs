@@ -13,6 +13,7 @@ mod agreement;
 mod architecture;
 mod cli;
 mod default_game;
+mod diceafari;
 mod diff;
 mod diff_renames;
 mod docs;

@@ -49,6 +49,38 @@ const pick = (n) => {
   return state % n;
 };
 
+// One decision of DiceAFARI by clicks: a photo, a Bonus tile, tiles picked and claimed, or
+// dice marked and re-rolled. The page redraws on every click, so each element is found anew.
+async function diceafariStep(page) {
+  const photos = await page.$$(".safari-map .photo.playable");
+  if (photos.length) return photos[pick(photos.length)].click();
+  if (await page.$("[data-action=no_photo]")) return page.click("[data-action=no_photo]");
+  const claim = await page.$("[data-action=claim]");
+  const reroll = await page.$("[data-action=reroll]");
+  if (!claim && !reroll) {
+    const bonus = await page.$$(".safari-map .tile.playable");
+    if (!bonus.length) throw new Error(`nothing to click:\n${await page.textContent("#app")}`);
+    return bonus[pick(bonus.length)].click();
+  }
+  if (claim && (!reroll || pick(3) !== 0)) {
+    for (let k = 1 + pick(3); k > 0; k--) {
+      const tiles = await page.$$(".safari-map .tile.playable:not(.selected)");
+      if (!tiles.length) break;
+      await tiles[pick(tiles.length)].click();
+    }
+    if (!(await page.$("[data-action=claim]:not([disabled])"))) {
+      // Not one route: start again from one tile, which any die showing it claims.
+      for (let selected; (selected = await page.$(".safari-map .tile.selected")); ) await selected.click();
+      const tiles = await page.$$(".safari-map .tile.playable");
+      await tiles[pick(tiles.length)].click();
+    }
+    return page.click("[data-action=claim]");
+  }
+  const dice = await page.$$(".dice .die.playable");
+  await dice[pick(dice.length)].click();
+  return page.click("[data-action=reroll]");
+}
+
 async function play(pageFile, dir, broken, seatList) {
   const seats = seatList.split(",");
   mkdirSync(dir, { recursive: true });
@@ -66,7 +98,7 @@ async function play(pageFile, dir, broken, seatList) {
     if (!request.url().startsWith("blob:") && !request.url().startsWith("data:")) problems.push(`request: ${request.url()}`);
   });
   await page.goto(`file://${pageFile}`);
-  await page.waitForSelector("#table .jungle, #table .board");
+  await page.waitForSelector("#table .jungle, #table .board, #table .safari-map");
   await page.screenshot({ path: join(dir, "opened.png") });
 
   // A new game of the seats asked for, seed 42, bots at once.
@@ -91,6 +123,20 @@ async function play(pageFile, dir, broken, seatList) {
       if (result.passes === 1) await page.screenshot({ path: join(dir, "pass.png") });
       result.seats_shown.push(await page.getAttribute("[data-pass]", "data-pass"));
       await page.click("[data-action=reveal]");
+      continue;
+    }
+    if (await page.$(".diceafari")) {
+      await diceafariStep(page);
+      result.clicks += 1;
+      if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
+      if (result.clicks === 8 && result.undo === null) {
+        const before = await page.$$eval("#log li", (items) => items.length);
+        if (await page.$("[data-action=undo]:not([disabled])")) {
+          await page.click("[data-action=undo]");
+          const after = await page.$$eval("#log li", (items) => items.length);
+          result.undo = { before, after };
+        }
+      }
       continue;
     }
     const playable = await page.$$(".card.playable, .cell.playable");
@@ -143,7 +189,7 @@ async function play(pageFile, dir, broken, seatList) {
 
   // A reload keeps the game.
   await page.reload();
-  await page.waitForSelector("#table .jungle, #table .board");
+  await page.waitForSelector("#table .jungle, #table .board, #table .safari-map");
   result.log_after_reload = await page.$$eval("#log li", (items) => items.length);
 
   await browser.close();

@@ -1778,6 +1778,12 @@ impl Lower {
                 (None, Some(default)) => (
                     match key.kind {
                         KeyKind::Count => toml::Value::Integer(default.parse().unwrap_or(0)),
+                        KeyKind::Symbols => toml::Value::Array(
+                            default
+                                .split_whitespace()
+                                .map(|id| toml::Value::String(id.to_string()))
+                                .collect(),
+                        ),
                         _ => toml::Value::String(default.to_string()),
                     },
                     manifest,
@@ -1808,6 +1814,19 @@ impl Lower {
                     Some(ParamValue::Count(*n as u32))
                 }
                 (KeyKind::Field, toml::Value::String(s)) => Some(ParamValue::Field(s.clone())),
+                (KeyKind::Symbols, toml::Value::Array(items))
+                    if items.iter().all(toml::Value::is_str) =>
+                {
+                    let resolved: Vec<Option<usize>> = items
+                        .iter()
+                        .filter_map(toml::Value::as_str)
+                        .map(|s| self.symbol_names.resolve(s, origin))
+                        .collect();
+                    resolved
+                        .into_iter()
+                        .collect::<Option<Vec<usize>>>()
+                        .map(ParamValue::Symbols)
+                }
                 (kind, toml::Value::String(s)) if kind != KeyKind::Count => {
                     let (names, make): (&Names<usize>, fn(usize) -> ParamValue) = match kind {
                         KeyKind::Deck => (&self.deck_names, ParamValue::Deck),
@@ -1817,7 +1836,7 @@ impl Lower {
                         KeyKind::Board => (&self.board_names, ParamValue::Board),
                         KeyKind::Pieces => (&self.piece_set_names, ParamValue::Pieces),
                         KeyKind::Sheet => (&self.sheet_names, ParamValue::Sheet),
-                        KeyKind::Symbol | KeyKind::Count | KeyKind::Field => {
+                        KeyKind::Symbol | KeyKind::Symbols | KeyKind::Count | KeyKind::Field => {
                             (&self.symbol_names, ParamValue::Symbol)
                         }
                     };

@@ -34,6 +34,9 @@ pub enum KeyKind {
     Board,
     Pieces,
     Symbol,
+    /// A list of symbols' ids, in an order that means something to the module (its default
+    /// is written as the ids separated by spaces).
+    Symbols,
     /// A card field's name.
     Field,
     Sheet,
@@ -50,6 +53,7 @@ impl KeyKind {
             KeyKind::Board => "a board's id",
             KeyKind::Pieces => "a piece set's id",
             KeyKind::Symbol => "a symbol's id",
+            KeyKind::Symbols => "a list of symbols' ids",
             KeyKind::Field => "a card field's name",
             KeyKind::Sheet => "a sheet's id",
         }
@@ -67,6 +71,7 @@ pub enum ParamValue {
     Board(usize),
     Pieces(usize),
     Symbol(usize),
+    Symbols(Vec<usize>),
     Field(String),
     Sheet(usize),
 }
@@ -98,7 +103,13 @@ impl Param {
             | ParamValue::Pieces(i)
             | ParamValue::Symbol(i)
             | ParamValue::Sheet(i) => Some(i),
-            ParamValue::Count(_) | ParamValue::Field(_) => None,
+            ParamValue::Count(_) | ParamValue::Field(_) | ParamValue::Symbols(_) => None,
+        }
+    }
+    pub fn symbols(&self) -> Option<&[usize]> {
+        match &self.value {
+            ParamValue::Symbols(ids) => Some(ids),
+            _ => None,
         }
     }
     pub fn field(&self) -> Option<&str> {

@@ -172,7 +172,7 @@
     const mover = state.to_move;
     if (S.viewer === null) S.viewer = state.viewer;
     if (mover !== null && !state.bots[mover] && mover !== S.viewer) {
-      if (people.length > 1 && HIDES_HANDS[S.ruleset.game.rules]) {
+      if (people.length > 1 && HIDES_HANDS[S.ruleset.game.rules]?.()) {
         S.passing = true;
         S.viewer = mover;
       } else {
@@ -368,10 +368,127 @@
       el("ul", { class: "others" }, seats));
   }
 
-  const RENDERERS = { "gamewright-safari": gamewright, "tricky-safari": trickySafari };
+  // ---- DiceAFARI ------------------------------------------------------------------------------
+
+  // A seat's Travel Token colour.
+  function tokenColour(seat) {
+    const travel = S.ruleset.tokens.find((t) => t.id === S.ruleset.rules.travel);
+    return symbolOf(travel?.kinds[seat]?.symbol || "");
+  }
+
+  // The re-roll the engine offers for the marked dice: among dice showing one face only how
+  // many are re-rolled matters, and the engine names the last ones of each run.
+  function rerollMask(dice, marked) {
+    let mask = 0;
+    let start = 0;
+    while (start < dice.length) {
+      let end = start;
+      while (end + 1 < dice.length && dice[end + 1] === dice[start]) end += 1;
+      let count = 0;
+      for (let i = start; i <= end; i += 1) if (marked.has(i)) count += 1;
+      for (let i = end - count + 1; i <= end; i += 1) mask |= 1 << i;
+      start = end + 1;
+    }
+    return mask;
+  }
+
+  function diceafari(state, act) {
+    const { view, legal } = state;
+    const mover = state.to_move;
+    const mine = !state.outcome && mover !== null && !state.bots[mover];
+    if (!S.selected || S.selected.turn !== view.turn) S.selected = { turn: view.turn, dice: new Set(), tiles: new Set() };
+    const picked = S.selected;
+    const of = (kind) => legal.filter((l) => l.action.do === kind);
+    const rerolls = of("reroll");
+    const claims = of("claim");
+    const sameTiles = (a, b) => a.length === b.length && a.every((t) => b.includes(t));
+    const claim = claims.find((l) => sameTiles(l.action.tiles, [...picked.tiles]));
+    const reroll = picked.dice.size ? rerolls.find((l) => l.action.dice === rerollMask(view.dice, picked.dice)) : null;
+    const claimable = new Set(claims.flatMap((l) => l.action.tiles));
+    const columns = view.map.columns;
+    const rows = view.map.rows;
+    // Tiles on the odd tracks, the photos between them on the even ones.
+    const tracks = (n) => Array.from({ length: n }, () => "var(--tile)").join(" var(--gap) ");
+    const grid = el("div", { class: "safari-map", style: `grid-template-columns: ${tracks(columns)}; grid-template-rows: ${tracks(rows)}` });
+    view.tiles.forEach((tile, index) => {
+      const terrain = symbolOf(tile.terrain);
+      const bonus = legal.find((l) => l.action.do === "bonus" && l.action.tile === index);
+      const pickable = mine && claimable.has(index);
+      const onclick = bonus ? () => act(bonus.action) : pickable ? () => { picked.tiles.has(index) ? picked.tiles.delete(index) : picked.tiles.add(index); draw(); } : null;
+      const node = el("button", {
+        class: `tile${bonus || pickable ? " playable" : ""}${picked.tiles.has(index) ? " selected" : ""}${view.claimed.includes(index) ? " claimed-now" : ""}`,
+        style: `--terrain:${terrain.color || "#bbb"}; grid-column: ${tile.column * 2 + 1}; grid-row: ${tile.row * 2 + 1}`,
+        "data-tile": tile.name,
+        disabled: !onclick,
+        onclick,
+        title: bonus ? `${seatName(mover)} ${bonus.says}` : `${tile.name}: ${terrain.label}${tile.on_route ? "" : " (on no route)"}`,
+      }, el("span", { class: "glyph" }, terrain.glyph || terrain.label.slice(0, 2)), el("span", { class: "name" }, tile.name));
+      if (tile.owner !== null) node.append(el("i", { class: "token", style: `--suit:${tokenColour(tile.owner).color || "#333"}`, title: `${seatName(tile.owner)}'s Travel Token` }));
+      grid.append(node);
+    });
+    view.spaces.forEach((space, index) => {
+      const [a, b] = space.between.map((t) => view.tiles[t]);
+      const photo = legal.find((l) => l.action.do === "photo" && l.action.space === index);
+      const look = space.photo && space.photo !== "down" ? symbolOf(space.photo) : null;
+      const node = el("button", {
+        class: `photo${space.photo ? "" : " gone"}${space.photo === "down" ? " down" : ""}${photo ? " playable" : ""}`,
+        style: `--suit:${look?.color || "#37474f"}; grid-column: ${a.column + b.column + 1}; grid-row: ${a.row + b.row + 1}`,
+        "data-space": index,
+        disabled: !photo,
+        onclick: photo ? () => act(photo.action) : null,
+        title: photo ? `${seatName(mover)} ${photo.says}` : look ? look.label : space.photo === "down" ? "a face-down photo" : "taken",
+      }, look ? look.glyph || look.label.slice(0, 1) : space.photo === "down" ? "?" : "");
+      grid.append(node);
+    });
+    const dice = el("div", { class: "dice" }, ...view.dice.map((face, index) => {
+      const look = symbolOf(face);
+      const markable = mine && rerolls.length > 0;
+      return el("button", {
+        class: `die${picked.dice.has(index) ? " marked" : ""}${markable ? " playable" : ""}`,
+        style: `--terrain:${look.color || "#eee"}`,
+        "data-die": index,
+        disabled: !markable,
+        title: markable ? `${look.label}: click to re-roll it` : look.label,
+        onclick: markable ? () => { picked.dice.has(index) ? picked.dice.delete(index) : picked.dice.add(index); draw(); } : null,
+      }, look.glyph || look.label.slice(0, 2));
+    }),
+    el("span", { class: "die bonus", title: "the Bonus Die" }, view.bonus === null ? "–" : String(view.bonus)),
+    el("span", { class: "rolls" }, `roll ${view.rolls} of ${view.most_rolls}${view.overtime ? " · every tile claimed: no Bonus Die" : ""}`));
+    const noPhoto = legal.find((l) => l.action.do === "no_photo");
+    const prompt = (() => {
+      if (!mine) return "";
+      if (view.phase === "bonus") return `You earned the Bonus: claim any tile no token has been on.`;
+      if (view.phase === "photo") return "Take a photo lying between two of your Travel Tokens, or take none.";
+      if (!claims.length) return "The dice claim no two tiles of one route: mark dice and re-roll them.";
+      return rerolls.length
+        ? "Pick tiles of one route that your dice show and claim them, or mark dice and re-roll them."
+        : "Last roll: pick tiles of one route that your dice show and claim them.";
+    })();
+    const buttons = el("div", { class: "stack" },
+      mine && rerolls.length ? el("button", { class: "primary", "data-action": "reroll", disabled: !reroll, onclick: reroll ? () => act(reroll.action) : null, title: reroll?.says }, picked.dice.size ? `Re-roll ${picked.dice.size} ${picked.dice.size === 1 ? "die" : "dice"}` : "Mark dice to re-roll") : null,
+      mine && claims.length ? el("button", { class: "primary", "data-action": "claim", disabled: !claim, onclick: claim ? () => act(claim.action) : null, title: claim?.says }, claim ? `Claim ${picked.tiles.size} ${picked.tiles.size === 1 ? "tile" : "tiles"}` : "Pick tiles to claim") : null,
+      mine && noPhoto ? el("button", { "data-action": "no_photo", onclick: () => act(noPhoto.action) }, "Take no photo") : null);
+    const seats = view.seats.map((seat, index) => {
+      const look = tokenColour(index);
+      const photos = seat.photos.map((p) => (p ? symbolOf(p) : null));
+      return el("li", { style: `--suit:${look.color || "#333"}`, "data-seat": index },
+        `${seatName(index)} (${look.label}): ${seat.turns} ${seat.turns === 1 ? "turn" : "turns"}, ${seat.supply} tokens left, photos: `,
+        photos.length ? photos.map((p) => el("span", { class: "held", style: `--suit:${p?.color || "#37474f"}`, title: p ? p.label : "hidden" }, p ? p.glyph || p.label.slice(0, 1) : "?")) : "none",
+        seat.score !== null && seat.score !== undefined ? `, ${seat.score} points if it ended now` : "");
+    });
+    return el("div", { class: "diceafari" },
+      el("p", { class: "prompt" }, prompt),
+      state.outcome ? null : dice,
+      buttons,
+      grid,
+      el("p", { class: "map-name" }, `Map: ${view.map.card} · every player has at least ${view.min_turns} turns`),
+      el("ul", { class: "others" }, seats));
+  }
+
+  const RENDERERS = { "gamewright-safari": gamewright, "diceafari": diceafari, "tricky-safari": trickySafari };
   // The games whose seats hold what the others may not see: the table is hidden between two
-  // people at one screen.
-  const HIDES_HANDS = { "gamewright-safari": true };
+  // people at one screen. DiceAFARI hides photos only with Photo Surprise.
+  const HIDES_HANDS = { "gamewright-safari": () => true, "diceafari": () => S.variants.includes("photo-surprise") };
 
   // ---- Dialogs ------------------------------------------------------------------------------
 

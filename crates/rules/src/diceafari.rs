@@ -121,6 +121,87 @@ const KEYS: &[Key] = &[
         doc: "points for each Travel Token left on the map",
         range: ANY_COUNT,
     },
+    Key {
+        name: "first-player",
+        kind: KeyKind::Symbol,
+        default: Some("mountain"),
+        doc: "the terrain counted when each player rolls the Safari Dice to see who goes first",
+        range: ANY_COUNT,
+    },
+    Key {
+        name: "exclusive-coverage",
+        kind: KeyKind::Count,
+        default: Some("5"),
+        doc: "points, in the optional rule Exclusive Coverage, for each terrain whose every tile on the map a player holds",
+        range: ANY_COUNT,
+    },
+    Key {
+        name: "wetness",
+        kind: KeyKind::Symbols,
+        default: Some("marsh jungle savanna scrubland mountain desert"),
+        doc: "the terrains from wettest to driest, for the optional rule Wetlands",
+        range: ANY_COUNT,
+    },
+];
+
+/// Where the rulebook is silent or unclear, what the engine does, and why.
+const RULINGS: &[(&str, &str)] = &[
+    (
+        "How is the map chosen?",
+        "At random among the Map Cards, from the game's seed; a variant `map:<card>` lays that card's map instead (the rulebook: maps are chosen deliberately or randomly).",
+    ),
+    (
+        "How are the tiles and photos laid out?",
+        "The Safari Tiles are shuffled and laid on the map's cells row by row from the top left, the rest set aside; the Photo Tokens are shuffled and laid one on each space between two tiles side by side, the rest set aside.",
+    ),
+    (
+        "Who goes first, when players tie for the most mountains?",
+        "Those tied roll again among themselves until one rolls the most (the terrain counted is `[play] first-player`); play then goes on in seat order, the rulebook's clockwise.",
+    ),
+    (
+        "Which tiles may one turn claim together?",
+        "Tiles side by side that all lie on one route of the map (a line of `route` tiles, or the square when `route` is a square number, the whole of it on the map) and hang together: a line of two or three, three of a square, or the whole route. Each takes a Safari Die showing its terrain. The rulebook lets a player reclaim his own tile \"to complete a valid route\", which is needed only if the tiles claimed may have no gap.",
+    ),
+    (
+        "Must a turn claim, and how few tiles?",
+        "A turn that can claim two tiles (the rulebook: \"if at least 2 tiles cannot be claimed after the 3 allowed dice rolls, the turn ends\") claims from one tile to a route, as the player chooses, or rolls again while rolls are left: claiming fewer than the dice allow is how the Bonus Die's number is met. Passing when a claim is possible is not a choice the rulebook offers.",
+    ),
+    (
+        "Does reclaiming one's own tile take a die, and count for the Bonus?",
+        "Yes to both: it is one of the route's tiles. Its Travel Token stays and no token is spent.",
+    ),
+    (
+        "Where does a replaced Travel Token go, and what if a player has none left?",
+        "Back to its owner. A claim needs a token for each tile the player does not hold already.",
+    ),
+    (
+        "Which tile may the Bonus claim, and must it be taken?",
+        "Any tile that has never held a Travel Token, on a route or not, and it must (\"he must claim the bonus\"); when every tile holds a token there is no Bonus. The Bonus Die is not used once every tile is claimed (overtime).",
+    ),
+    (
+        "Is a photo taken on a turn that claimed nothing?",
+        "Yes: at the end of every turn the player may take one Photo Token lying between two of his Travel Tokens; taking one is a choice.",
+    ),
+    (
+        "Are the photos a player holds hidden?",
+        "A photo taken face up was seen by every player and stays known; with Photo Surprise a photo is seen by its taker alone until the end.",
+    ),
+    (
+        "When exactly does the game end?",
+        "At the end of the first turn (its photo included) after which every tile holds a Travel Token and every player has had `min-turns` turns. The engine ends any game after 10,000 turns (`turn_limit`).",
+    ),
+    (
+        "How are photos grouped into sets?",
+        "In the way that scores most for their holder: some Tourist Sets (one of each animal), then for each animal a Researcher Set of three with each further photo of it scoring as an extra, or single photos. Each photo counts in one group only.",
+    ),
+    (
+        "What does Wetlands give, and how wet is each terrain?",
+        "Each Photo Token left on the map after the photos owed are collected goes to the holder of the wetter of its two tiles; none when the two are equally wet or the wetter one is unclaimed. The rulebook's order is a picture; this pack reads it as marsh, jungle, savanna, scrubland, mountain, desert, wettest first (`[play] wetness`), and a terrain not listed is driest.",
+    ),
+    (
+        "Which terrains count for Exclusive Coverage?",
+        "Each terrain with a tile on the map: a player holding every one of its tiles scores `exclusive-coverage` points.",
+    ),
 ];
 
 impl Rules for DiceAfari {
@@ -153,8 +234,9 @@ impl Rules for DiceAfari {
             return json!({});
         };
         let written = |key: &str| table.param(key).map(|p| p.written.clone());
-        let maps: Vec<serde_json::Value> = table.decks[params.maps]
-            .cards
+        let count = |key: &str| table.param(key).and_then(|p| p.count());
+        let cards = &table.decks[params.maps].cards;
+        let maps: Vec<serde_json::Value> = cards
             .iter()
             .filter_map(|card| {
                 let shape = Shape::of(card)?;
@@ -165,7 +247,25 @@ impl Rules for DiceAfari {
                 }))
             })
             .collect();
-        let count = |key: &str| table.param(key).and_then(|p| p.count());
+        let mut variants = serde_json::Map::new();
+        variants.insert(
+            "photo-surprise".into(),
+            json!({ "setup": { "photos_face": "down" } }),
+        );
+        variants.insert(
+            "exclusive-coverage".into(),
+            json!({ "scoring": { "exclusive_coverage": count("exclusive-coverage") } }),
+        );
+        variants.insert(
+            "wetlands".into(),
+            json!({ "scoring": { "wetlands": written("wetness") } }),
+        );
+        for card in cards {
+            variants.insert(
+                format!("map:{}", card.id.value),
+                json!({ "map": card.id.value }),
+            );
+        }
         json!({
             "tiles": written("tiles"),
             "photos": written("photos"),
@@ -174,13 +274,21 @@ impl Rules for DiceAfari {
             "dice": written("dice"),
             "bonus": written("bonus"),
             "map_layouts": maps,
-            "route": { "tiles": params.route, "shapes": if square_side(params.route).is_some() { json!(["line", "square"]) } else { json!(["line"]) } },
-            "rolls": count("rolls"),
-            "hold_and_reroll": "safari dice only; the bonus die is not re-rolled",
-            "claim": "up to one tile per safari die showing its terrain, all on one route; a claimed tile may be reclaimed, replacing the other player's travel token",
-            "turn_ends_unless_claims": TURN_MINIMUM,
-            "bonus_rule": "claim or reclaim exactly the bonus die's number of tiles (a player may claim fewer than the dice allow to do so): then claim one more tile anywhere not claimed before",
-            "photo": "at the end of the turn, take one photo token lying between two of your travel tokens",
+            "map": "random",
+            "setup": { "tiles": "shuffled_row_by_row", "photos": "shuffled_one_per_space", "photos_face": "up" },
+            "first_player": { "most_of": written("first-player"), "ties": "roll_again" },
+            "turn": {
+                "rolls": count("rolls"),
+                "reroll": "any_safari_dice",
+                "route": {
+                    "tiles": params.route,
+                    "shapes": if square_side(params.route).is_some_and(|side| side > 1) { json!(["line", "square"]) } else { json!(["line"]) },
+                },
+                "claim": { "tiles_per_die": 1, "connected": true, "needs_claimable": TURN_MINIMUM },
+                "reclaim": { "others": "replace_token", "own": "token_stays" },
+                "bonus": { "earned_by": "exactly_its_number", "claims": "never_claimed_tile", "in_overtime": false },
+                "photo": { "between_own_tokens": true, "per_turn": 1, "optional": true },
+            },
             "end": { "every_tile_claimed": true, "min_turns": count("min-turns") },
             "scoring": {
                 "tourist_set": count("tourist-set"),
@@ -188,8 +296,17 @@ impl Rules for DiceAfari {
                 "researcher_extra": count("researcher-extra"),
                 "single_photo": count("single-photo"),
                 "travel_token_on_map": count("travel-token"),
+                "owed_photos": "collected",
+                "grouping": "best_for_holder",
+                "exclusive_coverage": 0,
+                "wetlands": null,
             },
-            "tie_break": "the player whose last turn was least recent",
+            "tie_break": "least_recent_last_turn",
+            "variants": variants,
+            "rulings": RULINGS
+                .iter()
+                .map(|(question, ruling)| json!({ "question": question, "ruling": ruling }))
+                .collect::<Vec<_>>(),
         })
     }
 
@@ -409,6 +526,13 @@ fn map(
     if stranded.is_empty() {
         return false;
     }
+    // A Bonus is earned by a claim, and a claim takes tiles of a route: on a map with no
+    // route no turn earns one. (When no turn claims at all, SZ1104 is the one error.)
+    let no_route = stranded.len() == shape.tiles().len();
+    if no_route && turn.claiming.works() {
+        diagnostics.push(no_route_at_all(card, params, &stranded));
+        return true;
+    }
     let claimed = turn.bonus_claims_any_tile();
     diagnostics.push(match claimed {
         true => off_route(card, params, &stranded),
@@ -450,6 +574,28 @@ fn off_route(card: &crate::components::Card, params: &Params, stranded: &[String
     .with_primary(card.origin, "this map")
     .with_help(format!(
         "the game ends when every tile is claimed, and waits for a Bonus to claim what the dice never do: {}",
+        onto_a_route(params.route, stranded)
+    ))
+}
+
+/// SZ1108: a map with no route, where no turn claims a tile and so none earns a Bonus.
+fn no_route_at_all(
+    card: &crate::components::Card,
+    params: &Params,
+    stranded: &[String],
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::TileNeverClaimed,
+        format!(
+            "the map `{}` has no route of {} tiles, so no turn claims a tile of it and no Bonus is earned: {}",
+            card.id.value,
+            params.route,
+            stranded.join(", ")
+        ),
+    )
+    .with_primary(card.origin, "this map never ends")
+    .with_help(format!(
+        "the game ends when every tile is claimed; {}",
         onto_a_route(params.route, stranded)
     ))
 }

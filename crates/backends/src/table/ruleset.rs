@@ -12,7 +12,7 @@ use crate::model::{Flow, Located, Shape, Style};
 
 /// The format's name, in every file.
 pub const FORMAT: &str = "safari-components";
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TableRuleset {

@@ -7,7 +7,8 @@
 //! every document imports), makes everything stale. The sheets and boards print the content's
 //! id, which counts the files they show ([`files_the_content_id_counts`]), so an edit of a
 //! sheet's or a board's file makes both stale; the decks, dice and cut sheets print the
-//! designer's versions alone.
+//! designer's versions alone. The playtest page holds the ruleset, so it is stale whenever the
+//! ruleset is (a game whose rules have no engine has no page, and the target makes nothing).
 
 use std::collections::BTreeSet;
 
@@ -31,7 +32,7 @@ pub fn after_edit(table: &Table, folder: &GameFolder, relative: &str) -> Option<
     let mut stale = BTreeSet::new();
     let mut add = |defines: bool, targets: &[Target]| {
         if defines {
-            stale.extend(targets.iter().copied().chain([Ruleset, Tts]));
+            stale.extend(targets.iter().copied().chain([Ruleset, Tts, Play]));
         }
     };
     add(

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::bots::Bot;
 use super::ruleset::{self, Components};
 use super::session::{Session, Taken};
-use super::{Outcome, Play, Start, gamewright, tricky_safari};
+use super::{Outcome, Play, Start, diceafari, gamewright, tricky_safari};
 use crate::LoadError;
 
 /// A game's rules, read from a ruleset, ready to start sessions.
@@ -58,6 +58,9 @@ pub fn open(bytes: &[u8], variants: &[String]) -> Result<Box<dyn Rules>, LoadErr
     match components.game.rules.as_str() {
         gamewright::ID => Ok(Box::new(gamewright::Game {
             rules: std::sync::Arc::new(gamewright::Rules::read(&components, variants)?),
+        })),
+        diceafari::ID => Ok(Box::new(diceafari::Game {
+            rules: std::sync::Arc::new(diceafari::Rules::read(&components, variants)?),
         })),
         tricky_safari::ID => Ok(Box::new(tricky_safari::Game {
             rules: std::sync::Arc::new(tricky_safari::Rules::read(&components, variants)?),

@@ -35,8 +35,6 @@ pub const SEARCH_ITERATIONS: u32 = 1_000;
 pub const MOST_ITERATIONS: u32 = 100_000;
 /// Tables redrawn per action by `greedy`.
 const GREEDY_SAMPLES: usize = 6;
-/// How far `greedy` looks through its own turn.
-const GREEDY_DEPTH: u32 = 3;
 /// UCB1's exploration constant, for rewards from 0 to 1.
 const EXPLORATION: f64 = 0.7;
 /// How much of a playout's reward is the win; the rest is the margin, up to
@@ -89,6 +87,7 @@ impl Bot {
 
 fn greedy<G: Play>(game: &G, legal: &[G::Action], rng: &mut Pcg64Mcg) -> G::Action {
     let seat = game.to_move().expect("the game is not over");
+    let depth = game.lookahead();
     let tables: Vec<G> = (0..GREEDY_SAMPLES)
         .map(|_| game.determinise(seat, rng))
         .collect();
@@ -100,7 +99,7 @@ fn greedy<G: Play>(game: &G, legal: &[G::Action], rng: &mut Pcg64Mcg) -> G::Acti
                 .map(|table| {
                     let mut after = table.clone();
                     after.apply(action);
-                    best_of_turn(&after, seat, GREEDY_DEPTH)
+                    best_of_turn(&after, seat, depth)
                 })
                 .sum::<f64>()
                 / tables.len() as f64

@@ -13,6 +13,7 @@
 
 pub mod any;
 pub mod bots;
+pub mod diceafari;
 pub mod gamewright;
 pub mod ruleset;
 pub mod session;
@@ -57,6 +58,12 @@ pub trait Play: Clone {
         use rand::RngExt;
         legal[rng.random_range(0..legal.len())]
     }
+    /// How many actions after the one it weighs `greedy` looks through its own turn. A game
+    /// whose turn branches widely (dice to re-roll, then tiles to claim) looks less far, so
+    /// that a decision stays quick.
+    fn lookahead(&self) -> u32 {
+        3
+    }
     /// The components that played a part in the game so far (ids of cards, tiles, animals):
     /// a simulation names those that never did.
     fn used(&self) -> Vec<String> {
@@ -80,7 +87,7 @@ pub struct Outcome {
 }
 
 /// The games of the family that have an engine, by the ruleset's `game.rules`.
-pub const ENGINES: &[&str] = &[gamewright::ID, tricky_safari::ID];
+pub const ENGINES: &[&str] = &[gamewright::ID, diceafari::ID, tricky_safari::ID];
 
 /// A game of the family ready to start: its rules, read from a ruleset.
 pub trait Start: Sized {

@@ -14,7 +14,7 @@ use crate::LoadError;
 
 /// The format's name and the version read.
 pub const FORMAT: &str = "safari-components";
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
 
 /// The parts of a components ruleset an engine reads.
 #[derive(Debug, Clone, Deserialize)]
@@ -25,12 +25,39 @@ pub struct Components {
     #[serde(default)]
     pub decks: Vec<Deck>,
     #[serde(default)]
+    pub dice: Vec<DiceSet>,
+    #[serde(default)]
+    pub tiles: Vec<KindSet>,
+    #[serde(default)]
+    pub tokens: Vec<KindSet>,
+    #[serde(default)]
     pub boards: Vec<Board>,
     #[serde(default)]
     pub pieces: Vec<PieceSet>,
     #[serde(default)]
     pub setups: Vec<Setup>,
     pub rules: serde_json::Value,
+}
+
+/// A set of identical dice: each face a number or a symbol's id.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DiceSet {
+    pub id: String,
+    pub count: u32,
+    pub faces: Vec<serde_json::Value>,
+}
+
+/// Tiles or tokens: how many of each kind.
+#[derive(Debug, Clone, Deserialize)]
+pub struct KindSet {
+    pub id: String,
+    pub kinds: Vec<Kind>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Kind {
+    pub symbol: String,
+    pub count: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]
