@@ -742,9 +742,10 @@ fn the_checker_and_the_engine_agree_on_which_bonus_faces_are_earned() {
     );
 }
 
-/// `safari sim` on DiceAFARI with its optional rules, as a designer runs it.
+/// `safari sim` on DiceAFARI with its optional rules, and `safari diff` of two versions, as a
+/// designer runs them.
 #[test]
-fn sim_plays_the_game_with_its_optional_rules() {
+fn sim_plays_the_game_with_its_optional_rules_and_diff_compares_two_versions() {
     let out = std::env::temp_dir().join(format!("safari-diceafari-sim-{}", std::process::id()));
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
         .args([
@@ -786,5 +787,47 @@ fn sim_plays_the_game_with_its_optional_rules() {
     }
     // Only the lion map was played: the others are named as never used.
     assert!(text.contains("map:elephant"), "{text}");
+    // diff: a copy whose Tourist Set scores twice as much moves the scores.
+    let copy = out.join("copy");
+    std::fs::create_dir_all(copy.join("templates")).unwrap();
+    for file in [
+        "game.toml",
+        "components.toml",
+        "maps.toml",
+        "templates/map-front.typ",
+    ] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(PACK).join(file),
+            copy.join(file),
+        )
+        .unwrap();
+    }
+    let manifest = std::fs::read_to_string(copy.join("game.toml")).unwrap();
+    assert!(manifest.contains("tourist-set = 10"));
+    std::fs::write(
+        copy.join("game.toml"),
+        manifest.replace("tourist-set = 10", "tourist-set = 20"),
+    )
+    .unwrap();
+    let diff = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["diff", PACK])
+        .arg(&copy)
+        .args(["--games", "100", "--policy", "greedy"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&diff.stderr)
+    );
+    assert!(
+        text.contains("greedy, greedy:")
+            && text.contains("mean score by seat:")
+            && text.contains(" → "),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }

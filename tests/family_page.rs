@@ -198,7 +198,7 @@ fn same_games(pack: usize, variant_sets: &[Vec<&str>]) {
 fn a_hot_seat_game_is_clicked_through_in_the_browser_with_hands_hidden_between_seats() {
     let mut broken: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
     broken["rules"]["turn"]["distinct_in"] = serde_json::json!(["row", "sideways"]);
-    let Some(result) = play(GAMEWRIGHT, "person,person,greedy", &broken) else {
+    let Some(result) = play(GAMEWRIGHT, "person,person,greedy", "", &broken) else {
         return;
     };
     assert!(
@@ -220,7 +220,7 @@ fn a_hot_seat_game_is_clicked_through_in_the_browser_with_hands_hidden_between_s
 fn a_game_of_tricky_safari_is_clicked_through_in_the_browser() {
     let mut broken: serde_json::Value = serde_json::from_str(&built(TRICKY).ruleset).unwrap();
     broken["rules"]["camera_move"]["lines"] = serde_json::json!("sideways");
-    let Some(result) = play(TRICKY, "person,person", &broken) else {
+    let Some(result) = play(TRICKY, "person,person", "", &broken) else {
         return;
     };
     // Nothing is hidden in Tricky Safari: the board stays on screen between the two people.
@@ -233,16 +233,24 @@ fn a_game_of_tricky_safari_is_clicked_through_in_the_browser() {
 }
 
 #[test]
-fn a_game_of_diceafari_is_clicked_through_in_the_browser() {
+fn a_game_of_diceafari_with_photo_surprise_is_clicked_through_with_photos_hidden_between_seats() {
     let mut broken: serde_json::Value = serde_json::from_str(&built(DICEAFARI).ruleset).unwrap();
     broken["rules"]["turn"]["route"]["shapes"] = serde_json::json!(["line", "zigzag"]);
-    let Some(result) = play(DICEAFARI, "person,greedy,person", &broken) else {
+    let Some(result) = play(DICEAFARI, "person,greedy,person", "photo-surprise", &broken) else {
         return;
     };
-    // Photos are face up in the standard game: nothing to hide between the two people.
-    assert_eq!(result["passes"], 0, "{result}");
+    // Photos are face down and seen by their takers alone: the table is hidden between the
+    // two people.
+    assert!(
+        result["passes"].as_u64().unwrap() > 3,
+        "two people took turns: {result}"
+    );
+    assert_eq!(
+        result["hidden_while_passing"], true,
+        "the map showed while the device was passed"
+    );
     let log = result["log"].as_array().unwrap();
-    for said in ["re-rolls", "claims", "takes the"] {
+    for said in ["re-rolls", "claims", "takes the face-down photo"] {
         assert!(
             log.iter().any(|l| l.as_str().unwrap().contains(said)),
             "no `{said}` in the log: {log:?}"
@@ -259,7 +267,12 @@ fn a_game_of_diceafari_is_clicked_through_in_the_browser() {
 /// must do (undo, the log downloaded and loaded back, the broken ruleset refused with the
 /// game kept, a reload keeping the game, the native engine replaying the log to the page's
 /// scores) and returns the scenario's result for the game's own checks.
-fn play(pack: usize, seats: &str, broken: &serde_json::Value) -> Option<serde_json::Value> {
+fn play(
+    pack: usize,
+    seats: &str,
+    variants: &str,
+    broken: &serde_json::Value,
+) -> Option<serde_json::Value> {
     let node = browser::node()?;
     let chromium = browser::chromium()?;
     let built = built(pack);
@@ -275,6 +288,7 @@ fn play(pack: usize, seats: &str, broken: &serde_json::Value) -> Option<serde_js
         .arg(&dir)
         .arg(&broken_file)
         .arg(seats)
+        .arg(variants)
         .env("CHROMIUM", chromium)
         .output()
         .unwrap();

@@ -3,9 +3,10 @@
 //   node family.mjs engine PAGE REQUESTS OUT
 //       The engine the page holds, run by Node through its family entry point: answers each
 //       request line of REQUESTS (JSON) with a line of OUT.
-//   node family.mjs play PAGE DIR BROKEN SEATS
+//   node family.mjs play PAGE DIR BROKEN SEATS [VARIANTS]
 //       The page in Debian's Chromium, played by Playwright as people would: a new game of
-//       SEATS (`person,person,greedy`) in hot seat, every turn clicked until the game ends, an
+//       SEATS (`person,person,greedy`) in hot seat with the VARIANTS the ruleset offers
+//       (`photo-surprise`, comma-separated), every turn clicked until the game ends, an
 //       undo, the log downloaded and loaded back, and BROKEN (a ruleset that must be refused)
 //       opened.
 //       DIR receives the screenshots, the downloaded log and `result.json`.
@@ -81,8 +82,9 @@ async function diceafariStep(page) {
   return page.click("[data-action=reroll]");
 }
 
-async function play(pageFile, dir, broken, seatList) {
+async function play(pageFile, dir, broken, seatList, variantList = "") {
   const seats = seatList.split(",");
+  const variants = variantList.split(",").filter((v) => v !== "");
   mkdirSync(dir, { recursive: true });
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
@@ -106,6 +108,7 @@ async function play(pageFile, dir, broken, seatList) {
   await page.click("[data-action=new]");
   await page.selectOption("select[name=players]", String(seats.length));
   for (const [seat, who] of seats.entries()) await page.selectOption(`select[name=seat-${seat}]`, who);
+  for (const variant of variants) await page.check(`input[name="variant-${variant}"]`);
   await page.fill("input[name=seed]", "42");
   await page.click("[data-action=start]");
 
@@ -119,7 +122,7 @@ async function play(pageFile, dir, broken, seatList) {
     if (await page.$("[data-action=reveal]")) {
       result.passes += 1;
       // While the device is passed no card of any hand is on the screen.
-      if (await page.$(".hand .card, .jungle")) result.hidden_while_passing = false;
+      if (await page.$(".hand .card, .jungle, .safari-map")) result.hidden_while_passing = false;
       if (result.passes === 1) await page.screenshot({ path: join(dir, "pass.png") });
       result.seats_shown.push(await page.getAttribute("[data-pass]", "data-pass"));
       await page.click("[data-action=reveal]");
@@ -199,6 +202,6 @@ async function play(pageFile, dir, broken, seatList) {
 if (command === "engine") await engine(...args);
 else if (command === "play") await play(...args);
 else {
-  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS");
+  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS [VARIANTS]");
   process.exit(2);
 }

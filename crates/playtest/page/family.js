@@ -172,7 +172,7 @@
     const mover = state.to_move;
     if (S.viewer === null) S.viewer = state.viewer;
     if (mover !== null && !state.bots[mover] && mover !== S.viewer) {
-      if (people.length > 1 && HIDES_HANDS[S.ruleset.game.rules]?.()) {
+      if (people.length > 1 && hidden()) {
         S.passing = true;
         S.viewer = mover;
       } else {
@@ -197,8 +197,8 @@
       table.replaceChildren(
         el("div", { class: "pass", "data-pass": S.viewer },
           el("h2", {}, `Pass the device to ${seatName(S.viewer)}`),
-          el("p", {}, "The table is hidden so that nobody sees another player's hand."),
-          el("button", { class: "primary", "data-action": "reveal", onclick: () => { S.passing = false; draw(); } }, `I am ${seatName(S.viewer)}: show my hand`)));
+          el("p", {}, `The table is hidden so that nobody sees another player's ${hidden()}.`),
+          el("button", { class: "primary", "data-action": "reveal", onclick: () => { S.passing = false; draw(); } }, `I am ${seatName(S.viewer)}: show my ${hidden()}`)));
     } else {
       const render = RENDERERS[S.ruleset.game.rules];
       table.replaceChildren(render(S.state, act));
@@ -396,7 +396,9 @@
     const { view, legal } = state;
     const mover = state.to_move;
     const mine = !state.outcome && mover !== null && !state.bots[mover];
-    if (!S.selected || S.selected.turn !== view.turn) S.selected = { turn: view.turn, dice: new Set(), tiles: new Set() };
+    // Marks and picks last while the dice lie as they are.
+    const moment = `${view.turn}/${view.rolls}/${view.phase}`;
+    if (!S.selected || S.selected.moment !== moment) S.selected = { moment, dice: new Set(), tiles: new Set() };
     const picked = S.selected;
     const of = (kind) => legal.filter((l) => l.action.do === kind);
     const rerolls = of("reroll");
@@ -404,7 +406,8 @@
     const sameTiles = (a, b) => a.length === b.length && a.every((t) => b.includes(t));
     const claim = claims.find((l) => sameTiles(l.action.tiles, [...picked.tiles]));
     const reroll = picked.dice.size ? rerolls.find((l) => l.action.dice === rerollMask(view.dice, picked.dice)) : null;
-    const claimable = new Set(claims.flatMap((l) => l.action.tiles));
+    // The tiles that, added to those picked, still make part of a claim the dice allow.
+    const claimable = new Set(claims.filter((l) => [...picked.tiles].every((t) => l.action.tiles.includes(t))).flatMap((l) => l.action.tiles));
     const columns = view.map.columns;
     const rows = view.map.rows;
     // Tiles on the odd tracks, the photos between them on the even ones.
@@ -413,7 +416,7 @@
     view.tiles.forEach((tile, index) => {
       const terrain = symbolOf(tile.terrain);
       const bonus = legal.find((l) => l.action.do === "bonus" && l.action.tile === index);
-      const pickable = mine && claimable.has(index);
+      const pickable = mine && (claimable.has(index) || picked.tiles.has(index));
       const onclick = bonus ? () => act(bonus.action) : pickable ? () => { picked.tiles.has(index) ? picked.tiles.delete(index) : picked.tiles.add(index); draw(); } : null;
       const node = el("button", {
         class: `tile${bonus || pickable ? " playable" : ""}${picked.tiles.has(index) ? " selected" : ""}${view.claimed.includes(index) ? " claimed-now" : ""}`,
@@ -474,7 +477,7 @@
       return el("li", { style: `--suit:${look.color || "#333"}`, "data-seat": index },
         `${seatName(index)} (${look.label}): ${seat.turns} ${seat.turns === 1 ? "turn" : "turns"}, ${seat.supply} tokens left, photos: `,
         photos.length ? photos.map((p) => el("span", { class: "held", style: `--suit:${p?.color || "#37474f"}`, title: p ? p.label : "hidden" }, p ? p.glyph || p.label.slice(0, 1) : "?")) : "none",
-        seat.score !== null && seat.score !== undefined ? `, ${seat.score} points if it ended now` : "");
+        seat.score !== null && seat.score !== undefined ? `, ${seat.score} ${seat.score === 1 ? "point" : "points"} if it ended now` : "");
     });
     return el("div", { class: "diceafari" },
       el("p", { class: "prompt" }, prompt),
@@ -488,7 +491,9 @@
   const RENDERERS = { "gamewright-safari": gamewright, "diceafari": diceafari, "tricky-safari": trickySafari };
   // The games whose seats hold what the others may not see: the table is hidden between two
   // people at one screen. DiceAFARI hides photos only with Photo Surprise.
-  const HIDES_HANDS = { "gamewright-safari": () => true, "diceafari": () => S.variants.includes("photo-surprise") };
+  // Each names what it hides, or gives nothing when the rules in play hide nothing.
+  const HIDES = { "gamewright-safari": () => "hand", "diceafari": () => S.variants.includes("photo-surprise") && "photos" };
+  const hidden = () => HIDES[S.ruleset.game.rules]?.() || null;
 
   // ---- Dialogs ------------------------------------------------------------------------------
 
