@@ -5,26 +5,9 @@
 "use strict";
 
 (() => {
-  const $ = (selector, root = document) => root.querySelector(selector);
-  const el = (tag, attributes = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attributes)) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key === "style") node.setAttribute("style", value);
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  };
+  const { $, el, unpack, download, MOST_BYTES } = SafariPage;
 
   const PACES = { slow: 1400, normal: 600, fast: 150, instant: 0 };
-  const MOST_BYTES = 16 * 1024 * 1024;
   const S = {
     engine: null,
     embeddedText: "",
@@ -45,41 +28,7 @@
 
   // ---- The engine -------------------------------------------------------------------------
 
-  async function unpack(id) {
-    const text = document.getElementById(id).textContent.trim();
-    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  }
-
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-
-  function call(request) {
-    const bytes = encoder.encode(JSON.stringify(request));
-    if (bytes.length > MOST_BYTES) {
-      throw new Error(`the file is ${Math.round(bytes.length / 1048576)} MB; this page reads files of at most 16 MB`);
-    }
-    let answer;
-    try {
-      const at = S.engine.safari_alloc(bytes.length);
-      new Uint8Array(S.engine.memory.buffer, at, bytes.length).set(bytes);
-      const length = S.engine.safari_family_call();
-      const from = S.engine.safari_answer_ptr();
-      answer = JSON.parse(decoder.decode(new Uint8Array(S.engine.memory.buffer, from, length)));
-    } catch (fault) {
-      const error = new Error(`the rules engine stopped (${fault.message}); reload the page to go on from your last move`);
-      error.fatal = true;
-      throw error;
-    }
-    if (answer.error) {
-      const error = new Error(answer.error.message);
-      error.path = answer.error.path;
-      error.refused = Boolean(answer.error.refused);
-      throw error;
-    }
-    return answer.ok;
-  }
+  const call = (request) => SafariPage.call(S.engine, "safari_family_call", request);
 
   // ---- Messages -----------------------------------------------------------------------------
 
@@ -539,13 +488,6 @@
         el("button", { class: "primary", "data-action": "start", onclick: start }, "Start")));
     document.body.append(dialog);
     dialog.showModal();
-  }
-
-  function download(name, text) {
-    const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })), download: name });
-    document.body.append(link);
-    link.click();
-    link.remove();
   }
 
   function pickFile(then) {

@@ -4,22 +4,7 @@
 "use strict";
 
 (() => {
-  const $ = (selector, root = document) => root.querySelector(selector);
-  const el = (tag, attributes = {}, ...children) => {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attributes)) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  };
+  const { $, el, unpack, download } = SafariPage;
   const SVG = "http://www.w3.org/2000/svg";
   const svgEl = (tag, attributes = {}, text) => {
     const node = document.createElementNS(SVG, tag);
@@ -53,51 +38,13 @@
 
   // ---- The engine -------------------------------------------------------------------------
 
-  async function unpack(id) {
-    const text = document.getElementById(id).textContent.trim();
-    const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  }
-
   async function startEngine() {
     const bytes = await unpack("engine");
     const { instance } = await WebAssembly.instantiate(bytes, {});
     S.engine = instance.exports;
   }
 
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-
-  // One request to the engine: its `ok` answer, or an Error carrying the engine's message.
-  // The most a request may carry (a ruleset or a log): the engine's own bound.
-  const MOST_BYTES = 16 * 1024 * 1024;
-
-  function call(request) {
-    const bytes = encoder.encode(JSON.stringify(request));
-    if (bytes.length > MOST_BYTES) {
-      throw new Error(`the file is ${Math.round(bytes.length / 1048576)} MB; this page reads files of at most 16 MB`);
-    }
-    let answer;
-    try {
-      const at = S.engine.safari_alloc(bytes.length);
-      new Uint8Array(S.engine.memory.buffer, at, bytes.length).set(bytes);
-      const length = S.engine.safari_call();
-      const from = S.engine.safari_answer_ptr();
-      answer = JSON.parse(decoder.decode(new Uint8Array(S.engine.memory.buffer, from, length)));
-    } catch (fault) {
-      const error = new Error(`the rules engine stopped (${fault.message}); reload the page to go on from your last move`);
-      error.fatal = true;
-      throw error;
-    }
-    if (answer.error) {
-      const error = new Error(answer.error.message);
-      error.path = answer.error.path;
-      error.refused = Boolean(answer.error.refused);
-      throw error;
-    }
-    return answer.ok;
-  }
+  const call = (request) => SafariPage.call(S.engine, "safari_call", request);
 
   // A request about the game in progress: the engine leaves out the events and choices the
   // page holds already, and `show` puts the answer's after them.
@@ -183,7 +130,7 @@
   // ---- Pictures -----------------------------------------------------------------------------
 
   async function loadPictures() {
-    const pictures = JSON.parse(decoder.decode(await unpack("pictures")));
+    const pictures = JSON.parse(new TextDecoder().decode(await unpack("pictures")));
     const url = (svg) => (svg ? URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" })) : null);
     return {
       sheet: pictures.sheet.map(url),
@@ -548,11 +495,7 @@
   function downloadLog() {
     try {
       const log = call({ op: "save" });
-      const blob = new Blob([JSON.stringify(log, null, 1)], { type: "application/json" });
-      const link = el("a", { href: URL.createObjectURL(blob), download: `${S.ruleset.game.id}-game-${log.seed}.json` });
-      document.body.append(link);
-      link.click();
-      link.remove();
+      download(`${S.ruleset.game.id}-game-${log.seed}.json`, JSON.stringify(log, null, 1));
     } catch (error) {
       report(error);
     }

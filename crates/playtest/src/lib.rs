@@ -23,6 +23,8 @@ pub const ENGINE_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/safari_
 pub const FAMILY_ENGINE_WASM: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/safari_family_engine.wasm"));
 
+/// What both pages' scripts share (`SafariPage`), loaded before each.
+const SHARED_SCRIPT: &str = include_str!("../page/engine.js");
 const SCRIPT: &str = include_str!("../page/play.js");
 const STYLE: &str = include_str!("../page/play.css");
 const FAMILY_SCRIPT: &str = include_str!("../page/family.js");
@@ -74,6 +76,7 @@ pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures) -> Vec<u8> {
                 script #ruleset type="application/json" { (PreEscaped(script_safe(ruleset_json))) }
                 script #engine type="application/gzip+base64" { (packed(ENGINE_WASM)) }
                 script #pictures type="application/gzip+base64" { (packed(&pictures)) }
+                script { (PreEscaped(SHARED_SCRIPT)) }
                 script { (PreEscaped(SCRIPT)) }
             }
         }
@@ -103,6 +106,7 @@ pub fn family_page(title: &str, ruleset_json: &str) -> Vec<u8> {
                 noscript { p { "This page plays the game in your browser: it needs JavaScript." } }
                 script #ruleset type="application/json" { (PreEscaped(script_safe(ruleset_json))) }
                 script #engine type="application/gzip+base64" { (packed(FAMILY_ENGINE_WASM)) }
+                script { (PreEscaped(SHARED_SCRIPT)) }
                 script { (PreEscaped(FAMILY_SCRIPT)) }
             }
         }

@@ -1570,21 +1570,40 @@ impl Play for Table {
         }
     }
 
-    /// Claims at once rather than re-rolling, the claim that takes most tiles from others
-    /// and the unclaimed (meeting the Bonus Die breaks ties), and always takes a photo.
+    /// Claims at once rather than re-rolling: the claim that takes most tiles from others and
+    /// the unclaimed, then the one that puts most photos between its tokens (meeting the
+    /// Bonus Die breaks ties); a Bonus tile that puts most photos between its tokens; and
+    /// always a photo.
     fn playout(&self, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         let seat = self.seat as u8;
+        let mine = self
+            .owner
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == seat)
+            .fold(0u64, |m, (t, _)| m | (1 << t));
+        let info = self.map();
+        // Photos that lie between two of the seat's tiles once it holds `tiles` too.
+        let photos = |tiles: u64| {
+            let held = mine | tiles;
+            info.spaces
+                .iter()
+                .zip(&self.photos)
+                .filter(|&(&(a, b), photo)| {
+                    photo.is_some() && held & (1 << a) != 0 && held & (1 << b) != 0
+                })
+                .count() as u32
+        };
         let mut best: Option<(u32, Action)> = None;
         let mut ties = 0u32;
         for &action in legal {
             let worth = match action {
                 Action::Claim { tiles } => {
-                    let gained = bits(tiles.0)
-                        .filter(|&t| self.owner[t as usize] != seat)
-                        .count() as u32;
+                    let gained = (tiles.0 & !mine).count_ones();
                     let bonus = u32::from(self.bonus == Some(tiles.0.count_ones()));
-                    2 + gained * 2 + bonus
+                    2 + gained * 8 + photos(tiles.0) * 2 + bonus
                 }
+                Action::Bonus { tile } => 1 + photos(1 << tile),
                 Action::Photo { .. } => 1,
                 _ => continue,
             };
