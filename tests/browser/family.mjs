@@ -13,34 +13,15 @@
 //
 // Every console message and uncaught error of the page is a failure of the scenario.
 
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { engineOf, requestLines } from "./engine.mjs";
 
 const [, , command, ...args] = process.argv;
 
-function engineBytes(page) {
-  const html = readFileSync(page, "utf8");
-  const match = html.match(/<script id="engine"[^>]*>([^<]*)<\/script>/);
-  if (!match) throw new Error("the page holds no engine");
-  return gunzipSync(Buffer.from(match[1].trim(), "base64"));
-}
-
 async function engine(page, requests, out) {
-  const { instance } = await WebAssembly.instantiate(engineBytes(page), {});
-  const exports = instance.exports;
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-  const call = (text) => {
-    const bytes = encoder.encode(text);
-    const at = exports.safari_alloc(bytes.length);
-    new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
-    const length = exports.safari_family_call();
-    const from = exports.safari_answer_ptr();
-    return decoder.decode(new Uint8Array(exports.memory.buffer, from, length));
-  };
-  const lines = readFileSync(requests, "utf8").split("\n").filter((l) => l.trim() !== "");
-  writeFileSync(out, lines.map((line) => call(line)).join("\n") + "\n");
+  const call = await engineOf(page, "safari_family_call");
+  writeFileSync(out, requestLines(requests).map((line) => call(line)).join("\n") + "\n");
 }
 
 // A seeded choice among the page's clickable things, so a run clicks the same game.

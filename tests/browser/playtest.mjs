@@ -12,34 +12,15 @@
 
 import { readFileSync, writeFileSync, readdirSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { engineOf, requestLines } from "./engine.mjs";
 
 const [, , command, ...args] = process.argv;
 
-function engineBytes(page) {
-  const html = readFileSync(page, "utf8");
-  const match = html.match(/<script id="engine"[^>]*>([^<]*)<\/script>/);
-  if (!match) throw new Error("the page holds no engine");
-  return gunzipSync(Buffer.from(match[1].trim(), "base64"));
-}
-
 async function engine(page, ruleset, requests, out) {
-  const { instance } = await WebAssembly.instantiate(engineBytes(page), {});
-  const exports = instance.exports;
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-  const call = (text) => {
-    const bytes = encoder.encode(text);
-    const at = exports.safari_alloc(bytes.length);
-    new Uint8Array(exports.memory.buffer, at, bytes.length).set(bytes);
-    const length = exports.safari_call();
-    const from = exports.safari_answer_ptr();
-    return decoder.decode(new Uint8Array(exports.memory.buffer, from, length));
-  };
+  const call = await engineOf(page, "safari_call");
   const opened = JSON.parse(call(JSON.stringify({ op: "open", ruleset: readFileSync(ruleset, "utf8") })));
   if (opened.error) throw new Error(`the ruleset did not open: ${opened.error.message}`);
-  const lines = readFileSync(requests, "utf8").split("\n").filter((l) => l.trim() !== "");
-  const answers = lines.map((line) => call(line));
+  const answers = requestLines(requests).map((line) => call(line));
   writeFileSync(out, answers.join("\n") + "\n");
 }
 
