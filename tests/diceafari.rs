@@ -481,27 +481,9 @@ fn each_map_card_can_be_chosen_and_every_map_plays_to_an_end() {
 #[test]
 fn greedy_beats_random_and_search_holds_its_own_against_greedy() {
     let game = game(&pack_ruleset(), &[]);
-    let wins = |bots: [Bot; 2], games: u64| {
-        let mut won = 0.0;
-        for seed in 0..games {
-            let mut table = game.start(2, seed).unwrap();
-            let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            // Seats alternate between games, so that the first seat's edge cancels out.
-            let swap = seed as usize % 2;
-            while let Some(seat) = table.to_move() {
-                let action = bots[(seat + swap) % 2].choose(&table, &mut rng);
-                table.apply(action);
-            }
-            let winners = table.outcome().unwrap().winners;
-            if winners.contains(&swap) {
-                won += 1.0 / winners.len() as f64;
-            }
-        }
-        won / games as f64
-    };
-    let greedy = wins([Bot::Greedy, Bot::Random], 100);
+    let greedy = crate::common::win_share(&game, "greedy", "random", 100);
     assert!(greedy >= 0.8, "greedy won {greedy} against random");
-    let search = wins([Bot::Search { iterations: 1000 }, Bot::Greedy], 30);
+    let search = crate::common::win_share(&game, "search", "greedy", 30);
     assert!(search >= 0.4, "search won {search} against greedy");
 }
 

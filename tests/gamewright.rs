@@ -8,7 +8,6 @@ use safari::components::Table as Components;
 use safari::world::GameFolder;
 use safari_engine::family::bots::Bot;
 use safari_engine::family::gamewright::{Action, Game, Table};
-use safari_engine::family::sim;
 use safari_engine::family::{Play, Session, Start};
 
 const PACK: &str = "content/gamewright-safari";
@@ -293,37 +292,10 @@ fn greedy_beats_random_and_search_beats_greedy() {
     // against random, and search 62% of these 40 against greedy (64% of 100):
     // `safari sim content/gamewright-safari --seats search,greedy --rotate --games 100`.
     let game = game(&[]);
-    let seats = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
-    let greedy = sim::play_table(
-        &game,
-        &seats("greedy", "random"),
-        true,
-        200,
-        1,
-        &mut Default::default(),
-        &|_| {},
-    )
-    .unwrap();
-    assert!(
-        greedy.wins_by_bot["greedy"] > 0.7,
-        "greedy won {:.2}",
-        greedy.wins_by_bot["greedy"]
-    );
-    let search = sim::play_table(
-        &game,
-        &seats("search", "greedy"),
-        true,
-        40,
-        1,
-        &mut Default::default(),
-        &|_| {},
-    )
-    .unwrap();
-    assert!(
-        search.wins_by_bot["search"] > 0.55,
-        "search won {:.2}",
-        search.wins_by_bot["search"]
-    );
+    let greedy = crate::common::win_share(&game, "greedy", "random", 200);
+    assert!(greedy > 0.7, "greedy won {greedy:.2}");
+    let search = crate::common::win_share(&game, "search", "greedy", 40);
+    assert!(search > 0.55, "search won {search:.2}");
 }
 
 /// The checker's reading of a jungle (SZ1002, and SZ0310 for a deal past the deck) and the

@@ -394,39 +394,11 @@ fn greedy_beats_random_and_search_beats_greedy() {
         &["varying-layout".to_string()],
     )
     .unwrap();
-    let seats = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
-    let sim = safari_engine::family::sim::play_table;
-    let greedy = sim(
-        &game,
-        &seats("greedy", "random"),
-        true,
-        200,
-        1,
-        &mut Default::default(),
-        &|_| {},
-    )
-    .unwrap();
-    assert!(
-        greedy.wins_by_bot["greedy"] > 0.9,
-        "greedy won {:.2}",
-        greedy.wins_by_bot["greedy"]
-    );
+    let greedy = crate::common::win_share(&game, "greedy", "random", 200);
+    assert!(greedy > 0.9, "greedy won {greedy:.2}");
     // When this was written search won 75% of these 40 games (seats rotating).
-    let search = sim(
-        &game,
-        &seats("search", "greedy"),
-        true,
-        40,
-        1,
-        &mut Default::default(),
-        &|_| {},
-    )
-    .unwrap();
-    assert!(
-        search.wins_by_bot["search"] > 0.6,
-        "search won {:.2}",
-        search.wins_by_bot["search"]
-    );
+    let search = crate::common::win_share(&game, "search", "greedy", 40);
+    assert!(search > 0.6, "search won {search:.2}");
 }
 
 /// The checker follows every way the pieces could stand, so an animal it calls hidden

@@ -115,3 +115,21 @@ pub fn tts_export(
         .map(|o| (o.path, o.bytes))
         .collect()
 }
+
+/// The share of `games` seeded games (seed 1, seats rotating) that the bot `a` wins against
+/// the bot `b` at a table of two of a game of the family, as `safari sim --seats a,b --rotate`
+/// plays them.
+pub fn win_share<S: safari_engine::family::Start>(game: &S, a: &str, b: &str, games: u64) -> f64 {
+    let seats = [a.to_string(), b.to_string()];
+    let table = safari_engine::family::sim::play_table(
+        game,
+        &seats,
+        true,
+        games,
+        1,
+        &mut Default::default(),
+        &|_| {},
+    )
+    .unwrap();
+    table.wins_by_bot[a]
+}

@@ -546,14 +546,7 @@ fn bag(
 impl Rules {
     /// The rules of a components ruleset whose module is this game's, with `variants` applied.
     pub fn read(components: &Components, variants: &[String]) -> Result<Rules, LoadError> {
-        if components.game.rules != ID {
-            return Err(ruleset::fault(
-                "game.rules",
-                format!("this is a `{}` ruleset, not `{ID}`", components.game.rules),
-            ));
-        }
-        let rules = ruleset::with_variants(&components.rules, variants)?;
-        let written: Written = ruleset::rules_as(rules)?;
+        let written: Written = ruleset::rules_for(components, ID, variants)?;
         let (terrains, tile_bag) = bag(components, true, &written.tiles, "tiles")?;
         let (animals, photo_bag) = bag(components, false, &written.photos, "photos")?;
         let travel = components

@@ -158,14 +158,7 @@ const MOST_SIDE: u32 = 40;
 impl Rules {
     /// The rules of a components ruleset whose module is this game's, with `variants` applied.
     pub fn read(components: &Components, variants: &[String]) -> Result<Rules, LoadError> {
-        if components.game.rules != ID {
-            return Err(ruleset::fault(
-                "game.rules",
-                format!("this is a `{}` ruleset, not `{ID}`", components.game.rules),
-            ));
-        }
-        let rules = ruleset::with_variants(&components.rules, variants)?;
-        let written: Written = ruleset::rules_as(rules)?;
+        let written: Written = ruleset::rules_for(components, ID, variants)?;
         let deck = components.deck(&written.animals).ok_or_else(|| {
             ruleset::fault(
                 "rules.animals",

@@ -213,6 +213,22 @@ pub fn with_variants(
     Ok(patched)
 }
 
+/// The `rules` of a ruleset whose module is `id`, with the named variants applied, read into
+/// that game's own type.
+pub fn rules_for<T: serde::de::DeserializeOwned>(
+    components: &Components,
+    id: &str,
+    variants: &[String],
+) -> Result<T, LoadError> {
+    if components.game.rules != id {
+        return Err(fault(
+            "game.rules",
+            format!("this is a `{}` ruleset, not `{id}`", components.game.rules),
+        ));
+    }
+    rules_as(with_variants(&components.rules, variants)?)
+}
+
 /// A `rules` object read into a game's own type, the path of a fault named.
 pub fn rules_as<T: serde::de::DeserializeOwned>(rules: serde_json::Value) -> Result<T, LoadError> {
     serde_path_to_error::deserialize(rules).map_err(|e| LoadError {

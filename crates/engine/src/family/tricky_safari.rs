@@ -203,14 +203,7 @@ fn cell_of(name: &str, columns: usize, rows: usize) -> Option<u8> {
 
 impl Rules {
     pub fn read(components: &Components, variants: &[String]) -> Result<Rules, LoadError> {
-        if components.game.rules != ID {
-            return Err(ruleset::fault(
-                "game.rules",
-                format!("this is a `{}` ruleset, not `{ID}`", components.game.rules),
-            ));
-        }
-        let written: Written =
-            ruleset::rules_as(ruleset::with_variants(&components.rules, variants)?)?;
+        let written: Written = ruleset::rules_for(components, ID, variants)?;
         let board = components
             .boards
             .iter()
