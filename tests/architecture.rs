@@ -144,6 +144,103 @@ fn crates_depend_only_on_lower_layers() {
     report(&faults, "a crate depends only on crates below it");
 }
 
+/// A library or binary that declares `test = false` is not compiled as a test harness by
+/// `cargo test` (which saves compiling it a second time): a unit test written in it would
+/// never run.
+#[test]
+fn targets_without_a_test_harness_hold_no_unit_tests() {
+    let mut faults = Vec::new();
+    let mut manifests = vec![(String::new(), root().join("Cargo.toml"))];
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let krate = entry.unwrap().path();
+        let name = krate.file_name().unwrap().to_string_lossy().into_owned();
+        manifests.push((format!("crates/{name}/"), krate.join("Cargo.toml")));
+    }
+    for (folder, manifest) in manifests {
+        let table: toml::Table =
+            toml::from_str(&std::fs::read_to_string(manifest).unwrap()).unwrap();
+        let untested =
+            |target: &toml::Value| target.get("test").and_then(|t| t.as_bool()) == Some(false);
+        let lib_untested = table.get("lib").is_some_and(untested);
+        let bins = table
+            .get("bin")
+            .and_then(|b| b.as_array())
+            .cloned()
+            .unwrap_or_default();
+        let all_bins_untested = !bins.is_empty() && bins.iter().all(untested);
+        if !(lib_untested && (all_bins_untested || bins.is_empty())) {
+            continue;
+        }
+        for (name, text) in rust_files(&format!("{folder}src")) {
+            for (number, line) in text.lines().enumerate() {
+                if code_of(line).contains("#[test]") || code_of(line).contains("#[cfg(test)]") {
+                    faults.push(format!("{name}:{}: a unit test, never run", number + 1));
+                }
+            }
+        }
+    }
+    report(
+        &faults,
+        "a crate built without a test harness holds no unit test",
+    );
+}
+
+/// `cargo test --release` after `cargo run --release -- build` (the README's two commands)
+/// compiles only what the tests add: every dependency the two share is compiled with the same
+/// features, else Cargo compiles it (and all above it, Typst included) a second time. Where a
+/// dev-dependency turns a feature on, the build's manifest turns it on too.
+#[test]
+fn the_tests_share_every_dependency_the_build_compiled() {
+    let tree = |edges: &str| -> BTreeMap<String, BTreeSet<String>> {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let output = std::process::Command::new(cargo)
+            .current_dir(root())
+            .args(["tree", "--locked", "--offline", "--prefix", "none"])
+            .args(["-e", edges, "-f", "{p} {f}"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for line in String::from_utf8(output.stdout).unwrap().lines() {
+            let line = line.trim_end_matches(" (*)");
+            let words: Vec<&str> = line.split(' ').collect();
+            if words.len() < 2 {
+                continue;
+            }
+            let set = match words.last() {
+                Some(last) if words.len() > 2 && !last.ends_with(')') => last.to_string(),
+                _ => String::new(),
+            };
+            features
+                .entry(format!("{} {}", words[0], words[1]))
+                .or_default()
+                .insert(set);
+        }
+        features
+    };
+    // Proc macros and build scripts are compiled for the host, apart from the build's crates.
+    let build = tree("normal,no-proc-macro");
+    let tests = tree("normal,dev,no-proc-macro");
+    assert!(build.contains_key(&format!("safari v{}", env!("CARGO_PKG_VERSION"))));
+    let faults: Vec<String> = build
+        .iter()
+        .filter_map(|(package, features)| {
+            let tested = tests.get(package)?;
+            (tested != features).then(|| {
+                format!("{package}: the build's features {features:?}, the tests' {tested:?}")
+            })
+        })
+        .collect();
+    report(
+        &faults,
+        "the tests compile every shared dependency with the build's features",
+    );
+}
+
 /// Only the commands print (`src/cli/`): a library function that printed would bypass the
 /// one place where what content says is made inert (`diag::printable`) and `--quiet`. The one
 /// exception is the typesetting worker's allocator, which says on its way out that the memory
