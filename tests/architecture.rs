@@ -195,7 +195,7 @@ fn the_tests_share_every_dependency_the_build_compiled() {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let output = std::process::Command::new(cargo)
             .current_dir(root())
-            .args(["tree", "--locked", "--offline", "--prefix", "none"])
+            .args(["tree", "--locked", "--prefix", "none"])
             .args(["-e", edges, "-f", "{p} {f}"])
             .output()
             .unwrap();

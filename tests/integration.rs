@@ -4,6 +4,12 @@
 //! share one pool of threads, so a long test runs beside the others instead of after them
 //! (docs/performance.md). `cargo test --test integration tts::` runs one file's tests.
 
+// The binary's allocator (src/main.rs, without the worker's bound): the library runs here as
+// it runs in `safari`, and its allocation-heavy checks and typesetting take the time they take
+// there.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[allow(dead_code)]
 mod browser;
 #[allow(dead_code)]

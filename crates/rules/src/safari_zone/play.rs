@@ -28,7 +28,11 @@
 //! exact on guides small enough, which is where the order of a few events decides.
 
 use std::cell::Cell;
-use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+// The sheets played on are hashed with foldhash, not the standard library's SipHash: hashing
+// them was an eighth of a check of a large guide (docs/performance.md, "Set-up").
+use hashbrown::HashSet;
 
 use super::graph::{Bonuses, Graph, Reach};
 use super::model::*;
@@ -89,7 +93,7 @@ struct CardRule {
 }
 
 /// A sheet in play, and what it has brought.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Sheet {
     filled: Vec<u64>,
     items: Vec<bool>,
@@ -97,6 +101,27 @@ struct Sheet {
     caught: Vec<u32>,
     vp: u32,
     bonus: [u32; 3],
+}
+
+/// Every field, the flags packed 64 to a word: hashed one by one, a game's hundreds of
+/// species flags cost more than the rest of the sheet.
+impl Hash for Sheet {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.filled.hash(state);
+        for flags in [&self.items, &self.species] {
+            state.write_usize(flags.len());
+            for chunk in flags.chunks(64) {
+                let word = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |word, (i, &flag)| word | (flag as u64) << i);
+                state.write_u64(word);
+            }
+        }
+        self.caught.hash(state);
+        self.vp.hash(state);
+        self.bonus.hash(state);
+    }
 }
 
 impl Sheet {
@@ -752,7 +777,13 @@ impl Seen {
     /// Keeps the new sheets of `sheets` to play on.
     fn add(&mut self, play: &Play, sheets: &mut Vec<Sheet>, stack: &mut Vec<(Sheet, Vec<Move>)>) {
         for sheet in sheets.drain(..) {
-            if self.sheets.contains(&sheet) {
+            // Hashed once: kept when new, skipped when played on already.
+            let mut new = false;
+            self.sheets.get_or_insert_with(&sheet, |sheet| {
+                new = true;
+                sheet.clone()
+            });
+            if !new {
                 continue;
             }
             let mut filled = sheet.filled.clone();
@@ -769,7 +800,6 @@ impl Seen {
                 self.ever[w] |= new;
                 self.missing -= (new & self.wanted[w]).count_ones() as usize;
             }
-            self.sheets.insert(sheet.clone());
             // Faces first: what opens boxes before the events that fill them.
             let mut moves = play.moves(&sheet);
             moves.reverse();
