@@ -185,6 +185,27 @@ fn targets_without_a_test_harness_hold_no_unit_tests() {
     );
 }
 
+/// The fuzz targets are a workspace of their own (fuzz/), whose lock file names this one's
+/// crates and their dependencies: after a change to those, CI's `cargo check --locked` of the
+/// fuzz targets would refuse a stale lock (`cargo metadata --manifest-path fuzz/Cargo.toml`
+/// brings it up to date).
+#[test]
+fn the_fuzz_targets_lock_file_is_current() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["metadata", "--locked", "--format-version", "1"])
+        .args(["--manifest-path", "fuzz/Cargo.toml"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "fuzz/Cargo.lock is stale: run `cargo metadata --format-version 1 --manifest-path \
+         fuzz/Cargo.toml` and commit it\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// `cargo test --release` after `cargo run --release -- build` (the README's two commands)
 /// compiles only what the tests add: every dependency the two share is compiled with the same
 /// features, else Cargo compiles it (and all above it, Typst included) a second time. Where a
