@@ -185,19 +185,30 @@ fn targets_without_a_test_harness_hold_no_unit_tests() {
     );
 }
 
+/// Cargo (the one running the tests) on this workspace.
+fn cargo(args: &[&str]) -> std::process::Output {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// The fuzz targets are a workspace of their own (fuzz/), whose lock file names this one's
 /// crates and their dependencies: after a change to those, CI's `cargo check --locked` of the
 /// fuzz targets would refuse a stale lock (`cargo metadata --manifest-path fuzz/Cargo.toml`
 /// brings it up to date).
 #[test]
 fn the_fuzz_targets_lock_file_is_current() {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = std::process::Command::new(cargo)
-        .current_dir(root())
-        .args(["metadata", "--locked", "--format-version", "1"])
-        .args(["--manifest-path", "fuzz/Cargo.toml"])
-        .output()
-        .unwrap();
+    let output = cargo(&[
+        "metadata",
+        "--locked",
+        "--format-version",
+        "1",
+        "--manifest-path",
+        "fuzz/Cargo.toml",
+    ]);
     assert!(
         output.status.success(),
         "fuzz/Cargo.lock is stale: run `cargo metadata --format-version 1 --manifest-path \
@@ -213,13 +224,9 @@ fn the_fuzz_targets_lock_file_is_current() {
 #[test]
 fn the_tests_share_every_dependency_the_build_compiled() {
     let tree = |edges: &str| -> BTreeMap<String, BTreeSet<String>> {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let output = std::process::Command::new(cargo)
-            .current_dir(root())
-            .args(["tree", "--locked", "--prefix", "none"])
-            .args(["-e", edges, "-f", "{p} {f}"])
-            .output()
-            .unwrap();
+        let output = cargo(&[
+            "tree", "--locked", "--prefix", "none", "-e", edges, "-f", "{p} {f}",
+        ]);
         assert!(
             output.status.success(),
             "{}",

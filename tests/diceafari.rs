@@ -798,18 +798,6 @@ fn sim_plays_the_game_with_its_optional_rules_and_diff_compares_two_versions() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&diff.stdout);
-    assert_eq!(
-        diff.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&diff.stderr)
-    );
-    assert!(
-        text.contains("greedy, greedy:")
-            && text.contains("mean score by seat:")
-            && text.contains(" → "),
-        "{text}"
-    );
+    crate::common::assert_diff_compares_two_versions(&diff);
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -442,18 +442,6 @@ fn sim_and_diff_play_the_game_and_name_its_variants() {
         "--policy",
         "greedy",
     ]);
-    let text = String::from_utf8_lossy(&diff.stdout);
-    assert_eq!(
-        diff.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&diff.stderr)
-    );
-    assert!(
-        text.contains("greedy, greedy:")
-            && text.contains("mean score by seat:")
-            && text.contains(" → "),
-        "{text}"
-    );
+    crate::common::assert_diff_compares_two_versions(&diff);
     let _ = std::fs::remove_dir_all(&out);
 }

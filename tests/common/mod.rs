@@ -133,3 +133,21 @@ pub fn win_share<S: safari_engine::family::Start>(game: &S, a: &str, b: &str, ga
     .unwrap();
     table.wins_by_bot[a]
 }
+
+/// What `safari diff` of a family game against an edited copy must print, greedy bots at
+/// both seats: the table, each seat's mean score, and the change between the two versions.
+pub fn assert_diff_compares_two_versions(diff: &std::process::Output) {
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&diff.stderr)
+    );
+    assert!(
+        text.contains("greedy, greedy:")
+            && text.contains("mean score by seat:")
+            && text.contains(" → "),
+        "{text}"
+    );
+}

@@ -31,7 +31,8 @@ use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 
 // The sheets played on are hashed with foldhash, not the standard library's SipHash: hashing
-// them was an eighth of a check of a large guide (docs/performance.md, "Set-up").
+// them was an eighth of the time of tests/layout.rs's generated guides (docs/performance.md,
+// "Set-up").
 use hashbrown::HashSet;
 
 use super::graph::{Bonuses, Graph, Reach};
@@ -778,12 +779,12 @@ impl Seen {
     fn add(&mut self, play: &Play, sheets: &mut Vec<Sheet>, stack: &mut Vec<(Sheet, Vec<Move>)>) {
         for sheet in sheets.drain(..) {
             // Hashed once: kept when new, skipped when played on already.
-            let mut new = false;
+            let mut unseen = false;
             self.sheets.get_or_insert_with(&sheet, |sheet| {
-                new = true;
+                unseen = true;
                 sheet.clone()
             });
-            if !new {
+            if !unseen {
                 continue;
             }
             let mut filled = sheet.filled.clone();
