@@ -60,11 +60,11 @@ fn report(faults: &[String], rule: &str) {
 }
 
 /// `GameFolder` (crates/core/src/world.rs) is the one way files are read, and `OutputRoot` with its
-/// helpers (src/output.rs) the one way they are written: a path check, a size bound, a lock
+/// helpers (src/output/) the one way they are written: a path check, a size bound, a lock
 /// or a refusal to follow a link lives there once, and nothing else can bypass it.
 #[test]
 fn files_are_read_and_written_only_through_the_two_seams() {
-    let seams = ["crates/core/src/world.rs", "src/output.rs"];
+    let seams = ["crates/core/src/world.rs", "src/output/"];
     let touches = [
         "std::fs",
         "fs::",
@@ -74,7 +74,7 @@ fn files_are_read_and_written_only_through_the_two_seams() {
     ];
     let mut faults = Vec::new();
     for (name, text) in program_sources() {
-        if seams.contains(&name.as_str()) {
+        if seams.iter().any(|seam| name.starts_with(seam)) {
             continue;
         }
         for (number, line) in text.lines().enumerate() {
@@ -90,7 +90,7 @@ fn files_are_read_and_written_only_through_the_two_seams() {
     }
     report(
         &faults,
-        "only crates/core/src/world.rs and src/output.rs touch files",
+        "only crates/core/src/world.rs and src/output/ touch files",
     );
 }
 
@@ -355,7 +355,7 @@ fn below_the_rules() -> Vec<(String, String)> {
         "crates/core/src/model",
         "crates/core/src/world.rs",
         "crates/core/src/diag",
-        "src/output.rs",
+        "src/output",
         "crates/rules/src/charts.rs",
         "crates/rules/src/html.rs",
     ] {

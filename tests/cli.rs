@@ -596,6 +596,9 @@ fn install_follows_a_replaced_out_and_leaves_no_old_images() {
     let images = saved.join("SafariZoneRNW images");
     std::fs::create_dir_all(&images).unwrap();
     std::fs::write(images.join("from-an-older-install.png"), "old").unwrap();
+    // An earlier install marked the folder as safari's (tests/output_folders.rs: one that is
+    // not is never replaced).
+    std::fs::write(images.join(safari::output::OWNER_MARK), "").unwrap();
     let out = dir.join("out");
     std::fs::create_dir_all(&out).unwrap();
     // A file where the game's output folder goes: the swap into out/ fails.
@@ -630,6 +633,10 @@ fn install_follows_a_replaced_out_and_leaves_no_old_images() {
     assert!(!left.is_empty());
     assert!(
         !left.iter().any(|name| name == "from-an-older-install.png"),
+        "{left:?}"
+    );
+    assert!(
+        left.iter().any(|name| name == safari::output::OWNER_MARK),
         "{left:?}"
     );
     let beside: Vec<_> = std::fs::read_dir(&saved)

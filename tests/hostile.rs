@@ -194,9 +194,9 @@ fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
 fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
     let dir = scratch("unwritable");
     let game = tiny_game(&dir, |_| {});
-    std::fs::create_dir_all(dir.join("out")).unwrap();
-    // Where the game's folder should be, a file: the build cannot replace it.
-    std::fs::write(dir.join("out/tiny"), "precious").unwrap();
+    // Where the output root should be, a file: no folder can be made in it. (A file where
+    // the game's own folder goes is a folder safari did not make: tests/output_folders.rs.)
+    std::fs::write(dir.join("out"), "precious").unwrap();
     let out = safari_in(&dir, &["build", game.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
@@ -205,13 +205,21 @@ fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
         text(&out.stderr)
     );
     assert_eq!(
-        std::fs::read_to_string(dir.join("out/tiny")).unwrap(),
+        std::fs::read_to_string(dir.join("out")).unwrap(),
         "precious"
     );
-    // Nothing but the game's lock beside it.
+    // Nothing beside it.
     assert_eq!(
-        files(&dir.join("out")),
-        vec![".tiny.lock".to_string(), "tiny".to_string()]
+        files(&dir),
+        vec![
+            "game/deck.toml".to_string(),
+            "game/dice.toml".to_string(),
+            "game/field-guide.kdl".to_string(),
+            "game/game.toml".to_string(),
+            "game/items.toml".to_string(),
+            "game/species.toml".to_string(),
+            "out".to_string()
+        ]
     );
 }
 
@@ -672,9 +680,11 @@ fn writers_never_follow_a_planted_link_nor_read_a_pipe_or_a_huge_file() {
     let diffed = safari_in(&dir, &["diff", game, game, "--games", "0", "--out", "out"]);
     assert_ne!(diffed.status.code(), Some(0), "{}", text(&diffed.stderr));
     untouched(&victim);
-    // Its `sim/` is.
+    // Its `sim/` is, in a folder safari made (marked: tests/output_folders.rs has the ones
+    // it did not).
     std::fs::remove_file(out.join("safari-zone")).unwrap();
     std::fs::create_dir_all(out.join("safari-zone")).unwrap();
+    std::fs::write(out.join("safari-zone").join(safari::output::OWNER_MARK), "").unwrap();
     std::os::unix::fs::symlink(&victim, out.join("safari-zone/sim")).unwrap();
     let refused = sim(&dir);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));

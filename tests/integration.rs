@@ -33,6 +33,7 @@ mod incremental;
 mod init;
 mod kdl_spec;
 mod layout;
+mod output_folders;
 mod packs;
 mod playtest;
 mod print;

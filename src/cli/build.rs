@@ -262,11 +262,16 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
             if args.install {
                 let name = crate::backends::tts::save_name(&name);
                 let base = options.asset_base.url(&id);
-                if let Err(message) = install(&name, &base, &outputs, args.tts_dir.as_deref(), ui) {
-                    super::error(format_args!(
-                        "{message} (the outputs in {} are new)",
-                        target.display()
-                    ));
+                if let Err(diagnostic) =
+                    install(&name, &base, &outputs, args.tts_dir.as_deref(), ui)
+                {
+                    super::fault(
+                        diagnostic.with_help(format!(
+                            "nothing was installed; the outputs in {} are new",
+                            target.display()
+                        )),
+                        ui,
+                    );
                     return exit::FAILURE;
                 }
             }
@@ -296,7 +301,8 @@ fn emit_typst(
             exit::ERRORS
         };
     };
-    match crate::output::OutputRoot::new(out).update(id, "typst", outputs) {
+    let root = crate::output::OutputRoot::new(out).for_game(folder.on_disk(), false);
+    match root.update(id, "typst", outputs) {
         Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));
             exit::OK
@@ -330,16 +336,20 @@ fn install(
     outputs: &[Output],
     tts_dir: Option<&Path>,
     ui: Ui,
-) -> Result<(), String> {
+) -> Result<(), crate::diag::Diagnostic> {
     let home = match tts_dir {
         Some(dir) => dir.to_path_buf(),
-        None => tts_home().ok_or(
-            "Tabletop Simulator's folder was not found: pass it with --tts-dir".to_string(),
-        )?,
+        None => tts_home().ok_or_else(|| {
+            crate::diag::Diagnostic::error(
+                crate::diag::Code::OutputUnwritable,
+                "Tabletop Simulator's folder was not found",
+            )
+            .with_help("pass it with --tts-dir")
+        })?,
     };
     let saved = home.join("Saves/Saved Objects");
     let images = saved.join(format!("{name} images"));
-    crate::output::create_dir_all(&saved).map_err(|d| d.message)?;
+    crate::output::create_dir_all(&saved)?;
     // The images folder is the export's own: replaced whole, so that the images of earlier
     // installs do not pile up; then the save that points into it.
     let pictures: Vec<Output> = outputs
@@ -352,12 +362,10 @@ fn install(
             })
         })
         .collect();
-    crate::output::replace_folder(&images, &pictures).map_err(|d| d.message)?;
+    crate::output::replace_folder(&images, &pictures)?;
     let json_path = format!("tts/{name}.json");
     for output in outputs {
-        let write = |path: PathBuf, bytes: &[u8]| {
-            crate::output::write_atomically(&path, bytes).map_err(|d| d.message)
-        };
+        let write = |path: PathBuf, bytes: &[u8]| crate::output::write_atomically(&path, bytes);
         if output.path.starts_with("tts/images/") {
             continue;
         } else if output.path == json_path {

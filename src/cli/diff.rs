@@ -52,6 +52,13 @@ pub struct Args {
     variants: Vec<String>,
 }
 
+/// Where the report goes: kept clear of both versions' game folders.
+fn output_root(args: &Args) -> crate::output::OutputRoot {
+    crate::output::OutputRoot::new(&args.out)
+        .keeping_clear_of(&args.old)
+        .keeping_clear_of(&args.new)
+}
+
 struct Loaded {
     label: String,
     ruleset: Ruleset,
@@ -117,7 +124,7 @@ fn family_diff(args: &Args, ui: Ui) -> Option<u8> {
         rotate: false,
         seed: args.seed,
         variants: &args.variants,
-        out: &args.out,
+        out: output_root(args),
     };
     let label = |p: &std::path::Path| p.display().to_string();
     match super::family::diff(
@@ -218,13 +225,13 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         path: "report.html".to_string(),
         bytes: page.into_bytes(),
     }];
-    match crate::output::OutputRoot::new(&args.out).update(&new.ruleset.game.id, "diff", &files) {
+    match output_root(&args).update(&new.ruleset.game.id, "diff", &files) {
         Ok(dir) => {
             ui.info(format!("wrote {}", dir.join("report.html").display()));
             exit::OK
         }
         Err(diagnostic) => {
-            super::error(&diagnostic.message);
+            super::fault(diagnostic, ui);
             exit::FAILURE
         }
     }

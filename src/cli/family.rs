@@ -1,8 +1,6 @@
 //! `sim` and `diff` for the games made of components that have an engine
 //! (`safari_engine::family`): played by the family's bots from the ruleset `build` writes.
 
-use std::path::Path;
-
 use safari_engine::family::bots::{self, Bot};
 use safari_engine::family::sim::{self, Report};
 use safari_engine::family::{self, any};
@@ -57,7 +55,8 @@ pub(crate) struct Run<'a> {
     pub rotate: bool,
     pub seed: u64,
     pub variants: &'a [String],
-    pub out: &'a Path,
+    /// Where the report goes, kept clear of the game folder read.
+    pub out: crate::output::OutputRoot,
 }
 
 /// The tables a run plays. Without `--policy` or `--seats`: random and greedy each at a
@@ -148,13 +147,13 @@ pub(crate) fn sim(bytes: &[u8], run: &Run, ui: Ui) -> u8 {
         .ok()
         .and_then(|v| v["game"]["id"].as_str().map(str::to_string))
         .unwrap_or_else(|| "game".to_string());
-    match crate::output::OutputRoot::new(run.out).update(&id, "sim", &files) {
+    match run.out.update(&id, "sim", &files) {
         Ok(dir) => {
             ui.info(format!("wrote {}", dir.join("report.json").display()));
             exit::OK
         }
         Err(diagnostic) => {
-            super::error(&diagnostic.message);
+            super::fault(diagnostic, ui);
             exit::FAILURE
         }
     }

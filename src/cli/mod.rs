@@ -160,6 +160,19 @@ pub fn error(message: impl std::fmt::Display) {
     eprintln!("error: {}", printable(&message.to_string()));
 }
 
+/// Prints a diagnostic that points into no file (a fault of the output folder) as `check`
+/// prints one: its code, message and help.
+pub(crate) fn fault(diagnostic: crate::diag::Diagnostic, ui: Ui) {
+    eprint!(
+        "{}",
+        crate::diag::render_human(
+            &[diagnostic],
+            &crate::world::GameFolder::in_memory(),
+            ui.render
+        )
+    );
+}
+
 /// Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or I/O failure.
 /// The print documents rules modules write for `target`, for the output seam to tell their
 /// files apart: any module's, so a game that changed its rules leaves no stale document of the

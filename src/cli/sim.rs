@@ -179,7 +179,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
                 rotate: args.rotate,
                 seed: args.seed,
                 variants: &args.variants,
-                out: &args.out,
+                out: output_root(&args),
             };
             return super::family::sim(&bytes, &run, ui);
         }
@@ -260,10 +260,10 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    let dir = match crate::output::OutputRoot::new(&args.out).update(&rules.id, "sim", &files) {
+    let dir = match output_root(&args).update(&rules.id, "sim", &files) {
         Ok(dir) => dir,
         Err(diagnostic) => {
-            super::error(&diagnostic.message);
+            super::fault(diagnostic, ui);
             return exit::FAILURE;
         }
     };
@@ -272,6 +272,16 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         dir.display()
     ));
     exit::OK
+}
+
+/// Where the report goes: kept clear of the game folder simulated (the default game's, when
+/// none is named).
+fn output_root(args: &Args) -> crate::output::OutputRoot {
+    let game = args
+        .input
+        .as_deref()
+        .unwrap_or(std::path::Path::new(super::DEFAULT_GAME));
+    crate::output::OutputRoot::new(&args.out).keeping_clear_of(game)
 }
 
 /// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.

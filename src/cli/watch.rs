@@ -65,7 +65,16 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         return exit::FAILURE;
     }
     drop(folder);
+    // The output root as named (the output seam holds it, and where it leads, to its rule on
+    // every write), and where it leads, so that the writes there are told from edits.
     let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
+    let writes = match crate::output::OutputRoot::new(&out).resolved() {
+        Ok(writes) => writes,
+        Err(diagnostic) => {
+            super::fault(diagnostic, ui);
+            return exit::FAILURE;
+        }
+    };
     // One worker for every rebuild: it keeps Typst's caches warm between them, and the
     // images and PDFs of the last builds, so a rebuild rasterises and encodes only the pages
     // that changed.
@@ -96,10 +105,11 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         paper: args.paper,
         preview: args.preview,
         replace: args.replace,
+        refused: std::cell::Cell::new(false),
     };
     // Watching starts before the first build, so a save during it is not missed.
     let mut seen = Seen::default();
-    seen.scan(&root, &out);
+    seen.scan(&root, &writes);
     rebuild(
         &session,
         Target::ALL.into_iter().collect(),
@@ -107,6 +117,10 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         &mut typesetting,
         ui,
     );
+    if session.refused.get() {
+        // No rebuild could write there: watching would only repeat the refusal.
+        return exit::FAILURE;
+    }
     ui.info(format!("watching {} (Ctrl-C to stop)", root.display()));
     for events in receiver {
         let events: Vec<DebouncedEvent> = match events {
@@ -119,7 +133,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         let mut edited = Vec::new();
         for event in &events {
             // The output folder may sit inside the game folder: its writes are not edits.
-            if event.path.starts_with(&out) || is_editor_litter(&event.path) {
+            if event.path.starts_with(&writes) || is_editor_litter(&event.path) {
                 continue;
             }
             // File events include reads (the build's own): only a change in a file's size,
@@ -208,6 +222,8 @@ struct Session {
     paper: Option<crate::model::Paper>,
     preview: bool,
     replace: bool,
+    /// Set when the output folder is not one this session may write (SZ0802, SZ0805, SZ0806).
+    refused: std::cell::Cell<bool>,
 }
 
 /// Rebuilds `targets` (those of `--only` among them) in the builds [`passes`] gives. The
@@ -334,6 +350,15 @@ fn build_and_write(
                         .collect(),
                 ),
                 Err(diagnostic) => {
+                    use crate::diag::Code;
+                    let refused = [
+                        Code::OutputOfAnotherGame,
+                        Code::OutputFolderNotSafaris,
+                        Code::OutputAmongSources,
+                    ];
+                    if refused.contains(&diagnostic.code) {
+                        session.refused.set(true);
+                    }
                     report(&folder, &diagnostic.into(), Format::Human, ui);
                     None
                 }

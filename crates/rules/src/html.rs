@@ -9,7 +9,7 @@
 //! overrides are made visible first with `diag::printable`, as in the terminal.
 //!
 //! Like the backends, this module only makes bytes: the command writes them, through
-//! `output.rs`.
+//! `src/output/`.
 
 pub use maud::{Markup, PreEscaped, html};
 

@@ -225,6 +225,12 @@ codes! {
     ImageNotWritten = "SZ0804", "the Tabletop Simulator save names an image the build does not write",
         "Every image the saved object names is `<asset base>/<file>` for a file the same build writes into `out/<game>/tts/images/`, the folder you upload: so a table loaded from the save finds every image once that folder is uploaded. A build whose save names any other address is refused and writes nothing. This is a fault of safari, not of the content: please report it with the game folder.",
         "# none: safari itself would have to name an image it does not write";
+    OutputFolderNotSafaris = "SZ0805", "the output folder is not one safari made",
+        "A build replaces its output folder `out/<id>/` whole, and `watch`, `sim` and `diff` write into it and remove what they no longer make; so the folder must be one whose every file is safari's. Every output folder safari makes carries a mark, `.safari-game`. A folder at that place that holds anything and has no mark (a folder of your own that happens to have the game's name, one reached by `--out` pointing somewhere else), or a file or a symbolic link there, is never replaced, written into or removed from, by any command and with any option: the command stops before writing anything. Move the folder away if it is yours, or build into another folder with `--out`. An empty folder is taken as free.",
+        "$ mkdir -p out/safari-zone && echo notes > out/safari-zone/notes.txt && safari build";
+    OutputAmongSources = "SZ0806", "the output folder would be the game folder, hold it or lie among its files",
+        "Outputs go into a folder of their own, never among the game's own files: the output folder `<out>/<id>/` may not be the game folder (a game folder named after its id, built with `--out` set to the folder above it), hold it, sit directly in it beside `game.toml`, or lie inside a folder of the game that holds files of its own (`templates/`, `art/`); inside a folder that holds only output folders (the game's `out/`) it may. The output root is followed through its symbolic links and held to the same rule where it leads, and a root that lies inside the game folder as written but leads out of it (a game folder can carry a link `out -> ../elsewhere`) is refused: a game's content never chooses where outputs land outside it. Build into the game's `out/`, or name another place with `--out`.",
+        "$ safari init safari-zone && safari build safari-zone --out .";
 }
 
 impl Code {

@@ -6,6 +6,11 @@
 //! (`..`, absolute paths, separators in an id, hidden names), never follows a symbolic link it
 //! finds there, and turns every file-system fault into an SZ0801 diagnostic naming the path.
 //!
+//! Before it writes anything, every writer holds the output folder to one rule ([`place`]):
+//! the folder is free or one safari made (its mark), it keeps clear of the game folder's own
+//! files, and the links on the way to it are followed and held to the same. A user's folder is
+//! never replaced, written into or removed from, by any command.
+//!
 //! A build replaces `<root>/<game>/` whole or not at all: the new folder is staged beside the
 //! old one (this build's files, plus the files of outputs it did not make, such as `sim/` or
 //! the targets left out by `--only`), and swapped in with two renames only once every file is
@@ -16,15 +21,20 @@
 //! (`<root>/.<game>.lock`) while it writes, so that two commands at once never stage from, or
 //! write into, a folder the other is swapping; and a writer holding it clears what a killed
 //! one left beside the folder (its staging and retired folders), since no other writer can be
-//! at work. A writer that finds no folder there, or finds a symbolic link where a folder or
-//! file of its own should be, refuses rather than write through it; it reads an existing file
-//! (to leave one that is already right untouched) only when it is a regular file of the new
-//! bytes' length.
+//! at work. A writer that finds a symbolic link where a folder or file of its own should be
+//! refuses rather than write through it; it reads an existing file (to leave one that is
+//! already right untouched) only when it is a regular file of the new bytes' length.
+
+mod place;
+mod write;
 
 use std::path::{Component, Path, PathBuf};
 
+pub use write::{NewFolder, create_dir_all, new_folder, write_atomically};
+
 use crate::backends::{DocumentNames, Output, Target};
 use crate::diag::{Code, Diagnostic};
+use place::{Found, Root};
 
 /// A folder that holds one output folder per game (`out/`).
 #[derive(Debug, Clone)]
@@ -32,56 +42,71 @@ pub struct OutputRoot {
     root: PathBuf,
     /// The game folder whose outputs a build writes, when it writes a game's own (`build`,
     /// `watch`): a folder marked as another's is refused unless `take_over`.
-    game: Option<String>,
+    owner: Option<String>,
     take_over: bool,
+    /// The game folders (canonical) whose own files the output folder must keep clear of.
+    games: Vec<PathBuf>,
 }
 
-/// The file in a game's output folder that names the game folder the outputs were built
-/// from. Two copies of a game keep one `id`, so one output folder; without it, building the
-/// copy would silently replace the other's outputs.
+/// The file in a game's output folder that says safari made it, naming the game folder the
+/// outputs were built from (empty when the writer knew none). Two copies of a game keep one
+/// `id`, so one output folder; without it, building the copy would silently replace the
+/// other's outputs, and a folder of the user's would be taken for safari's.
 pub const OWNER_MARK: &str = ".safari-game";
+
+/// What the owner mark says of the game built into safari, which has no folder.
+const BUILT_IN: &str = "<built into safari>";
 
 impl OutputRoot {
     pub fn new(root: impl Into<PathBuf>) -> OutputRoot {
         OutputRoot {
             root: root.into(),
-            game: None,
+            owner: None,
             take_over: false,
+            games: Vec::new(),
         }
     }
 
-    /// The writer of the outputs of the game in `folder` (its path made absolute; `None` for
-    /// the game built into safari): refuses a game's output folder built from another folder,
-    /// unless `take_over`.
+    /// The writer of the outputs of the game in `folder` (`None` for the game built into
+    /// safari): refuses a game's output folder built from another folder, unless `take_over`,
+    /// and keeps clear of the game folder's own files.
     pub fn for_game(mut self, folder: Option<&Path>, take_over: bool) -> OutputRoot {
-        self.game = Some(match folder {
+        self.owner = Some(match folder {
             Some(folder) => std::fs::canonicalize(folder)
                 .unwrap_or_else(|_| folder.to_path_buf())
                 .to_string_lossy()
                 .into_owned(),
-            None => "<built into safari>".to_string(),
+            None => BUILT_IN.to_string(),
         });
         self.take_over = take_over;
+        if let Some(folder) = folder {
+            self = self.keeping_clear_of(folder);
+        }
         self
     }
 
-    /// Refuses `folder` when its mark names another game folder than this writer's.
-    fn check_owner(&self, id: &str, folder: &Path) -> Result<(), Diagnostic> {
-        let Some(game) = &self.game else {
-            return Ok(());
-        };
-        if self.take_over {
-            return Ok(());
+    /// Keeps the output folder clear of the game folder at `folder` as well (a game `sim` or
+    /// `diff` read); a path that is no folder (a ruleset file) adds nothing.
+    pub fn keeping_clear_of(mut self, folder: &Path) -> OutputRoot {
+        if let Ok(folder) = std::fs::canonicalize(folder)
+            && folder.is_dir()
+        {
+            self.games.push(folder);
         }
-        let mark = folder.join(OWNER_MARK);
-        let owner = match std::fs::symlink_metadata(&mark) {
-            Ok(metadata) if metadata.is_file() && metadata.len() <= 4096 => {
-                std::fs::read_to_string(&mark).unwrap_or_default()
-            }
-            _ => return Ok(()),
+        self
+    }
+
+    /// Where the output root leads, its links followed: what `watch` tells its own writes by.
+    pub fn resolved(&self) -> Result<PathBuf, Diagnostic> {
+        Root::of(&self.root).map(|root| root.resolved)
+    }
+
+    /// Refuses `folder` when its mark names another game folder than this writer's.
+    fn check_owner(&self, id: &str, folder: &Path, owner: &str) -> Result<(), Diagnostic> {
+        let Some(game) = &self.owner else {
+            return Ok(());
         };
-        let owner = owner.trim();
-        if owner.is_empty() || owner == game {
+        if self.take_over || owner.is_empty() || owner == game {
             return Ok(());
         }
         Err(Diagnostic::error(
@@ -96,24 +121,26 @@ impl OutputRoot {
         )))
     }
 
-    /// Writes the mark naming this writer's game folder into `folder`.
-    fn mark_owner(&self, folder: &Path) -> Result<(), Diagnostic> {
-        match &self.game {
-            Some(game) => {
-                let mark = folder.join(OWNER_MARK);
-                refuse_symlink(&mark)?;
-                if unchanged(&mark, game.as_bytes()) {
-                    return Ok(());
-                }
-                write_atomically(&mark, game.as_bytes())
-            }
-            None => Ok(()),
+    /// Writes the mark into `folder`: this writer's game folder, or, from a writer that knows
+    /// none, an empty mark where there is none yet.
+    fn mark(&self, folder: &Path) -> Result<(), Diagnostic> {
+        let mark = folder.join(OWNER_MARK);
+        refuse_symlink(&mark)?;
+        let owner = match &self.owner {
+            Some(owner) => owner.as_str(),
+            None if std::fs::symlink_metadata(&mark).is_ok() => return Ok(()),
+            None => "",
+        };
+        if unchanged(&mark, owner.as_bytes()) {
+            return Ok(());
         }
+        write_atomically(&mark, owner.as_bytes())
     }
 
-    /// The output folder of the game `id`: refused unless the id is a valid id (SZ0105), so
+    /// The output folder of the game `id` inside the resolved root, held to the rule of
+    /// [`place`] against the game folders: refused unless the id is a valid id (SZ0105), so
     /// that no manifest or ruleset can name a folder outside the root.
-    pub(crate) fn game_folder(&self, id: &str) -> Result<PathBuf, Diagnostic> {
+    fn game_folder(&self, id: &str) -> Result<(PathBuf, PathBuf), Diagnostic> {
         crate::load::check_id(id).map_err(|reason| {
             Diagnostic::error(
                 Code::BadId,
@@ -121,7 +148,34 @@ impl OutputRoot {
             )
             .with_help("set `id` in game.toml to lower-case words joined by dashes")
         })?;
-        Ok(self.root.join(id))
+        let root = Root::of(&self.root)?;
+        let folder = root.resolved.join(id);
+        for game in &self.games {
+            place::keep_clear_of_game(&root, &folder, game)?;
+        }
+        Ok((root.resolved, folder))
+    }
+
+    /// Refuses the folder unless it is free or safari's (and, for a game's own writer, this
+    /// game's), then holds the game's lock and looks again: a refused writer has made
+    /// nothing, not even the lock, and what it found still holds while it writes.
+    fn open(
+        &self,
+        root: &Path,
+        id: &str,
+        folder: &Path,
+    ) -> Result<(std::fs::File, Found), Diagnostic> {
+        let check = || {
+            let found = place::found_at(folder)?;
+            if let Found::Made(owner) = &found {
+                self.check_owner(id, folder, owner)?;
+            }
+            Ok::<_, Diagnostic>(found)
+        };
+        check()?;
+        create_dir_all(root)?;
+        let lock = lock(root, id)?;
+        Ok((lock, check()?))
     }
 
     /// Replaces the outputs of `built` in the game's folder with `outputs`, whole or not at
@@ -135,18 +189,14 @@ impl OutputRoot {
         built: &[Target],
         documents: DocumentNames,
     ) -> Result<PathBuf, Diagnostic> {
-        let folder = self.game_folder(id)?;
+        let (root, folder) = self.game_folder(id)?;
         for output in outputs {
             confined_relative(&output.path)?;
         }
-        create_dir_all(&self.root)?;
-        let _lock = self.lock(id)?;
-        self.check_owner(id, &folder)?;
-        let staging = self
-            .root
-            .join(format!(".{id}.staging-{}", std::process::id()));
+        let (_lock, _) = self.open(&root, id, &folder)?;
+        let staging = root.join(format!(".{id}.staging-{}", std::process::id()));
         let result = stage(&staging, Some(&folder), outputs, built, documents)
-            .and_then(|()| self.mark_owner(&staging))
+            .and_then(|()| self.mark(&staging))
             .and_then(|()| swap(&staging, &folder));
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&staging);
@@ -160,7 +210,7 @@ impl OutputRoot {
     /// rebuild by `watch` (so that a PDF viewer sees each file change in place) and a
     /// simulation's report. A file whose bytes are already on disk is not touched.
     pub fn update(&self, id: &str, sub: &str, files: &[Output]) -> Result<PathBuf, Diagnostic> {
-        let folder = self.game_folder(id)?;
+        let (root, folder) = self.game_folder(id)?;
         let base = if sub.is_empty() {
             folder.clone()
         } else {
@@ -170,15 +220,20 @@ impl OutputRoot {
         for file in files {
             confined_relative(&file.path)?;
         }
-        create_dir_all(&self.root)?;
-        let _lock = self.lock(id)?;
-        self.check_owner(id, &folder)?;
+        let (_lock, _) = self.open(&root, id, &folder)?;
+        if files.is_empty() {
+            return Ok(base);
+        }
+        // Marked before the first file, so that a writer killed half-way leaves a folder
+        // the next one knows for safari's.
+        create_dir_all(&folder)?;
+        self.mark(&folder)?;
         for file in files {
             let path = base.join(&file.path);
             // Every folder from the game's down to the file's, and the file, is the
             // writer's own: none may be a link to elsewhere.
-            let relative = path.strip_prefix(&self.root).unwrap_or(&path);
-            let mut at = self.root.clone();
+            let relative = path.strip_prefix(&root).unwrap_or(&path);
+            let mut at = root.clone();
             for component in relative.components() {
                 at.push(component);
                 refuse_symlink(&at)?;
@@ -191,37 +246,7 @@ impl OutputRoot {
             }
             write_atomically(&path, &file.bytes)?;
         }
-        if !files.is_empty() {
-            self.mark_owner(&folder)?;
-        }
         Ok(base)
-    }
-
-    /// Holds the game's lock until the guard is dropped, first clearing what a killed writer
-    /// left beside the game's folder (no writer can be at work while this one holds it).
-    fn lock(&self, id: &str) -> Result<std::fs::File, Diagnostic> {
-        create_dir_all(&self.root)?;
-        let path = self.root.join(format!(".{id}.lock"));
-        refuse_symlink(&path)?;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|err| io_fault("lock", &path, &err))?;
-        file.lock().map_err(|err| io_fault("lock", &path, &err))?;
-        let left = [format!(".{id}.staging-"), format!(".{id}.old-")];
-        if let Ok(entries) = std::fs::read_dir(&self.root) {
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-                if is_dir && left.iter().any(|prefix| name.starts_with(prefix.as_str())) {
-                    let _ = std::fs::remove_dir_all(entry.path());
-                }
-            }
-        }
-        Ok(file)
     }
 
     /// Removes files `built` makes that the latest `update` of those targets did not make (a
@@ -233,9 +258,11 @@ impl OutputRoot {
         built: &[Target],
         documents: DocumentNames,
     ) -> Result<(), Diagnostic> {
-        let folder = self.game_folder(id)?;
-        let _lock = self.lock(id)?;
-        refuse_symlink(&folder)?;
+        let (root, folder) = self.game_folder(id)?;
+        let (_lock, found) = self.open(&root, id, &folder)?;
+        if matches!(found, Found::Free) {
+            return Ok(());
+        }
         let made: std::collections::HashSet<&str> =
             outputs.iter().map(|o| o.path.as_str()).collect();
         for relative in files_under(&folder)? {
@@ -248,21 +275,50 @@ impl OutputRoot {
     }
 }
 
+/// Holds the lock of the game `id` in `root` until the guard is dropped, first clearing what
+/// a killed writer left beside the game's folder (no writer can be at work while this one
+/// holds it).
+fn lock(root: &Path, id: &str) -> Result<std::fs::File, Diagnostic> {
+    let path = root.join(format!(".{id}.lock"));
+    refuse_symlink(&path)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|err| io_fault("lock", &path, &err))?;
+    file.lock().map_err(|err| io_fault("lock", &path, &err))?;
+    let left = [format!(".{id}.staging-"), format!(".{id}.old-")];
+    if let Ok(entries) = std::fs::read_dir(root) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+            if is_dir && left.iter().any(|prefix| name.starts_with(prefix.as_str())) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    Ok(file)
+}
+
 /// Replaces `folder` (a folder of its own, outside any output root: the images installed into
 /// Tabletop Simulator's) with exactly `files`, whole or not at all, as a build replaces a
 /// game's folder: staged beside it and swapped in, so nothing an older install wrote is left.
+/// As an output folder, it is refused unless it is free or safari made it.
 pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic> {
     for file in files {
         confined_relative(&file.path)?;
     }
-    refuse_symlink(folder)?;
+    place::found_at(folder)?;
     let name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let staging = folder.with_file_name(format!(".{name}.staging-{}", std::process::id()));
-    let result =
-        stage(&staging, None, files, &[], &|_| Vec::new()).and_then(|()| swap(&staging, folder));
+    let result = stage(&staging, None, files, &[], &|_| Vec::new())
+        .and_then(|()| OutputRoot::new(PathBuf::new()).mark(&staging))
+        .and_then(|()| swap(&staging, folder));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
@@ -424,55 +480,6 @@ fn refuse_symlink(path: &Path) -> Result<(), Diagnostic> {
     }
 }
 
-/// A folder and the folders above it, made where they are missing.
-pub fn create_dir_all(path: &Path) -> Result<(), Diagnostic> {
-    std::fs::create_dir_all(path).map_err(|err| io_fault("create", path, &err))
-}
-
-/// A new folder at `dir`, whole or not at all: `fill` writes its files, one at a time, into a
-/// folder beside `dir`, which is renamed into place once every file is written; on a fault
-/// (a file that cannot be read, a full disk) it is removed and nothing is made.
-pub fn new_folder(
-    dir: &Path,
-    fill: impl FnOnce(&NewFolder) -> Result<(), String>,
-) -> Result<(), String> {
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let staging = NewFolder {
-        root: dir.with_file_name(format!(".{name}.new-{}", std::process::id())),
-    };
-    let made = create_dir_all(&staging.root)
-        .map_err(|d| d.message)
-        .and_then(|()| fill(&staging))
-        .and_then(|()| {
-            std::fs::rename(&staging.root, dir)
-                .map_err(|err| format!("cannot create {}: {err}", dir.display()))
-        });
-    if made.is_err() {
-        let _ = std::fs::remove_dir_all(&staging.root);
-    }
-    made
-}
-
-/// A folder being made by [`new_folder`].
-pub struct NewFolder {
-    root: PathBuf,
-}
-
-impl NewFolder {
-    /// Writes a file at `relative` inside the new folder (making the folders it is in).
-    pub fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
-        confined_relative(relative).map_err(|d| d.message)?;
-        let path = self.root.join(relative);
-        if let Some(parent) = path.parent() {
-            create_dir_all(parent).map_err(|d| d.message)?;
-        }
-        write_atomically(&path, bytes).map_err(|d| d.message)
-    }
-}
-
 /// An SZ0801 diagnostic: what could not be done to which path, and the system's reason.
 pub(crate) fn io_fault(action: &str, path: &Path, err: &std::io::Error) -> Diagnostic {
     Diagnostic::error(
@@ -480,54 +487,3 @@ pub(crate) fn io_fault(action: &str, path: &Path, err: &std::io::Error) -> Diagn
         format!("cannot {action} `{}`: {err}", path.display()),
     )
 }
-
-/// Writes a file by writing a temporary file beside it and renaming it over the target, so a
-/// reader never sees half a file and a failed write leaves the previous one.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
-    use std::io::Write;
-    let (temporary, mut file) = create_temporary(path)?;
-    let written = file.write_all(bytes).and_then(|()| file.flush());
-    drop(file);
-    if let Err(err) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(io_fault("write", path, &err));
-    }
-    std::fs::rename(&temporary, path).map_err(|err| {
-        let _ = std::fs::remove_file(&temporary);
-        io_fault("write", path, &err)
-    })
-}
-
-/// A new, empty file beside `path` to write before the rename: always created, never opened.
-/// A name already taken (a file, or a symbolic link planted there to be written through) is
-/// passed over for the next, so the bytes never go where a link points.
-fn create_temporary(path: &Path) -> Result<(PathBuf, std::fs::File), Diagnostic> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for _ in 0..TEMPORARY_NAMES {
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let temporary = path.with_file_name(format!(".{name}.tmp-{}-{n}", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-        {
-            Ok(file) => return Ok((temporary, file)),
-            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(err) => return Err(io_fault("write", path, &err)),
-        }
-    }
-    Err(io_fault(
-        "write",
-        path,
-        &std::io::Error::other(format!(
-            "the {TEMPORARY_NAMES} temporary names tried beside it were all taken"
-        )),
-    ))
-}
-
-/// How many names [`create_temporary`] tries before it gives up.
-const TEMPORARY_NAMES: usize = 64;
