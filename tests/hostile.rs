@@ -727,6 +727,12 @@ fn concurrent_builds_keep_every_output_and_clear_what_a_killed_one_left() {
     for left in [".tiny.staging-999999", ".tiny.old-999998"] {
         std::fs::create_dir_all(dir.join("out").join(left).join("tts")).unwrap();
         std::fs::write(dir.join("out").join(left).join("ruleset.json"), "{}").unwrap();
+        // Marked from its start, as every folder safari makes.
+        std::fs::write(
+            dir.join("out").join(left).join(safari::output::OWNER_MARK),
+            "",
+        )
+        .unwrap();
     }
     let builds: Vec<_> = (0..8)
         .map(|_| {

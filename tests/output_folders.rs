@@ -225,7 +225,7 @@ fn cases() -> Vec<Case> {
                 game
             },
             args: &["build", "--only", "ruleset"],
-            refused_with: Some("SZ0806"),
+            refused_with: Some("SZ0807"),
             untouched: &["victim-home", "game"],
         },
         Case {
@@ -239,7 +239,7 @@ fn cases() -> Vec<Case> {
                 game
             },
             args: &["build", "--only", "ruleset"],
-            refused_with: Some("SZ0806"),
+            refused_with: Some("SZ0807"),
             untouched: &["victim-home"],
         },
         Case {
@@ -252,7 +252,7 @@ fn cases() -> Vec<Case> {
                 game
             },
             args: &["build", "--out", "up/builds", "--only", "ruleset"],
-            refused_with: Some("SZ0806"),
+            refused_with: Some("SZ0807"),
             untouched: &["victim-home"],
         },
         Case {
@@ -294,7 +294,7 @@ fn cases() -> Vec<Case> {
                 game
             },
             args: &["watch", "--only", "ruleset"],
-            refused_with: Some("SZ0806"),
+            refused_with: Some("SZ0807"),
             untouched: &["victim-home"],
         },
         Case {
@@ -360,6 +360,118 @@ fn cases() -> Vec<Case> {
             ],
             refused_with: Some("SZ0805"),
             untouched: &["tts-home/Saves/Saved Objects/TinySafari images"],
+        },
+        // Links followed by a command no one pointed at them, found by a review of the fix:
+        // a default `out` that is a link (a cloned folder can carry one), a game folder reached
+        // through a link of the user's with a link out of it inside, `sim` of the game the
+        // working folder is in, and of a ruleset file.
+        Case {
+            name: "the default out is a link, outside any game",
+            setup: |dir| {
+                tiny_game(&dir.join("repo/content/g"));
+                std::fs::create_dir_all(dir.join("victim-home")).unwrap();
+                symlink("../victim-home", dir.join("repo/out")).unwrap();
+                dir.join("repo")
+            },
+            args: &["build", "content/g", "--only", "ruleset"],
+            refused_with: Some("SZ0807"),
+            untouched: &["victim-home"],
+        },
+        Case {
+            name: "a game reached through the user's link, with a link out of it inside",
+            setup: |dir| {
+                let game = dir.join("lin/real/game");
+                tiny_game(&game);
+                set_id(&game, "bin");
+                std::fs::create_dir_all(dir.join("victim-home")).unwrap();
+                symlink("../../../victim-home", game.join("out")).unwrap();
+                std::fs::create_dir_all(dir.join("work")).unwrap();
+                symlink("../lin/real/game", dir.join("work/game")).unwrap();
+                dir.join("work")
+            },
+            args: &["build", "game", "--out", "game/out", "--only", "ruleset"],
+            refused_with: Some("SZ0807"),
+            untouched: &["victim-home"],
+        },
+        Case {
+            name: "sim of the game the working folder is in, with a planted out link",
+            setup: |dir| {
+                let game = dir.join("game");
+                tiny_game(&game);
+                set_id(&game, "bin");
+                std::fs::create_dir_all(dir.join("victim-home")).unwrap();
+                symlink("../victim-home", game.join("out")).unwrap();
+                game
+            },
+            args: &["sim", "--games", "2"],
+            refused_with: Some("SZ0807"),
+            untouched: &["victim-home"],
+        },
+        Case {
+            name: "sim of a ruleset file, in a game folder with a planted out link",
+            setup: |dir| {
+                let game = dir.join("game");
+                tiny_game(&game);
+                let built = safari_in(
+                    dir,
+                    &["build", "game", "--only", "ruleset", "--out", "built"],
+                );
+                assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+                std::fs::create_dir_all(dir.join("victim-home")).unwrap();
+                symlink("../victim-home", game.join("out")).unwrap();
+                game
+            },
+            args: &["sim", "../built/tiny/ruleset.json", "--games", "2"],
+            refused_with: Some("SZ0807"),
+            untouched: &["victim-home"],
+        },
+        Case {
+            name: "the Typst projects into a folder of the user's",
+            setup: |dir| {
+                tiny_game(&dir.join("game"));
+                belongings(&dir.join("out/tiny"));
+                dir.to_path_buf()
+            },
+            args: &["build", "game", "--emit-typst"],
+            refused_with: Some("SZ0805"),
+            untouched: &["out"],
+        },
+        // The writer holding the lock clears what a killed one left beside the folder, by
+        // name and mark: a folder of the user's named alike is not safari's to remove.
+        Case {
+            name: "folders of the user's named like a killed build's leftovers",
+            setup: |dir| {
+                tiny_game(&dir.join("game"));
+                belongings(&dir.join("out/.tiny.old-backup"));
+                belongings(&dir.join("out/.tiny.staging-123"));
+                dir.to_path_buf()
+            },
+            args: &["build", "game", "--only", "ruleset"],
+            refused_with: None,
+            untouched: &["out/.tiny.old-backup", "out/.tiny.staging-123"],
+        },
+        // `--install` writes the save and its thumbnail beside the folder of images, named
+        // after the game: a save of the user's by that name is not replaced.
+        Case {
+            name: "install over a saved table of the user's with the game's name",
+            setup: |dir| {
+                tiny_game(&dir.join("game"));
+                let saved = dir.join("tts-home/Saves/Saved Objects");
+                std::fs::create_dir_all(&saved).unwrap();
+                std::fs::write(saved.join("TinySafari.json"), "{\"mine\": true}").unwrap();
+                dir.to_path_buf()
+            },
+            args: &[
+                "build",
+                "game",
+                "--only",
+                "tts",
+                "--install",
+                "--tts-dir",
+                "tts-home",
+            ],
+            refused_with: Some("SZ0805"),
+            untouched: &["tts-home"],
         },
         // What stays allowed: the game's own `out/`, an empty folder, a folder safari made,
         // a link the user names that leads out of every game folder.
@@ -483,4 +595,140 @@ fn every_output_folder_safari_makes_is_marked_from_the_start() {
     );
     let owner = std::fs::read_to_string(&mark).unwrap();
     assert!(owner.ends_with("/game"), "{owner}");
+}
+
+/// An install replaces what it installed before, and nothing else: installed twice, the
+/// second replaces the first; once the user saves over the installed table (in Tabletop
+/// Simulator), it is theirs, and the next install refuses to replace it; another game of the
+/// same name does not replace the first's install without `--replace`.
+#[test]
+fn an_install_replaces_only_the_save_it_installed() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("output-folders-install");
+    let _ = std::fs::remove_dir_all(&dir);
+    tiny_game(&dir.join("game"));
+    let install = |game: &str, more: &[&str]| {
+        let mut args = vec![
+            "build",
+            game,
+            "--only",
+            "tts",
+            "--install",
+            "--tts-dir",
+            "tts-home",
+        ];
+        args.extend_from_slice(more);
+        safari_in(&dir, &args)
+    };
+    let saved = dir.join("tts-home/Saves/Saved Objects");
+    for time in ["first", "second"] {
+        let done = install("game", &[]);
+        assert_eq!(
+            done.status.code(),
+            Some(0),
+            "{time}: {}",
+            text(&done.stderr)
+        );
+    }
+    // Another folder of the same game, with the same name.
+    let copy = dir.join("copy");
+    tiny_game(&copy);
+    let other = install("copy", &["--out", "out-copy"]);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other.stderr));
+    assert!(
+        text(&other.stderr).contains("SZ0802"),
+        "{}",
+        text(&other.stderr)
+    );
+    let taken = install("copy", &["--out", "out-copy", "--replace"]);
+    assert_eq!(taken.status.code(), Some(0), "{}", text(&taken.stderr));
+    // Saved over by the user.
+    let json = saved.join("TinySafari.json");
+    std::fs::write(&json, "{\"saved\": \"by the user\"}").unwrap();
+    let before = tree(&saved);
+    let refused = install("copy", &["--out", "out-copy"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("SZ0805"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert_eq!(
+        tree(&saved),
+        before,
+        "a refused install changed the saved objects"
+    );
+}
+
+/// `init` fills its new folder under a name no link was planted at, and writes nothing
+/// through one.
+#[test]
+fn a_new_folder_is_never_filled_through_a_planted_link() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("output-folders-new");
+    let _ = std::fs::remove_dir_all(&dir);
+    let victim = dir.join("victim");
+    belongings(&victim);
+    let before = tree(&victim);
+    let pid = std::process::id();
+    for n in 0..10 {
+        symlink(&victim, dir.join(format!(".made.new-{pid}-{n}"))).unwrap();
+        symlink(&victim, dir.join(format!(".made.new-{pid}"))).ok();
+    }
+    safari::output::new_folder(&dir.join("made"), |new| {
+        new.write("notes.txt", b"new")?;
+        new.write("play/index.html", b"new")
+    })
+    .unwrap();
+    assert_eq!(tree(&victim), before);
+    let made = tree(&dir.join("made"));
+    assert_eq!(
+        made.get("notes.txt").map(String::as_str),
+        Some("file \"new\"")
+    );
+    assert!(
+        !std::fs::symlink_metadata(dir.join("made"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the new folder is a link"
+    );
+}
+
+/// `schema` writes into the folder it is given; its default follows no link.
+#[test]
+fn schema_follows_a_link_only_where_it_is_named() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("output-folders-schema");
+    let _ = std::fs::remove_dir_all(&dir);
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("deck.schema.json"), "{\"mine\": true}").unwrap();
+    symlink("victim", dir.join("schema")).unwrap();
+    let refused = safari_in(&dir, &["schema"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert_eq!(
+        std::fs::read_to_string(victim.join("deck.schema.json")).unwrap(),
+        "{\"mine\": true}"
+    );
+    let named = safari_in(&dir, &["schema", "schema"]);
+    assert_eq!(named.status.code(), Some(0), "{}", text(&named.stderr));
+    assert!(victim.join("game.schema.json").is_file());
+}
+
+/// What `watch` looks at in a game folder is listed without entering links to folders, so
+/// links that lead back up (`a -> .`, `b -> .`) do not make the list endless.
+#[test]
+fn links_leading_back_up_do_not_make_a_game_folders_files_endless() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("output-folders-loops");
+    let _ = std::fs::remove_dir_all(&dir);
+    tiny_game(&dir);
+    symlink(".", dir.join("a")).unwrap();
+    symlink(".", dir.join("b")).unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let root = dir.clone();
+    std::thread::spawn(move || {
+        let _ = sender.send(safari::world::files_under(&root, &root.join("out")));
+    });
+    let files = receiver
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the files of the folder are listed, not endlessly");
+    assert_eq!(files.len(), 8, "{files:?}");
 }

@@ -263,3 +263,74 @@ fn a_game_without_templates_over_a_bound_is_not_told_to_fix_its_templates() {
     assert!(!out.exists(), "something was written");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The game's own Typst gets a bound of its own, far below the whole build's: a Park Rules
+/// page that takes minutes to lay out (a paragraph of 100,000 words, measured at every size)
+/// or to rasterise (a box inset by 2^32 pt) is stopped at it, naming the document and the
+/// file, while the whole build's bound (five minutes by default) is nowhere near; and the same
+/// bounds build an ordinary game's sheet.
+#[test]
+fn the_games_own_typst_stops_at_its_own_bound_long_before_the_builds() {
+    let bounds = Bounds {
+        own_typst: Duration::from_secs(10),
+        ..Bounds::DEFAULT
+    };
+    let options = BuildOptions {
+        targets: vec![Target::Sheet],
+        ..BuildOptions::default()
+    };
+    let build = |dir: &Path| {
+        let worker = Worker::new(env!("CARGO_BIN_EXE_safari"), bounds);
+        let mut folder = GameFolder::open(dir).unwrap();
+        let started = Instant::now();
+        let built = safari::build_with(&mut folder, &options, &mut Typesetting::Bounded(worker));
+        (folder, built, started.elapsed())
+    };
+    let mut faults = Vec::new();
+    for (name, bomb) in [
+        ("own-lorem", "#lorem(100000)"),
+        ("own-inset", "#box(inset: (x: 4294967296pt), [G])"),
+    ] {
+        let game = game_with(name, bomb);
+        let (folder, built, took) = build(&game);
+        let stopped: Vec<_> = built
+            .checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.as_str() == "SZ0704")
+            .collect();
+        match stopped.as_slice() {
+            [one] => {
+                let blamed = one
+                    .labels
+                    .first()
+                    .map(|label| folder.source(label.origin.file).name.clone());
+                if !one.message.contains("field-guide.typ")
+                    || !one.message.contains(
+                        "within 10 s, the bound of a document that runs the game's own Typst",
+                    )
+                    || blamed.as_deref() != Some("park-rules.typ")
+                {
+                    faults.push(format!("{bomb}: {} (label in {blamed:?})", one.message));
+                }
+            }
+            _ => faults.push(format!(
+                "{bomb}: not stopped at its own bound after {took:?}: {:?}",
+                built.checked.diagnostics
+            )),
+        }
+        if built.outputs.is_some() {
+            faults.push(format!("{bomb}: outputs were made"));
+        }
+        // Stopped near its own bound, nowhere near the build's five minutes.
+        if took > Duration::from_secs(90) {
+            faults.push(format!("{bomb}: took {took:?}"));
+        }
+        let _ = std::fs::remove_dir_all(game.parent().unwrap());
+    }
+    let (_, good, _) = build(&root().join("tests/fixtures-print/mini-odd-deck"));
+    if good.outputs.is_none() {
+        faults.push(format!("the mini game: {:?}", good.checked.diagnostics));
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}

@@ -16,9 +16,9 @@ pub struct Args {
     #[arg(value_name = "GAME_DIR")]
     game: Option<PathBuf>,
 
-    /// Where outputs go: a folder per game inside it.
-    #[arg(long, default_value = "out")]
-    out: PathBuf,
+    /// Where outputs go: a folder per game inside it (default: out, in the working folder; a link there is followed only when named with --out).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 
     /// Build only these outputs (comma-separated); everything when not given.
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -142,10 +142,14 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
             }
             AssetBase::Url(url.clone())
         }
-        None => AssetBase::OutputFolder(args.out.clone()),
+        None => AssetBase::OutputFolder(
+            args.out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(crate::output::DEFAULT_ROOT)),
+        ),
     };
     if args.emit_typst {
-        return emit_typst(&mut folder, &options, &args.out, ui);
+        return emit_typst(&mut folder, &options, args.out.as_deref(), ui);
     }
     // A spinner while typesetting (large decks take seconds); indicatif draws nothing when
     // stderr is not a terminal.
@@ -199,7 +203,8 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         }
         return exit::ERRORS;
     };
-    let root = crate::output::OutputRoot::new(&args.out).for_game(folder.on_disk(), args.replace);
+    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref())
+        .for_game(folder.on_disk(), args.replace);
     if args.install && !outputs.iter().any(|o| o.path.starts_with("tts/")) {
         super::error("--install needs the Tabletop Simulator export (`--only tts`)");
         return exit::FAILURE;
@@ -262,9 +267,20 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
             if args.install {
                 let name = crate::backends::tts::save_name(&name);
                 let base = options.asset_base.url(&id);
-                if let Err(diagnostic) =
-                    install(&name, &base, &outputs, args.tts_dir.as_deref(), ui)
-                {
+                let owner = folder
+                    .on_disk()
+                    .map_or(crate::output::BUILT_IN.to_string(), |f| {
+                        f.display().to_string()
+                    });
+                let installed = install(
+                    &name,
+                    &base,
+                    &outputs,
+                    args.tts_dir.as_deref(),
+                    (&owner, args.replace),
+                    ui,
+                );
+                if let Err(diagnostic) = installed {
                     super::fault(
                         diagnostic.with_help(format!(
                             "nothing was installed; the outputs in {} are new",
@@ -289,7 +305,7 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
 fn emit_typst(
     folder: &mut crate::world::GameFolder,
     options: &BuildOptions,
-    out: &Path,
+    out: Option<&Path>,
     ui: Ui,
 ) -> u8 {
     let emitted = crate::emit_typst(folder, options);
@@ -301,7 +317,7 @@ fn emit_typst(
             exit::ERRORS
         };
     };
-    let root = crate::output::OutputRoot::new(out).for_game(folder.on_disk(), false);
+    let root = crate::output::OutputRoot::named_or_default(out).for_game(folder.on_disk(), false);
     match root.update(id, "typst", outputs) {
         Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));
@@ -309,7 +325,7 @@ fn emit_typst(
         }
         Err(diagnostic) => {
             report(folder, &diagnostic.into(), Format::Human, ui);
-            exit::ERRORS
+            exit::FAILURE
         }
     }
 }
@@ -327,14 +343,16 @@ fn tts_home() -> Option<PathBuf> {
     candidates.into_iter().find(|dir| dir.is_dir())
 }
 
-/// Copies the saved object, its thumbnail and its images into `Saves/Saved Objects/`. The
-/// copy's JSON points at the copied images; only files this export names are written, so
-/// nothing else in the folder is touched.
+/// Copies the saved object, its thumbnail and its images into `Saves/Saved Objects/`, for the
+/// game folder `owner` (`output::install`: a save there that safari did not install is never
+/// replaced). The copy's JSON points at the copied images; only files this export names are
+/// written, so nothing else in the folder is touched.
 fn install(
     name: &str,
     base: &str,
     outputs: &[Output],
     tts_dir: Option<&Path>,
+    (owner, take_over): (&str, bool),
     ui: Ui,
 ) -> Result<(), crate::diag::Diagnostic> {
     let home = match tts_dir {
@@ -349,7 +367,6 @@ fn install(
     };
     let saved = home.join("Saves/Saved Objects");
     let images = saved.join(format!("{name} images"));
-    crate::output::create_dir_all(&saved)?;
     // The images folder is the export's own: replaced whole, so that the images of earlier
     // installs do not pile up; then the save that points into it.
     let pictures: Vec<Output> = outputs
@@ -362,20 +379,25 @@ fn install(
             })
         })
         .collect();
-    crate::output::replace_folder(&images, &pictures)?;
     let json_path = format!("tts/{name}.json");
-    for output in outputs {
-        let write = |path: PathBuf, bytes: &[u8]| crate::output::write_atomically(&path, bytes);
-        if output.path.starts_with("tts/images/") {
-            continue;
-        } else if output.path == json_path {
-            let text = String::from_utf8_lossy(&output.bytes).into_owned();
-            let text = text.replace(base, &file_url(&images));
-            write(saved.join(format!("{name}.json")), text.as_bytes())?;
-        } else if let Some(file) = output.path.strip_prefix("tts/") {
-            write(saved.join(file), &output.bytes)?;
-        }
-    }
+    let files: Vec<Output> = outputs
+        .iter()
+        .filter(|output| !output.path.starts_with("tts/images/"))
+        .filter_map(|output| {
+            let file = output.path.strip_prefix("tts/")?;
+            let bytes = if output.path == json_path {
+                let text = String::from_utf8_lossy(&output.bytes).into_owned();
+                text.replace(base, &file_url(&images)).into_bytes()
+            } else {
+                output.bytes.clone()
+            };
+            Some(Output {
+                path: file.to_string(),
+                bytes,
+            })
+        })
+        .collect();
+    crate::output::install(&saved, name, &pictures, &files, owner, take_over)?;
     ui.info(format!("installed into {}", saved.display()));
     Ok(())
 }

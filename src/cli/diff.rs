@@ -43,9 +43,9 @@ pub struct Args {
     #[arg(long)]
     full: bool,
 
-    /// Where the HTML report goes (`<out>/<game>/diff/report.html`).
-    #[arg(long, default_value = "out")]
-    out: PathBuf,
+    /// Where the HTML report goes (`<out>/<game>/diff/report.html`) (default: out, in the working folder; a link there is followed only when named with --out).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 
     /// Play a variant the game's rules offer (a game made of components; repeat for more).
     #[arg(long = "variant", value_name = "NAME")]
@@ -54,7 +54,7 @@ pub struct Args {
 
 /// Where the report goes: kept clear of both versions' game folders.
 fn output_root(args: &Args) -> crate::output::OutputRoot {
-    crate::output::OutputRoot::new(&args.out)
+    crate::output::OutputRoot::named_or_default(args.out.as_deref())
         .keeping_clear_of(&args.old)
         .keeping_clear_of(&args.new)
 }

@@ -51,9 +51,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
 
-    /// Where the report goes (`<out>/<game>/sim/report.json`).
-    #[arg(long, default_value = "out")]
-    out: PathBuf,
+    /// Where the report goes (`<out>/<game>/sim/report.json`) (default: out, in the working folder; a link there is followed only when named with --out).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 
     /// Write the first game of the first policy as JSON lines, one event per line.
     #[arg(long, value_name = "FILE")]
@@ -162,7 +162,8 @@ fn box_hint(id: &str, box_ids: &[String]) -> String {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
-    let rules = match load(args.input.as_deref(), ui) {
+    let mut game_folder = None;
+    let rules = match load(args.input.as_deref(), &mut game_folder, ui) {
         Ok(Loaded::Zone(rules)) => *rules,
         Ok(Loaded::Family(bytes)) => {
             if args.target.is_some() || args.log.is_some() {
@@ -179,7 +180,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
                 rotate: args.rotate,
                 seed: args.seed,
                 variants: &args.variants,
-                out: output_root(&args),
+                out: output_root(&args, game_folder.as_deref()),
             };
             return super::family::sim(&bytes, &run, ui);
         }
@@ -260,7 +261,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
-    let dir = match output_root(&args).update(&rules.id, "sim", &files) {
+    let dir = match output_root(&args, game_folder.as_deref()).update(&rules.id, "sim", &files) {
         Ok(dir) => dir,
         Err(diagnostic) => {
             super::fault(diagnostic, ui);
@@ -274,18 +275,22 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     exit::OK
 }
 
-/// Where the report goes: kept clear of the game folder simulated (the default game's, when
-/// none is named).
-fn output_root(args: &Args) -> crate::output::OutputRoot {
-    let game = args
-        .input
-        .as_deref()
-        .unwrap_or(std::path::Path::new(super::DEFAULT_GAME));
-    crate::output::OutputRoot::new(&args.out).keeping_clear_of(game)
+/// Where the report goes: kept clear of the game folder simulated, when it was one.
+fn output_root(args: &Args, game: Option<&std::path::Path>) -> crate::output::OutputRoot {
+    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref());
+    match game {
+        Some(game) => root.keeping_clear_of(game),
+        None => root,
+    }
 }
 
-/// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file.
-fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Loaded, u8> {
+/// The rules of a game folder (checked, then read back through its ruleset) or a ruleset file;
+/// the game folder opened, if one was, goes into `game_folder`.
+fn load(
+    input: Option<&std::path::Path>,
+    game_folder: &mut Option<PathBuf>,
+    ui: Ui,
+) -> Result<Loaded, u8> {
     let bytes = if let Some(input) = input.filter(|i| i.is_file()) {
         let bytes = crate::world::read_regular_file(
             input,
@@ -302,6 +307,7 @@ fn load(input: Option<&std::path::Path>, ui: Ui) -> Result<Loaded, u8> {
         bytes
     } else {
         let (folder, checked) = super::check::checked(input, ui)?;
+        *game_folder = folder.on_disk().map(std::path::Path::to_path_buf);
         if checked.diagnostics.has_errors() {
             super::check::report(
                 &folder,

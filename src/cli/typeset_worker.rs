@@ -41,14 +41,11 @@ pub fn run(args: Args) -> u8 {
 #[derive(clap::Args)]
 pub(crate) struct BoundsArgs {
     /// Stop typesetting a build after this many seconds: a template or park-rules.typ that
-    /// loops is reported (SZ0704) instead of running for hours.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        value_parser = parse_seconds,
-        default_value_t = Bounds::DEFAULT.time.as_secs_f64()
-    )]
-    typeset_timeout: f64,
+    /// loops is reported (SZ0704) instead of running for hours. By default 300 for the
+    /// build, and 60 for a document that runs the game's own Typst (its Park Rules, a
+    /// template it overrides); given, it bounds every document alike.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    typeset_timeout: Option<f64>,
 
     /// Stop typesetting when its memory goes over SIZE: MiB, or with a unit (512M, 4G).
     #[arg(
@@ -63,9 +60,16 @@ pub(crate) struct BoundsArgs {
 impl BoundsArgs {
     /// A bounded worker running this binary, or the exit code when it cannot be found.
     pub fn typesetting(&self) -> Result<Typesetting, u8> {
-        let bounds = Bounds {
-            time: Duration::from_secs_f64(self.typeset_timeout),
-            memory: self.typeset_memory.0,
+        // A time given bounds every document alike; by default, the game's own Typst gets
+        // less than the whole build.
+        let bounds = match self.typeset_timeout {
+            Some(seconds) => {
+                Bounds::within(Duration::from_secs_f64(seconds), self.typeset_memory.0)
+            }
+            None => Bounds {
+                memory: self.typeset_memory.0,
+                ..Bounds::DEFAULT
+            },
         };
         match Worker::this_program(bounds) {
             Ok(worker) => Ok(Typesetting::Bounded(worker)),

@@ -22,9 +22,9 @@ pub struct Args {
     #[arg(value_name = "GAME_DIR")]
     game: Option<PathBuf>,
 
-    /// Where outputs go: a folder per game inside it.
-    #[arg(long, default_value = "out")]
-    out: PathBuf,
+    /// Where outputs go: a folder per game inside it (default: out, in the working folder; a link there is followed only when named with --out).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 
     /// How long to wait for a burst of saves to settle, in milliseconds.
     #[arg(long, default_value_t = 30)]
@@ -67,8 +67,13 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     drop(folder);
     // The output root as named (the output seam holds it, and where it leads, to its rule on
     // every write), and where it leads, so that the writes there are told from edits.
-    let out = std::path::absolute(&args.out).unwrap_or(args.out.clone());
-    let writes = match crate::output::OutputRoot::new(&out).resolved() {
+    let named = args.out.is_some();
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::output::DEFAULT_ROOT));
+    let out = std::path::absolute(&out).unwrap_or(out);
+    let writes = match crate::output::OutputRoot::at(&out, named).resolved() {
         Ok(writes) => writes,
         Err(diagnostic) => {
             super::fault(diagnostic, ui);
@@ -98,6 +103,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     let session = Session {
         root: root.clone(),
         out: out.clone(),
+        named,
         color_space,
         only: super::values::Only::targets(&args.only)
             .into_iter()
@@ -216,13 +222,15 @@ fn is_editor_litter(path: &Path) -> bool {
 struct Session {
     root: PathBuf,
     out: PathBuf,
+    /// Whether `--out` named the output root (only then are links to it followed).
+    named: bool,
     color_space: ColorSpace,
     /// `--only`: every target when empty.
     only: BTreeSet<Target>,
     paper: Option<crate::model::Paper>,
     preview: bool,
     replace: bool,
-    /// Set when the output folder is not one this session may write (SZ0802, SZ0805, SZ0806).
+    /// Set when the output folder is not one this session may write (SZ0802, SZ0805-SZ0807).
     refused: std::cell::Cell<bool>,
 }
 
@@ -324,7 +332,7 @@ fn build_and_write(
     let id = built.checked.identity().map(|(id, _)| id.to_string());
     match (id, built.outputs) {
         (Some(id), Some(outputs)) => {
-            let root = crate::output::OutputRoot::new(&session.out)
+            let root = crate::output::OutputRoot::at(&session.out, session.named)
                 .for_game(Some(&session.root), session.replace);
             let id = &id;
             // The quick pass makes no page previews: only a full pass says which are stale.
@@ -355,6 +363,7 @@ fn build_and_write(
                         Code::OutputOfAnotherGame,
                         Code::OutputFolderNotSafaris,
                         Code::OutputAmongSources,
+                        Code::OutputThroughLink,
                     ];
                     if refused.contains(&diagnostic.code) {
                         session.refused.set(true);

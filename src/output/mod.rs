@@ -25,21 +25,25 @@
 //! refuses rather than write through it; it reads an existing file (to leave one that is
 //! already right untouched) only when it is a regular file of the new bytes' length.
 
+mod install;
 mod place;
 mod write;
 
 use std::path::{Component, Path, PathBuf};
 
+pub use install::install;
 pub use write::{NewFolder, create_dir_all, new_folder, write_atomically};
 
 use crate::backends::{DocumentNames, Output, Target};
 use crate::diag::{Code, Diagnostic};
-use place::{Found, Root};
+use place::Found;
 
 /// A folder that holds one output folder per game (`out/`).
 #[derive(Debug, Clone)]
 pub struct OutputRoot {
     root: PathBuf,
+    /// Whether the user named the root (`--out`): only then are links to it followed.
+    named: bool,
     /// The game folder whose outputs a build writes, when it writes a game's own (`build`,
     /// `watch`): a folder marked as another's is refused unless `take_over`.
     owner: Option<String>,
@@ -54,16 +58,44 @@ pub struct OutputRoot {
 /// other's outputs, and a folder of the user's would be taken for safari's.
 pub const OWNER_MARK: &str = ".safari-game";
 
+/// Where the folder `dir` leads, held to the output root's rule on links (`place::resolve`):
+/// for a command that writes into a folder of its own choosing, as `schema` does.
+pub fn resolve_folder(dir: &Path, named: bool) -> Result<PathBuf, Diagnostic> {
+    place::resolve(dir, named)
+}
+
+/// The output root when a command is given none, in the working folder.
+pub const DEFAULT_ROOT: &str = "out";
+
 /// What the owner mark says of the game built into safari, which has no folder.
-const BUILT_IN: &str = "<built into safari>";
+pub const BUILT_IN: &str = "<built into safari>";
 
 impl OutputRoot {
+    /// The output root the user named (`--out DIR`).
     pub fn new(root: impl Into<PathBuf>) -> OutputRoot {
         OutputRoot {
             root: root.into(),
+            named: true,
             owner: None,
             take_over: false,
             games: Vec::new(),
+        }
+    }
+
+    /// The output root `--out` names, or the default `out` when it names none, which follows
+    /// no symbolic link.
+    pub fn named_or_default(out: Option<&Path>) -> OutputRoot {
+        match out {
+            Some(out) => OutputRoot::new(out),
+            None => OutputRoot::at(DEFAULT_ROOT, false),
+        }
+    }
+
+    /// The output root `root`, named by the user or not.
+    pub fn at(root: impl Into<PathBuf>, named: bool) -> OutputRoot {
+        OutputRoot {
+            named,
+            ..OutputRoot::new(root)
         }
     }
 
@@ -98,7 +130,7 @@ impl OutputRoot {
 
     /// Where the output root leads, its links followed: what `watch` tells its own writes by.
     pub fn resolved(&self) -> Result<PathBuf, Diagnostic> {
-        Root::of(&self.root).map(|root| root.resolved)
+        place::resolve(&self.root, self.named)
     }
 
     /// Refuses `folder` when its mark names another game folder than this writer's.
@@ -148,12 +180,12 @@ impl OutputRoot {
             )
             .with_help("set `id` in game.toml to lower-case words joined by dashes")
         })?;
-        let root = Root::of(&self.root)?;
-        let folder = root.resolved.join(id);
+        let root = place::resolve(&self.root, self.named)?;
+        let folder = root.join(id);
         for game in &self.games {
-            place::keep_clear_of_game(&root, &folder, game)?;
+            place::keep_clear_of_game(&folder, game)?;
         }
-        Ok((root.resolved, folder))
+        Ok((root, folder))
     }
 
     /// Refuses the folder unless it is free or safari's (and, for a game's own writer, this
@@ -277,7 +309,8 @@ impl OutputRoot {
 
 /// Holds the lock of the game `id` in `root` until the guard is dropped, first clearing what
 /// a killed writer left beside the game's folder (no writer can be at work while this one
-/// holds it).
+/// holds it): its staging and retired folders, by their names and their mark (a folder of the
+/// user's that happens to be named so is not safari's to remove), or empty.
 fn lock(root: &Path, id: &str) -> Result<std::fs::File, Diagnostic> {
     let path = root.join(format!(".{id}.lock"));
     refuse_symlink(&path)?;
@@ -294,8 +327,22 @@ fn lock(root: &Path, id: &str) -> Result<std::fs::File, Diagnostic> {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-            if is_dir && left.iter().any(|prefix| name.starts_with(prefix.as_str())) {
-                let _ = std::fs::remove_dir_all(entry.path());
+            let ours = left.iter().any(|prefix| {
+                name.strip_prefix(prefix.as_str())
+                    .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if !is_dir || !ours {
+                continue;
+            }
+            match place::found_at(&entry.path()) {
+                Ok(Found::Made(_)) => {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+                // Empty: removed only while it stays so.
+                Ok(Found::Free) => {
+                    let _ = std::fs::remove_dir(entry.path());
+                }
+                Err(_) => {}
             }
         }
     }
@@ -303,10 +350,11 @@ fn lock(root: &Path, id: &str) -> Result<std::fs::File, Diagnostic> {
 }
 
 /// Replaces `folder` (a folder of its own, outside any output root: the images installed into
-/// Tabletop Simulator's) with exactly `files`, whole or not at all, as a build replaces a
-/// game's folder: staged beside it and swapped in, so nothing an older install wrote is left.
-/// As an output folder, it is refused unless it is free or safari made it.
-pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic> {
+/// Tabletop Simulator's) with exactly `files` and the mark `mark`, whole or not at all, as a
+/// build replaces a game's folder: staged beside it and swapped in, so nothing an older
+/// install wrote is left. As an output folder, it is refused unless it is free or safari made
+/// it.
+fn replace_folder(folder: &Path, files: &[Output], mark: &str) -> Result<(), Diagnostic> {
     for file in files {
         confined_relative(&file.path)?;
     }
@@ -317,7 +365,7 @@ pub fn replace_folder(folder: &Path, files: &[Output]) -> Result<(), Diagnostic>
         .unwrap_or_default();
     let staging = folder.with_file_name(format!(".{name}.staging-{}", std::process::id()));
     let result = stage(&staging, None, files, &[], &|_| Vec::new())
-        .and_then(|()| OutputRoot::new(PathBuf::new()).mark(&staging))
+        .and_then(|()| write_atomically(&staging.join(OWNER_MARK), mark.as_bytes()))
         .and_then(|()| swap(&staging, folder));
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
@@ -341,10 +389,20 @@ fn stage(
     built: &[Target],
     documents: DocumentNames,
 ) -> Result<(), Diagnostic> {
-    if staging.exists() {
-        std::fs::remove_dir_all(staging).map_err(|err| io_fault("clear", staging, &err))?;
+    // A staging folder of this process's number: one a killed writer left (safari's by its
+    // mark, or empty) is cleared; anything else there is refused, never written through.
+    match place::found_at(staging)? {
+        Found::Made(_) => {
+            std::fs::remove_dir_all(staging).map_err(|err| io_fault("clear", staging, &err))?
+        }
+        Found::Free if staging.exists() => {
+            std::fs::remove_dir(staging).map_err(|err| io_fault("clear", staging, &err))?
+        }
+        Found::Free => {}
     }
-    create_dir_all(staging)?;
+    std::fs::create_dir(staging).map_err(|err| io_fault("create", staging, &err))?;
+    // Marked first, so that what a killed build leaves is known for safari's.
+    write_atomically(&staging.join(OWNER_MARK), b"")?;
     for output in outputs {
         let path = staging.join(&output.path);
         if let Some(parent) = path.parent() {

@@ -11,74 +11,47 @@
 //!   never lies among its files: not directly in the game folder (beside `game.toml`), and not
 //!   inside a folder of the game that holds files of its own (`templates/`, `art/`). Inside a
 //!   folder that holds only output folders, such as the game's `out/`, it may.
-//! - **Links.** The output root is resolved through its links, and the rule above is held
-//!   against where it leads. A root that, as written, lies inside a game folder but leads out
-//!   of it (a game folder can ship `out -> ../elsewhere`) is refused: a game's content never
-//!   chooses where outputs land outside it.
+//! - **Links.** The output root is resolved through its links, each held where it is, and the
+//!   rules above are held against where it leads. A link inside a game folder never leads out
+//!   of it (a game folder can ship `out -> ../elsewhere`: a game's content never chooses where
+//!   outputs land outside it), and a root nobody named (the default `out`) follows no link:
+//!   a link is followed only where `--out` names it.
 
 use std::path::{Component, Path, PathBuf};
 
 use super::{OWNER_MARK, io_fault};
 use crate::diag::{Code, Diagnostic};
 
-/// An output root as it was written (made absolute, `.` and `..` taken as written) and where
-/// it leads once every link on the way is followed.
-#[derive(Debug, Clone)]
-pub(super) struct Root {
-    pub written: PathBuf,
-    pub resolved: PathBuf,
-}
-
-impl Root {
-    pub fn of(root: &Path) -> Result<Root, Diagnostic> {
-        let absolute = std::path::absolute(root).map_err(|err| io_fault("resolve", root, &err))?;
-        Ok(Root {
-            written: lexical(&absolute),
-            resolved: physical(&absolute)?,
-        })
-    }
-}
-
-/// `path` with `.` dropped and each `..` taking back the name before it, as it reads.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// Where `path` leads: every existing part resolved through its links (a `..` after a link
-/// goes up from where the link leads, as the file system does), the parts that do not exist
-/// yet kept as written. A link that leads nowhere is refused: creating a folder there would
-/// fail, or create it wherever the link is later pointed.
-fn physical(path: &Path) -> Result<PathBuf, Diagnostic> {
+/// Where the output root `root` leads: every existing part resolved through its links (a `..`
+/// after a link goes up from where the link leads, as the file system does), the parts that
+/// do not exist yet kept as written. Each link on the way is held where it is: one inside a
+/// game folder may not lead out of it, and a root the user did not name (`named` false: the
+/// default `out`) follows no link at all. A link that leads nowhere is refused: creating a
+/// folder there would fail, or create it wherever the link is later pointed.
+pub(super) fn resolve(root: &Path, named: bool) -> Result<PathBuf, Diagnostic> {
+    let absolute = std::path::absolute(root).map_err(|err| io_fault("resolve", root, &err))?;
     let mut resolved = PathBuf::new();
-    for component in path.components() {
+    for component in absolute.components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {
                 resolved.pop();
             }
             Component::Normal(name) => {
+                let at = resolved.clone();
                 resolved.push(name);
-                match std::fs::symlink_metadata(&resolved) {
-                    Ok(metadata) if metadata.file_type().is_symlink() => {
-                        resolved = std::fs::canonicalize(&resolved).map_err(|_| {
-                            io_fault(
-                                "write into",
-                                &resolved,
-                                &std::io::Error::other("it is a symbolic link that leads nowhere"),
-                            )
-                        })?;
-                    }
-                    _ => {}
+                let is_link = std::fs::symlink_metadata(&resolved)
+                    .is_ok_and(|metadata| metadata.file_type().is_symlink());
+                if is_link {
+                    let link = resolved.clone();
+                    resolved = std::fs::canonicalize(&link).map_err(|_| {
+                        io_fault(
+                            "write into",
+                            &link,
+                            &std::io::Error::other("it is a symbolic link that leads nowhere"),
+                        )
+                    })?;
+                    follow(&link, &at, &resolved, named)?;
                 }
             }
             other => resolved.push(other),
@@ -87,33 +60,61 @@ fn physical(path: &Path) -> Result<PathBuf, Diagnostic> {
     Ok(resolved)
 }
 
-/// Refuses the output folder `folder` (inside `root`, resolved) when it would be, hold or lie
-/// among the files of the game folder `game` (canonical), or when `root` reaches it through a
-/// link out of the game folder.
-pub(super) fn keep_clear_of_game(
-    root: &Root,
-    folder: &Path,
-    game: &Path,
-) -> Result<(), Diagnostic> {
+/// Refuses the link at `link` (in the folder `at`, resolved) to `target` on the way to an
+/// output root, when the root was not named or the link leads out of the game folder it is in.
+fn follow(link: &Path, at: &Path, target: &Path, named: bool) -> Result<(), Diagnostic> {
+    let refuse = |message: String, help: String| {
+        Err(Diagnostic::error(Code::OutputThroughLink, message).with_help(help))
+    };
+    if let Some(game) = game_folder_holding(at)
+        && !target.starts_with(&game)
+    {
+        return refuse(
+            format!(
+                "{} is a link inside the game folder {} that leads out of it, to {}",
+                link.display(),
+                game.display(),
+                target.display()
+            ),
+            format!(
+                "a game folder cannot send outputs elsewhere: remove the link, or name the \
+                 place on purpose with `--out {}`",
+                target.display()
+            ),
+        );
+    }
+    if !named {
+        return refuse(
+            format!(
+                "the output folder {} is a symbolic link, to {}",
+                link.display(),
+                target.display()
+            ),
+            format!(
+                "outputs follow a link only where `--out` names it: pass `--out {}` to build \
+                 there",
+                link.display()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The game folder `dir` is in (itself, or the nearest folder above it holding a manifest).
+fn game_folder_holding(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|folder| folder.join(crate::load::MANIFEST).is_file())
+        .map(Path::to_path_buf)
+}
+
+/// Refuses the output folder `folder` (resolved) when it would be, hold or lie among the files
+/// of the game folder `game` (canonical).
+pub(super) fn keep_clear_of_game(folder: &Path, game: &Path) -> Result<(), Diagnostic> {
     let refuse = |message: String, help: String| {
         Err(Diagnostic::error(Code::OutputAmongSources, message).with_help(help))
     };
     let elsewhere = "build into a folder of its own: the game's `out/` (the default when you \
                      run safari in the game folder) or any folder outside it, with `--out`";
-    if root.written.starts_with(game) && !root.resolved.starts_with(game) {
-        return refuse(
-            format!(
-                "the output folder {} is a link out of the game folder, to {}",
-                root.written.display(),
-                root.resolved.display()
-            ),
-            format!(
-                "a game folder cannot send its outputs elsewhere: remove the link, or name the \
-                 place on purpose with `--out {}`",
-                root.resolved.display()
-            ),
-        );
-    }
     if game.starts_with(folder) {
         let what = if game == folder {
             "is the game folder itself".to_string()

@@ -17,24 +17,53 @@ pub fn new_folder(
     dir: &Path,
     fill: impl FnOnce(&NewFolder) -> Result<(), String>,
 ) -> Result<(), String> {
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        create_dir_all(parent).map_err(|d| d.message)?;
+    }
     let staging = NewFolder {
-        root: dir.with_file_name(format!(".{name}.new-{}", std::process::id())),
+        root: create_staging(dir).map_err(|d| d.message)?,
     };
-    let made = create_dir_all(&staging.root)
-        .map_err(|d| d.message)
-        .and_then(|()| fill(&staging))
-        .and_then(|()| {
-            std::fs::rename(&staging.root, dir)
-                .map_err(|err| format!("cannot create {}: {err}", dir.display()))
-        });
+    let made = fill(&staging).and_then(|()| {
+        // A rename over a folder that appeared meanwhile would replace it if empty, and fails
+        // on anything else; over nothing is the only rename meant here.
+        if std::fs::symlink_metadata(dir).is_ok() {
+            return Err(format!(
+                "cannot create {}: something is there now",
+                dir.display()
+            ));
+        }
+        std::fs::rename(&staging.root, dir)
+            .map_err(|err| format!("cannot create {}: {err}", dir.display()))
+    });
     if made.is_err() {
         let _ = std::fs::remove_dir_all(&staging.root);
     }
     made
+}
+
+/// A new, empty folder beside `dir` to fill before the rename: always created, never opened,
+/// so a name already taken (a folder, or a link planted there to be written through) is passed
+/// over for the next.
+fn create_staging(dir: &Path) -> Result<PathBuf, Diagnostic> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for n in 0..TEMPORARY_NAMES {
+        let staging = dir.with_file_name(format!(".{name}.new-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&staging) {
+            Ok(()) => return Ok(staging),
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(err) => return Err(io_fault("create", &staging, &err)),
+        }
+    }
+    Err(io_fault(
+        "create",
+        dir,
+        &std::io::Error::other(format!(
+            "the {TEMPORARY_NAMES} folder names tried beside it were all taken"
+        )),
+    ))
 }
 
 /// A folder being made by [`new_folder`].

@@ -324,7 +324,9 @@ pub fn file_state(path: &Path) -> Option<(u64, std::time::SystemTime)> {
 }
 
 /// Every file under `root`, except under `skip` (an explicit stack: no recursion on a depth
-/// the disk sets).
+/// the disk sets). A link to a folder is listed, not entered: a game's files never lie behind
+/// one ([`GameFolder::files`] refuses it), and entering links that lead back up (`a -> .`)
+/// would list paths without end.
 pub fn files_under(root: &Path, skip: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
@@ -337,7 +339,7 @@ pub fn files_under(root: &Path, skip: &Path) -> Vec<PathBuf> {
             if path.starts_with(skip) {
                 continue;
             }
-            if path.is_dir() {
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
                 stack.push(path);
             } else {
                 files.push(path);

@@ -8,6 +8,13 @@
 //! time. Either way, or if it crashes, the build ends with an SZ0704 error naming the
 //! documents that were being typeset, and nothing is written; the parent lives on.
 //!
+//! Two time bounds: the whole build's, and a tighter one for each document that runs the
+//! game's own Typst (its Park Rules, a template it overrides). What safari's
+//! own templates typeset is bounded by `check`'s limits on content, so only the game's own
+//! Typst can take unbounded time; a Park Rules page typesets in about a second, and a
+//! hostile one (`#lorem(100000)`, a box inset by 2^32 pt that takes minutes to rasterise)
+//! is stopped at a minute, not at the whole build's five.
+//!
 //! The worker stays up between builds, so `watch` keeps Typst's caches from one rebuild to
 //! the next; a worker that was stopped is started again for the next build.
 
@@ -35,15 +42,29 @@ pub(crate) const MEMORY_OPTION: &str = "--memory-bytes";
 pub struct Bounds {
     pub time: Duration,
     pub memory: u64,
+    /// How long one document that runs the game's own Typst may take, from its start.
+    pub own_typst: Duration,
 }
 
 impl Bounds {
     /// Far above what any build within the content limits takes (docs/performance.md), and
     /// low enough that a runaway template stops before it troubles the machine.
+    /// A document of the game's own Typst: the default game's Field Guide with its Park Rules
+    /// typesets and renders in about a second.
     pub const DEFAULT: Bounds = Bounds {
         time: Duration::from_secs(300),
         memory: 4 << 30,
+        own_typst: Duration::from_secs(60),
     };
+
+    /// The bounds of a build given `time` in all: every document gets at most that.
+    pub fn within(time: Duration, memory: u64) -> Bounds {
+        Bounds {
+            time,
+            memory,
+            own_typst: time,
+        }
+    }
 }
 
 /// A typesetting worker: the program to start, its bounds, and the process while it runs.
@@ -129,12 +150,23 @@ impl Worker {
         }
         let mut outputs = Vec::new();
         let deadline = started + self.bounds.time;
+        // The documents running the game's own Typst, and when each must be done.
+        let mut own: Vec<(String, Instant)> = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let next = own.iter().map(|(_, at)| *at).fold(deadline, Instant::min);
+            let left = next.saturating_duration_since(Instant::now());
             match live.events.recv_timeout(left) {
                 Ok(Ok((event, blob))) => match event {
-                    Event::Started(document) => unfinished.push(document),
-                    Event::Finished(document) => unfinished.retain(|d| *d != document),
+                    Event::Started(document) => {
+                        if !files.typeset_by(&document).is_empty() {
+                            own.push((document.clone(), Instant::now() + self.bounds.own_typst));
+                        }
+                        unfinished.push(document);
+                    }
+                    Event::Finished(document) => {
+                        own.retain(|(d, _)| *d != document);
+                        unfinished.retain(|d| *d != document);
+                    }
                     Event::Output(path) => outputs.push(Output { path, bytes: blob }),
                     Event::Done(result) => {
                         self.live = Some(live);
@@ -152,6 +184,15 @@ impl Worker {
                 Err(RecvTimeoutError::Timeout) => {
                     let _ = live.child.kill();
                     let _ = live.child.wait();
+                    let now = Instant::now();
+                    let late: Vec<String> = own
+                        .iter()
+                        .filter(|(_, at)| *at <= now)
+                        .map(|(document, _)| document.clone())
+                        .collect();
+                    if now < deadline && !late.is_empty() {
+                        return Err(vec![self.fault(Fault::OwnTime, &late, files)]);
+                    }
                     return Err(vec![self.fault(Fault::Time, &unfinished, files)]);
                 }
                 // A broken frame or the end of the stream: the worker is gone or going.
@@ -259,6 +300,18 @@ impl Worker {
             ),
         };
         let mut diagnostic = match fault {
+            Fault::OwnTime => Diagnostic::error(
+                Code::TypesetLimit,
+                format!(
+                    "typesetting {documents} did not finish within {}, the bound of a document \
+                     that runs the game's own Typst",
+                    seconds(self.bounds.own_typst)
+                ),
+            )
+            .with_help(format!(
+                "{look}; a document whose own Typst really takes this long can be given more \
+                 time with --typeset-timeout SECONDS (which bounds every document alike)"
+            )),
             Fault::Time => Diagnostic::error(
                 Code::TypesetLimit,
                 format!(
@@ -316,6 +369,8 @@ impl Drop for Worker {
 
 enum Fault {
     Time,
+    /// A document running the game's own Typst went past [`Bounds::own_typst`].
+    OwnTime,
     Memory,
     /// How the worker ended, and the last line it wrote on stderr.
     Crash(String, Option<String>),
