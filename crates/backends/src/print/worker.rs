@@ -9,9 +9,9 @@
 //! documents that were being typeset, and nothing is written; the parent lives on.
 //!
 //! Two time bounds: the whole build's, and a tighter one for each document that runs the
-//! game's own Typst (its Park Rules, a template it overrides). What safari's
+//! game's own Typst (a page of rules it writes, a template it overrides). What safari's
 //! own templates typeset is bounded by `check`'s limits on content, so only the game's own
-//! Typst can take unbounded time; a Park Rules page typesets in about a second, and a
+//! Typst can take unbounded time; a page of a game's own rules typesets in about a second, and a
 //! hostile one (`#lorem(100000)`, a box inset by 2^32 pt that takes minutes to rasterise)
 //! is stopped at a minute, not at the whole build's five.
 //!
@@ -49,7 +49,7 @@ pub struct Bounds {
 impl Bounds {
     /// Far above what any build within the content limits takes (docs/performance.md), and
     /// low enough that a runaway template stops before it troubles the machine.
-    /// A document of the game's own Typst: the default game's Field Guide with its Park Rules
+    /// A document of the game's own Typst: the default game's sheet with its own page of rules
     /// typesets and renders in about a second.
     pub const DEFAULT: Bounds = Bounds {
         time: Duration::from_secs(300),
