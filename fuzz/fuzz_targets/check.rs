@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use safari::diag::{render_human, render_json, RenderOptions};
+use safari::diag::{RenderOptions, render_human, render_json};
 use safari::world::GameFolder;
 
 const FILES: [&str; 6] = [

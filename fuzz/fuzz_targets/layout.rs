@@ -46,8 +46,20 @@ const ITEM_IDS: &[&str] = &[
     "poke-flute",
 ];
 const SPECIES_IDS: &[&str] = &[
-    "nidoran-f", "nidorina", "paras", "parasect", "psyduck", "slowpoke", "magikarp",
-    "gyarados", "dratini", "dragonair", "dragonite", "scyther", "chansey", "tauros",
+    "nidoran-f",
+    "nidorina",
+    "paras",
+    "parasect",
+    "psyduck",
+    "slowpoke",
+    "magikarp",
+    "gyarados",
+    "dratini",
+    "dragonair",
+    "dragonite",
+    "scyther",
+    "chansey",
+    "tauros",
 ];
 const FACES: &[&str] = &["area", "trainer", "item", "grass", "water", "hazard"];
 const SHAPES: &[&str] = &["square", "circle", "diamond", "hexagon", "star", "ball"];
@@ -115,9 +127,15 @@ enum Paper {
     Letter,
     A3,
     Tabloid,
-    Custom { width: u16, height: u16 },
+    Custom {
+        width: u16,
+        height: u16,
+    },
     /// `"WIDTHxHEIGHT"`, in tenths of a millimetre.
-    Written { width: u16, height: u16 },
+    Written {
+        width: u16,
+        height: u16,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -241,7 +259,19 @@ impl Fill {
             Fill::Turn => "turn".into(),
             Fill::Ball => "ball".into(),
             Fill::Collect(s) => format!("collect:{}", alternatives(SPECIES_IDS, s)),
-            Fill::Use(i) => format!("use:{}", pick(&["moon-stone", "water-stone", "poke-doll", "poke-flute", "repel"], *i)),
+            Fill::Use(i) => format!(
+                "use:{}",
+                pick(
+                    &[
+                        "moon-stone",
+                        "water-stone",
+                        "poke-doll",
+                        "poke-flute",
+                        "repel"
+                    ],
+                    *i
+                )
+            ),
             Fill::Obtain(i) => format!("obtain:{}", alternatives(ITEM_IDS, i)),
             Fill::Free => "free".into(),
             Fill::Bonus => "bonus".into(),
@@ -454,7 +484,11 @@ fuzz_target!(|guide: Guide| {
         },
     );
     if std::env::var_os("SAFARI_FUZZ_PRINT").is_some() {
-        let paper = guide.game_toml().lines().filter(|l| l.starts_with("paper")).collect::<String>();
+        let paper = guide
+            .game_toml()
+            .lines()
+            .filter(|l| l.starts_with("paper"))
+            .collect::<String>();
         eprintln!("{paper}\n{kdl}");
     }
     invariants::check(&checked, kdl.len());

@@ -18,14 +18,17 @@ fuzz_target!(|data: &[u8]| {
     );
     let players = fewest as usize;
     // The seed comes from the input, so the fuzzer can vary the game with the bytes.
-    let seed = data
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3));
+    let seed = data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    });
     let mut policies: Vec<policy::Builtin> = (0..players)
         .map(|_| policy::by_name("random").expect("a built-in policy"))
         .collect();
     let mut game = Game::new(&rules, players, seed);
     let winners = game.play(&mut policies);
     assert!(!winners.is_empty(), "no winner");
-    assert!(winners.iter().all(|w| *w < players), "a winner out of range: {winners:?}");
+    assert!(
+        winners.iter().all(|w| *w < players),
+        "a winner out of range: {winners:?}"
+    );
 });

@@ -35,37 +35,89 @@ pub fn check_layout(layout: &SheetLayout, apart: bool) {
     frame.extend(lines.iter().map(|l| l.rect));
     for r in &frame {
         assert!(finite(r), "a rectangle of the title band or foot is {r:?}");
-        assert!(page.contains(r, TOLERANCE), "{r:?} leaves the page's margin {page:?}");
+        assert!(
+            page.contains(r, TOLERANCE),
+            "{r:?} leaves the page's margin {page:?}"
+        );
     }
     for l in &lines {
-        assert!(l.size >= MIN_TEXT_PT - 1e-9, "{:?} set at {} pt", l.text, l.size);
+        assert!(
+            l.size >= MIN_TEXT_PT - 1e-9,
+            "{:?} set at {} pt",
+            l.text,
+            l.size
+        );
     }
     let foot = layout
         .footer
         .versions
         .iter()
         .map(|l| l.rect.y)
-        .chain(layout.footer.key.iter().map(|k| k.line.rect.y.min(k.rect.y)))
+        .chain(
+            layout
+                .footer
+                .key
+                .iter()
+                .map(|k| k.line.rect.y.min(k.rect.y)),
+        )
         .fold(layout.height - m, f64::min);
     for (i, s) in layout.sections.iter().enumerate() {
         assert!(finite(&s.rect), "section {} at {:?}", s.id, s.rect);
-        assert!(page.contains(&s.rect, TOLERANCE), "section {} at {:?} leaves the page's margin {page:?}", s.id, s.rect);
-        assert!(s.rect.y >= h.rule.bottom() - TOLERANCE, "section {} at {:?} reaches into the title band", s.id, s.rect);
-        assert!(s.rect.bottom() <= foot + TOLERANCE, "section {} at {:?} reaches into the foot (from {foot})", s.id, s.rect);
+        assert!(
+            page.contains(&s.rect, TOLERANCE),
+            "section {} at {:?} leaves the page's margin {page:?}",
+            s.id,
+            s.rect
+        );
+        assert!(
+            s.rect.y >= h.rule.bottom() - TOLERANCE,
+            "section {} at {:?} reaches into the title band",
+            s.id,
+            s.rect
+        );
+        assert!(
+            s.rect.bottom() <= foot + TOLERANCE,
+            "section {} at {:?} reaches into the foot (from {foot})",
+            s.id,
+            s.rect
+        );
         // A section spanning rows that nothing else fills once got less height than it
         // needed (found by this target; fixed since: tests/layout-faults/section-span-gutters).
         let contained = apart;
-        assert!(!contained || s.rect.contains(&s.tab, TOLERANCE), "section {}'s tab {:?} outside its panel {:?}", s.id, s.tab, s.rect);
-        assert!(s.title.size >= MIN_TEXT_PT - 1e-9, "section {}'s title at {} pt", s.id, s.title.size);
+        assert!(
+            !contained || s.rect.contains(&s.tab, TOLERANCE),
+            "section {}'s tab {:?} outside its panel {:?}",
+            s.id,
+            s.tab,
+            s.rect
+        );
+        assert!(
+            s.title.size >= MIN_TEXT_PT - 1e-9,
+            "section {}'s title at {} pt",
+            s.id,
+            s.title.size
+        );
         for t in layout.sections[i + 1..].iter().filter(|_| apart) {
-            assert!(!overlap(&s.rect, &t.rect, TOLERANCE), "sections {} {:?} and {} {:?} overlap", s.id, s.rect, t.id, t.rect);
+            assert!(
+                !overlap(&s.rect, &t.rect, TOLERANCE),
+                "sections {} {:?} and {} {:?} overlap",
+                s.id,
+                s.rect,
+                t.id,
+                t.rect
+            );
         }
         for item in &s.items {
             let r = item.rect();
             assert!(finite(&r), "section {}: {item:?}", s.id);
             // A badge past a narrow panel was found by this target (fixed since:
             // tests/layout-faults/narrow-badge): badges are held to their panel too.
-            assert!(!contained || s.rect.contains(&r, TOLERANCE), "section {}: {item:?} outside its panel {:?}", s.id, s.rect);
+            assert!(
+                !contained || s.rect.contains(&r, TOLERANCE),
+                "section {}: {item:?} outside its panel {:?}",
+                s.id,
+                s.rect
+            );
             let line = match item {
                 Item::Badge { line, .. }
                 | Item::Title { line }
@@ -74,17 +126,29 @@ pub fn check_layout(layout: &SheetLayout, apart: bool) {
                 _ => None,
             };
             if let Some(line) = line {
-                assert!(line.size >= MIN_TEXT_PT - 1e-9, "section {}: {item:?} below {MIN_TEXT_PT} pt", s.id);
+                assert!(
+                    line.size >= MIN_TEXT_PT - 1e-9,
+                    "section {}: {item:?} below {MIN_TEXT_PT} pt",
+                    s.id
+                );
             }
             if let Item::Tag { parts, .. } = item {
                 for part in parts {
                     if let safari::layout::Part::Text { line } = part {
-                        assert!(line.size >= MIN_TEXT_PT - 1e-9, "section {}: {item:?} below {MIN_TEXT_PT} pt", s.id);
+                        assert!(
+                            line.size >= MIN_TEXT_PT - 1e-9,
+                            "section {}: {item:?} below {MIN_TEXT_PT} pt",
+                            s.id
+                        );
                     }
                 }
             }
             if let Item::Box { rect, .. } = item {
-                assert!(rect.w.min(rect.h) >= MIN_BOX_MM - 1e-9, "section {}: {item:?} under {MIN_BOX_MM} mm", s.id);
+                assert!(
+                    rect.w.min(rect.h) >= MIN_BOX_MM - 1e-9,
+                    "section {}: {item:?} under {MIN_BOX_MM} mm",
+                    s.id
+                );
             }
         }
     }
@@ -127,11 +191,13 @@ pub fn check_layout(layout: &SheetLayout, apart: bool) {
     }
 }
 
-
 /// Asserts the layout's promises on a check's result: nothing when the sheet was not laid
 /// out or does not fit (SZ0309). `hash` picks the inputs laid out a second time.
 pub fn check(checked: &Checked, hash: usize) {
-    let overflow = checked.diagnostics.iter().any(|d| d.code == Code::LayoutOverflow);
+    let overflow = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.code == Code::LayoutOverflow);
     if std::env::var_os("SAFARI_FUZZ_PRINT").is_some() {
         for d in checked.diagnostics.iter() {
             eprintln!("{} {}", d.code.as_str(), d.message);
@@ -174,14 +240,21 @@ pub fn check(checked: &Checked, hash: usize) {
             !(a0 < b1 && b0 < a1 && ar0 < br1 && br0 < ar1)
         })
     });
-    let misplaced =
-        !drawable || checked.diagnostics.iter().any(|d| d.code == Code::LayoutOverlap);
+    let misplaced = !drawable
+        || checked
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::LayoutOverlap);
     check_layout(layout, !misplaced);
     // Written places are kept when they can be drawn (no SZ0308): only then does the layout
     // take them as written, rather than clamped to the sheet.
     if !misplaced {
         // The layout keeps the guide's order of sections (ids may repeat in a faulty guide).
-        assert_eq!(layout.sections.len(), game.guide.sections.len(), "a section is not on the sheet");
+        assert_eq!(
+            layout.sections.len(),
+            game.guide.sections.len(),
+            "a section is not on the sheet"
+        );
         for (section, placed) in game.guide.sections.iter().zip(&layout.sections) {
             let p = &section.placement;
             if !p.auto {
