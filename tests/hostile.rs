@@ -135,7 +135,14 @@ fn a_ruleset_id_cannot_lead_sim_outside_the_output_folder() {
     let game = tiny_game(&dir, |_| {});
     let built = safari_in(
         &dir,
-        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+        &[
+            "build",
+            game.to_str().unwrap(),
+            "--only",
+            "ruleset",
+            "--out",
+            "out",
+        ],
     );
     assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
     let ruleset = dir.join("out/tiny/ruleset.json");
@@ -158,7 +165,10 @@ fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
     let dir = scratch("replace");
     let game = tiny_game(&dir, |_| {});
     let game = game.to_str().unwrap();
-    let first = safari_in(&dir, &["build", game, "--only", "ruleset,tts"]);
+    let first = safari_in(
+        &dir,
+        &["build", game, "--only", "ruleset,tts", "--out", "out"],
+    );
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     let target = dir.join("out/tiny");
     // A simulation's report, and an image an earlier export made that this one will not.
@@ -166,7 +176,7 @@ fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
     std::fs::write(target.join("sim/report.json"), "{}").unwrap();
     std::fs::write(target.join("tts/images/stale-0123abcd.png"), "old").unwrap();
 
-    let ruleset_only = safari_in(&dir, &["build", game, "--only", "ruleset"]);
+    let ruleset_only = safari_in(&dir, &["build", game, "--only", "ruleset", "--out", "out"]);
     assert_eq!(ruleset_only.status.code(), Some(0));
     let kept = files(&target);
     assert!(kept.contains(&"sim/report.json".to_string()), "{kept:?}");
@@ -175,7 +185,10 @@ fn a_build_replaces_its_outputs_whole_and_keeps_what_it_does_not_make() {
         "--only ruleset keeps tts/: {kept:?}"
     );
 
-    let again = safari_in(&dir, &["build", game, "--only", "ruleset,tts"]);
+    let again = safari_in(
+        &dir,
+        &["build", game, "--only", "ruleset,tts", "--out", "out"],
+    );
     assert_eq!(again.status.code(), Some(0));
     let after = files(&target);
     assert!(!after.iter().any(|f| f.contains("stale-")), "{after:?}");
@@ -197,7 +210,7 @@ fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
     // Where the output root should be, a file: no folder can be made in it. (A file where
     // the game's own folder goes is a folder safari did not make: tests/output_folders.rs.)
     std::fs::write(dir.join("out"), "precious").unwrap();
-    let out = safari_in(&dir, &["build", game.to_str().unwrap()]);
+    let out = safari_in(&dir, &["build", game.to_str().unwrap(), "--out", "out"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("SZ0801"),
@@ -487,7 +500,14 @@ fn the_ruleset_loader_refuses_what_no_build_writes() {
     let game = tiny_game(&dir, |_| {});
     let built = safari_in(
         &dir,
-        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+        &[
+            "build",
+            game.to_str().unwrap(),
+            "--only",
+            "ruleset",
+            "--out",
+            "out",
+        ],
     );
     assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
     let good: serde_json::Value =
@@ -600,6 +620,45 @@ fn boxes_competing_for_a_bounded_event_are_reported_in_linear_space() {
         .map(|d| d["labels"].as_array().unwrap().len())
         .max();
     assert!(most_labels <= Some(5), "labels per report: {most_labels:?}");
+}
+
+/// A guide the layout fuzz target found (tests/hostile-inputs/forking-chains.kdl, on A3 beside
+/// the default game's other files): its bonus chains fork at every choice, and the search for
+/// boxes no play fills (`play::never_filled`) played one cascade's every branch out before it
+/// looked at its budget: 88 s and 9 GB for `check`. It gives up within its budget now, and the
+/// check finishes in a bounded address space.
+#[test]
+fn bonus_chains_that_fork_without_end_are_checked_within_the_search_budget() {
+    let dir = scratch("forking-chains");
+    let game = dir.join("game");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    std::fs::create_dir_all(&game).unwrap();
+    for name in [
+        "game.toml",
+        "items.toml",
+        "species.toml",
+        "dice.toml",
+        "deck.toml",
+    ] {
+        std::fs::copy(from.join(name), game.join(name)).unwrap();
+    }
+    std::fs::write(
+        game.join("field-guide.kdl"),
+        include_str!("hostile-inputs/forking-chains.kdl"),
+    )
+    .unwrap();
+    replace_in(&game.join("game.toml"), "paper = \"a4\"", "paper = \"a3\"");
+    // 2 GiB of address space: the check's own needs are a few hundred megabytes at most.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152; exec \"$0\" check \"$1\" --format json")
+        .arg(env!("CARGO_BIN_EXE_safari"))
+        .arg(&game)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(list.iter().any(|d| d["severity"] == "error"), "{list:?}");
 }
 
 /// `fix`, `sim`, `init` and `watch` write a temporary file beside each file they replace. A
@@ -717,7 +776,10 @@ fn concurrent_builds_keep_every_output_and_clear_what_a_killed_one_left() {
     let dir = scratch("concurrent");
     let game = tiny_game(&dir, |_| {});
     let game = game.to_str().unwrap().to_string();
-    let first = safari_in(&dir, &["build", &game, "--only", "ruleset,tts"]);
+    let first = safari_in(
+        &dir,
+        &["build", &game, "--only", "ruleset,tts", "--out", "out"],
+    );
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
     let target = dir.join("out/tiny");
     std::fs::create_dir_all(target.join("sim")).unwrap();
@@ -737,7 +799,12 @@ fn concurrent_builds_keep_every_output_and_clear_what_a_killed_one_left() {
     let builds: Vec<_> = (0..8)
         .map(|_| {
             let (dir, game) = (dir.clone(), game.clone());
-            std::thread::spawn(move || safari_in(&dir, &["build", &game, "--only", "ruleset,tts"]))
+            std::thread::spawn(move || {
+                safari_in(
+                    &dir,
+                    &["build", &game, "--only", "ruleset,tts", "--out", "out"],
+                )
+            })
         })
         .collect();
     for build in builds {
@@ -762,7 +829,14 @@ fn a_games_name_reaches_the_report_and_its_charts_as_visible_escapes() {
     let game = tiny_game(&dir, |_| {});
     let built = safari_in(
         &dir,
-        &["build", game.to_str().unwrap(), "--only", "ruleset"],
+        &[
+            "build",
+            game.to_str().unwrap(),
+            "--only",
+            "ruleset",
+            "--out",
+            "out",
+        ],
     );
     assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
     let ruleset = dir.join("out/tiny/ruleset.json");

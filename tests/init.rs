@@ -45,8 +45,8 @@ fn a_new_game_is_named_after_its_folder_and_builds_into_its_own_out_folder() {
 
     let out = safari_in(&dir, &["build", "games/my-safari", "--only", "ruleset"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(dir.join("out/my-safari/ruleset.json").is_file());
-    assert!(!dir.join("out/safari-zone").exists());
+    assert!(game.join("out/my-safari/ruleset.json").is_file());
+    assert!(!dir.join("out").exists() && !game.join("out/safari-zone").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -126,7 +126,7 @@ fn init_from_copies_a_pack_or_a_game_folder_with_a_new_id_and_name() {
     }
     let out = safari_in(&dir, &["build", "games/my-dice", "--only", "dice"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(dir.join("out/my-dice/dice.pdf").is_file());
+    assert!(game.join("out/my-dice/dice.pdf").is_file());
 
     // A game folder by its path.
     let out = safari_in(&dir, &["init", "again", "--from", "games/my-dice"]);

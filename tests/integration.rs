@@ -34,6 +34,7 @@ mod init;
 mod kdl_spec;
 mod layout;
 mod output_folders;
+mod output_home;
 mod packs;
 mod playtest;
 mod print;

@@ -301,46 +301,46 @@ fn cases() -> Vec<Case> {
             name: "build --replace into a folder of the user's",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                belongings(&dir.join("out/tiny"));
+                belongings(&dir.join("game/out/tiny"));
                 dir.to_path_buf()
             },
             args: &["build", "game", "--replace", "--only", "ruleset"],
             refused_with: Some("SZ0805"),
-            untouched: &["out"],
+            untouched: &["game/out"],
         },
         Case {
             name: "sim into a folder of the user's",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                belongings(&dir.join("out/tiny"));
+                belongings(&dir.join("game/out/tiny"));
                 dir.to_path_buf()
             },
             args: &["sim", "game", "--games", "3"],
             refused_with: Some("SZ0805"),
-            untouched: &["out"],
+            untouched: &["game/out"],
         },
         Case {
             name: "diff into a folder of the user's",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                belongings(&dir.join("out/tiny"));
+                belongings(&dir.join("game/out/tiny"));
                 dir.to_path_buf()
             },
             args: &["diff", "game", "game", "--games", "0"],
             refused_with: Some("SZ0805"),
-            untouched: &["out"],
+            untouched: &["game/out"],
         },
         Case {
             name: "a file where the output folder goes",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                std::fs::create_dir_all(dir.join("out")).unwrap();
-                std::fs::write(dir.join("out/tiny"), "mine").unwrap();
+                std::fs::create_dir_all(dir.join("game/out")).unwrap();
+                std::fs::write(dir.join("game/out/tiny"), "mine").unwrap();
                 dir.to_path_buf()
             },
             args: &["build", "game", "--only", "ruleset"],
             refused_with: Some("SZ0805"),
-            untouched: &["out"],
+            untouched: &["game/out"],
         },
         Case {
             name: "install into a folder of the user's with the images' name",
@@ -429,12 +429,12 @@ fn cases() -> Vec<Case> {
             name: "the Typst projects into a folder of the user's",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                belongings(&dir.join("out/tiny"));
+                belongings(&dir.join("game/out/tiny"));
                 dir.to_path_buf()
             },
             args: &["build", "game", "--emit-typst"],
             refused_with: Some("SZ0805"),
-            untouched: &["out"],
+            untouched: &["game/out"],
         },
         // The writer holding the lock clears what a killed one left beside the folder, by
         // name and mark: a folder of the user's named alike is not safari's to remove.
@@ -442,13 +442,13 @@ fn cases() -> Vec<Case> {
             name: "folders of the user's named like a killed build's leftovers",
             setup: |dir| {
                 tiny_game(&dir.join("game"));
-                belongings(&dir.join("out/.tiny.old-backup"));
-                belongings(&dir.join("out/.tiny.staging-123"));
+                belongings(&dir.join("game/out/.tiny.old-backup"));
+                belongings(&dir.join("game/out/.tiny.staging-123"));
                 dir.to_path_buf()
             },
             args: &["build", "game", "--only", "ruleset"],
             refused_with: None,
-            untouched: &["out/.tiny.old-backup", "out/.tiny.staging-123"],
+            untouched: &["game/out/.tiny.old-backup", "game/out/.tiny.staging-123"],
         },
         // `--install` writes the save and its thumbnail beside the folder of images, named
         // after the game: a save of the user's by that name is not replaced.
@@ -492,7 +492,7 @@ fn cases() -> Vec<Case> {
                 std::fs::create_dir_all(dir.join("out/tiny")).unwrap();
                 dir.to_path_buf()
             },
-            args: &["build", "game", "--only", "ruleset"],
+            args: &["build", "game", "--out", "out", "--only", "ruleset"],
             refused_with: None,
             untouched: &["game"],
         },
@@ -520,6 +520,14 @@ fn no_command_writes_into_a_folder_safari_did_not_make_or_among_a_games_files() 
         let dir = base.join(n.to_string());
         std::fs::create_dir_all(&dir).unwrap();
         let run_in = (case.setup)(&dir);
+        for path in case.untouched {
+            // A path that is not there would be "as it was" whatever the command did.
+            assert!(
+                std::fs::symlink_metadata(dir.join(path)).is_ok(),
+                "{}: `{path}` to keep does not exist",
+                case.name
+            );
+        }
         let before: Vec<_> = case.untouched.iter().map(|p| tree(&dir.join(p))).collect();
         let out = safari_in(&run_in, case.args);
         let stderr = text(&out.stderr);
@@ -546,9 +554,13 @@ fn no_command_writes_into_a_folder_safari_did_not_make_or_among_a_games_files() 
             }
         }
         if case.refused_with.is_none() {
-            let made = ["out/tiny/ruleset.json", "linked/tiny/ruleset.json"]
-                .iter()
-                .any(|p| run_in.join(p).is_file() || dir.join(p).is_file());
+            let made = [
+                "out/tiny/ruleset.json",
+                "game/out/tiny/ruleset.json",
+                "linked/tiny/ruleset.json",
+            ]
+            .iter()
+            .any(|p| run_in.join(p).is_file() || dir.join(p).is_file());
             if !made {
                 fail("no ruleset was written".to_string());
             }

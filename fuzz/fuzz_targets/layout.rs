@@ -469,6 +469,15 @@ impl Guide {
 
 fuzz_target!(|guide: Guide| {
     let kdl = guide.kdl();
+    // Printed before the check, so that an input that hangs or fills memory shows too.
+    if std::env::var_os("SAFARI_FUZZ_PRINT").is_some() {
+        let paper = guide
+            .game_toml()
+            .lines()
+            .filter(|l| l.starts_with("paper"))
+            .collect::<String>();
+        eprintln!("{paper}\n{kdl}");
+    }
     let mut folder = GameFolder::in_memory();
     folder.add_source("game.toml", guide.game_toml());
     folder.add_source("items.toml", ITEMS);
@@ -483,13 +492,5 @@ fuzz_target!(|guide: Guide| {
             sheet: true,
         },
     );
-    if std::env::var_os("SAFARI_FUZZ_PRINT").is_some() {
-        let paper = guide
-            .game_toml()
-            .lines()
-            .filter(|l| l.starts_with("paper"))
-            .collect::<String>();
-        eprintln!("{paper}\n{kdl}");
-    }
     invariants::check(&checked, kdl.len());
 });

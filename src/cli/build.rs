@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(value_name = "GAME_DIR")]
     game: Option<PathBuf>,
 
-    /// Where outputs go: a folder per game inside it (default: out, in the working folder; a link there is followed only when named with --out).
+    /// Where outputs go: a folder per game inside it (default: out at the game's project: above content/ for a game in content/<game>/, else in the game folder; a link there is followed only when named with --out).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 
@@ -145,7 +145,7 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         None => AssetBase::OutputFolder(
             args.out
                 .clone()
-                .unwrap_or_else(|| PathBuf::from(crate::output::DEFAULT_ROOT)),
+                .unwrap_or_else(|| crate::output::default_root(folder.on_disk())),
         ),
     };
     if args.emit_typst {
@@ -203,7 +203,7 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
         }
         return exit::ERRORS;
     };
-    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref())
+    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref(), folder.on_disk())
         .for_game(folder.on_disk(), args.replace);
     if args.install && !outputs.iter().any(|o| o.path.starts_with("tts/")) {
         super::error("--install needs the Tabletop Simulator export (`--only tts`)");
@@ -317,7 +317,8 @@ fn emit_typst(
             exit::ERRORS
         };
     };
-    let root = crate::output::OutputRoot::named_or_default(out).for_game(folder.on_disk(), false);
+    let root = crate::output::OutputRoot::named_or_default(out, folder.on_disk())
+        .for_game(folder.on_disk(), false);
     match root.update(id, "typst", outputs) {
         Ok(dir) => {
             ui.info(format!("wrote the Typst projects into {}", dir.display()));

@@ -53,26 +53,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 pub(crate) fn open_game(dir: Option<&std::path::Path>, ui: Ui) -> Result<GameFolder, u8> {
     let opened = match dir {
         Some(dir) => GameFolder::open(dir),
-        None => match enclosing_game() {
-            Some(found) => {
-                ui.info(format!(
-                    "using the game in {} (the nearest folder with a {})",
-                    found.display(),
-                    crate::load::MANIFEST
-                ));
-                GameFolder::open(&found)
-            }
-            None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
-                ui.info(format!("using the default game in {}", super::DEFAULT_GAME));
-                GameFolder::open(std::path::Path::new(super::DEFAULT_GAME))
-            }
-            None => {
-                ui.info(format!(
-                    "using Safari Zone RNW as built into safari (no {} here or above)",
-                    crate::load::MANIFEST
-                ));
-                Ok(crate::embedded::default_game())
-            }
+        None => match lost_manifest() {
+            Some(lost) => Err(lost),
+            None => nearest_game(ui),
         },
     };
     opened.map_err(|diagnostic| {
@@ -83,6 +66,74 @@ pub(crate) fn open_game(dir: Option<&std::path::Path>, ui: Ui) -> Result<GameFol
         );
         exit::FAILURE
     })
+}
+
+/// The game of the working folder or the nearest above it, else the checkout's default game,
+/// else the built-in copy, saying which.
+fn nearest_game(ui: Ui) -> Result<GameFolder, crate::diag::Diagnostic> {
+    match enclosing_game() {
+        Some(found) => {
+            ui.info(format!(
+                "using the game in {} (the nearest folder with a {})",
+                found.display(),
+                crate::load::MANIFEST
+            ));
+            GameFolder::open(&found)
+        }
+        None if std::path::Path::new(super::DEFAULT_GAME).is_dir() => {
+            ui.info(format!("using the default game in {}", super::DEFAULT_GAME));
+            GameFolder::open(std::path::Path::new(super::DEFAULT_GAME))
+        }
+        None => {
+            ui.info(format!(
+                "using Safari Zone RNW as built into safari (no {} here or above)",
+                crate::load::MANIFEST
+            ));
+            Ok(crate::embedded::default_game())
+        }
+    }
+}
+
+/// Files only a game folder holds: one of them in a folder without a manifest is a game
+/// that lost its `game.toml`, not a reason to fall back to another game.
+const GAME_FILES: [&str; 6] = [
+    "field-guide.kdl",
+    "deck.toml",
+    "species.toml",
+    "items.toml",
+    "dice.toml",
+    "components.toml",
+];
+
+/// Why the working folder cannot be checked when it holds a game's files but no manifest.
+fn lost_manifest() -> Option<crate::diag::Diagnostic> {
+    let here = std::path::Path::new(".");
+    if here.join(crate::load::MANIFEST).exists() {
+        return None;
+    }
+    let found: Vec<&str> = GAME_FILES
+        .into_iter()
+        .filter(|name| here.join(name).is_file())
+        .collect();
+    if found.is_empty() {
+        return None;
+    }
+    Some(
+        crate::diag::Diagnostic::error(
+            crate::diag::Code::NotAGame,
+            format!(
+                "this folder holds a game's files ({}) but no {}: the game lost its manifest",
+                found.join(", "),
+                crate::load::MANIFEST
+            ),
+        )
+        .with_help(format!(
+            "restore {} (`git checkout {}` if the folder is in git), or `safari init NAME` for a \
+             new game; to use another game, name its folder (`safari check content/safari-zone`)",
+            crate::load::MANIFEST,
+            crate::load::MANIFEST
+        )),
+    )
 }
 
 /// The current folder, or the nearest folder above it, that holds a game's manifest.

@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     full: bool,
 
-    /// Where the HTML report goes (`<out>/<game>/diff/report.html`) (default: out, in the working folder; a link there is followed only when named with --out).
+    /// Where the HTML report goes (`<out>/<game>/diff/report.html`) (default: out at the game's project: above content/ for a game in content/<game>/, else in the game folder; a link there is followed only when named with --out).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 
@@ -52,9 +52,10 @@ pub struct Args {
     variants: Vec<String>,
 }
 
-/// Where the report goes: kept clear of both versions' game folders.
+/// Where the report goes: with the newer version (the game `out/` of its project), kept clear
+/// of both versions' game folders.
 fn output_root(args: &Args) -> crate::output::OutputRoot {
-    crate::output::OutputRoot::named_or_default(args.out.as_deref())
+    crate::output::OutputRoot::named_or_default(args.out.as_deref(), Some(&args.new))
         .keeping_clear_of(&args.old)
         .keeping_clear_of(&args.new)
 }

@@ -170,7 +170,14 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
     };
     let folder = crate::world::GameFolder::open(&dir).map_err(|d| d.message)?;
     let reader = folder.reader();
-    let listed = folder.files().map_err(|d| d.message)?;
+    // Outputs are no part of a game: a folder safari marked as a game's outputs (`out/<id>/`,
+    // wherever an `--out` put it inside the game) is left behind.
+    let listed: Vec<String> = folder
+        .files()
+        .map_err(|d| d.message)?
+        .into_iter()
+        .filter(|relative| !among_outputs(&dir, relative))
+        .collect();
     // The whole copy is bounded before a byte is written.
     let mut total = 0u64;
     for relative in &listed {
@@ -196,6 +203,16 @@ fn game_files(from: &Path) -> Result<(Files, String), String> {
     }
     let name = manifest_text(&files, "name").unwrap_or_else(|| dir.display().to_string());
     Ok((files, name))
+}
+
+/// Whether the file at `relative` in the game folder `dir` lies in a folder that carries the
+/// mark of a game's outputs.
+fn among_outputs(dir: &Path, relative: &str) -> bool {
+    Path::new(relative)
+        .ancestors()
+        .skip(1)
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .any(|folder| dir.join(folder).join(crate::output::OWNER_MARK).is_file())
 }
 
 /// A text value of the manifest among `files`.

@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
 
-    /// Where the report goes (`<out>/<game>/sim/report.json`) (default: out, in the working folder; a link there is followed only when named with --out).
+    /// Where the report goes (`<out>/<game>/sim/report.json`) (default: out at the game's project: above content/ for a game in content/<game>/, else in the game folder; a link there is followed only when named with --out).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 
@@ -277,7 +277,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 
 /// Where the report goes: kept clear of the game folder simulated, when it was one.
 fn output_root(args: &Args, game: Option<&std::path::Path>) -> crate::output::OutputRoot {
-    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref());
+    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref(), game);
     match game {
         Some(game) => root.keeping_clear_of(game),
         None => root,

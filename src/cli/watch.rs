@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(value_name = "GAME_DIR")]
     game: Option<PathBuf>,
 
-    /// Where outputs go: a folder per game inside it (default: out, in the working folder; a link there is followed only when named with --out).
+    /// Where outputs go: a folder per game inside it (default: out at the game's project: above content/ for a game in content/<game>/, else in the game folder; a link there is followed only when named with --out).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 
@@ -71,7 +71,7 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(crate::output::DEFAULT_ROOT));
+        .unwrap_or_else(|| crate::output::default_root(Some(&root)));
     let out = std::path::absolute(&out).unwrap_or(out);
     let writes = match crate::output::OutputRoot::at(&out, named).resolved() {
         Ok(writes) => writes,

@@ -64,8 +64,38 @@ pub fn resolve_folder(dir: &Path, named: bool) -> Result<PathBuf, Diagnostic> {
     place::resolve(dir, named)
 }
 
-/// The output root when a command is given none, in the working folder.
+/// The name of the output root when a command is given none.
 pub const DEFAULT_ROOT: &str = "out";
+
+/// The folder of a checkout that holds its games (`content/<game>/`).
+const CONTENT: &str = "content";
+
+/// Where a game's outputs go when no `--out` names a root: `out/` at the game's project,
+/// whatever folder the command runs in (as cargo's `target/` sits at its workspace). A game in
+/// `content/<game>/`, a checkout's layout, belongs to the folder above `content/`; any other
+/// game folder is a project of its own. Without a game folder (the game built into safari, a
+/// ruleset file), `out/` in the working folder. Said from the working folder when it lies
+/// below it.
+pub fn default_root(game: Option<&Path>) -> PathBuf {
+    let Some(game) = game
+        .filter(|game| game.is_dir())
+        .and_then(|game| std::fs::canonicalize(game).ok())
+    else {
+        return PathBuf::from(DEFAULT_ROOT);
+    };
+    let project = match game.parent() {
+        Some(parent) if parent.file_name() == Some(std::ffi::OsStr::new(CONTENT)) => {
+            parent.parent().unwrap_or(parent)
+        }
+        _ => &game,
+    };
+    let root = project.join(DEFAULT_ROOT);
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    match here.as_ref().map(|here| root.strip_prefix(here)) {
+        Ok(Ok(relative)) => relative.to_path_buf(),
+        _ => root,
+    }
+}
 
 /// What the owner mark says of the game built into safari, which has no folder.
 pub const BUILT_IN: &str = "<built into safari>";
@@ -82,12 +112,12 @@ impl OutputRoot {
         }
     }
 
-    /// The output root `--out` names, or the default `out` when it names none, which follows
-    /// no symbolic link.
-    pub fn named_or_default(out: Option<&Path>) -> OutputRoot {
+    /// The output root `--out` names, or when it names none the game's own ([`default_root`]),
+    /// which follows no symbolic link.
+    pub fn named_or_default(out: Option<&Path>, game: Option<&Path>) -> OutputRoot {
         match out {
             Some(out) => OutputRoot::new(out),
-            None => OutputRoot::at(DEFAULT_ROOT, false),
+            None => OutputRoot::at(default_root(game), false),
         }
     }
 

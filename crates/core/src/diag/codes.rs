@@ -46,7 +46,7 @@ codes! {
         "Content files are read as UTF-8. A file saved in another encoding (Latin-1, UTF-16) or a binary file in its place cannot be read. Re-save the file as UTF-8; the label points at the first byte that is not valid.",
         "deck.toml saved as Latin-1, with `flavor = \"Caf\\xe9\"`";
     NotAGame = "SZ0003", "the folder is not a game",
-        "A game folder holds a game.toml manifest (and the files it names). The path given does not exist, is a file, or has no game.toml. Pass the game's folder, e.g. `safari check content/safari-zone`, or create one with the files described in docs/content.md.",
+        "A game folder holds a game.toml manifest (and the files it names). The path given does not exist, is a file, or has no game.toml. Pass the game's folder, e.g. `safari check content/safari-zone`, or create one with the files described in docs/content.md. Run without a folder in a folder that holds a game's files (field-guide.kdl, deck.toml, components.toml and the like) but no game.toml, a command stops with this code rather than check another game: the game lost its manifest; restore it.",
         "$ safari check content/   # the folder above the game";
     OutsideGame = "SZ0004", "a path leads outside the game folder",
         "Every file a game uses must live inside its folder, so that a game folder can be shared, built anywhere, and never reads the rest of the disk. Absolute paths, `..` and symbolic links that point outside are refused.",

@@ -249,6 +249,9 @@ pub(crate) fn never_filled(game: &Game, graph: &Graph, reach: &Reach) -> Option<
         + 64;
     let mut next = Vec::new();
     play.cascade(blank, first, &mut next);
+    if play.spent() {
+        return None;
+    }
     seen.add(&play, &mut next, &mut stack);
     while seen.missing > 0 {
         let Some((sheet, moves)) = stack.last_mut() else {
@@ -260,7 +263,7 @@ pub(crate) fn never_filled(game: &Game, graph: &Graph, reach: &Reach) -> Option<
         };
         play.apply(sheet, mv, &mut next);
         seen.add(&play, &mut next, &mut stack);
-        if play.work.get() > BUDGET || seen.sheets.len() * sheet_bytes > SHEET_BYTES {
+        if play.spent() || seen.sheets.len() * sheet_bytes > SHEET_BYTES {
             return None;
         }
     }
@@ -496,6 +499,11 @@ impl Play {
         self.work.set(self.work.get() + work);
     }
 
+    /// Whether the search has spent its budget.
+    fn spent(&self) -> bool {
+        self.work.get() > BUDGET
+    }
+
     fn blank(&self, game: &Game) -> Sheet {
         Sheet {
             filled: vec![0; self.boxes.len().div_ceil(64)],
@@ -628,6 +636,12 @@ impl Play {
     fn cascade(&self, sheet: Sheet, steps: Vec<Step>, out: &mut Vec<Sheet>) {
         let mut branches = vec![(sheet, steps)];
         while let Some((mut sheet, mut steps)) = branches.pop() {
+            // One cascade's chains can fork into more sheets than the whole search may
+            // play: the search gives up (its caller sees the budget spent) rather than
+            // playing them all out first.
+            if self.spent() {
+                return;
+            }
             if self.play_branch(&mut sheet, &mut steps, &mut branches) {
                 out.push(sheet);
             }
