@@ -39,10 +39,10 @@ enum Request {
         #[serde(default)]
         model: Option<String>,
     },
-    /// Plays at most `games` more games of the study the bot `bot` needs before it plays the
-    /// open ruleset (`search::Study`): a few at a time, so that the page can say how far it
-    /// has got.
-    Study { bot: String, games: u64 },
+    /// Takes at most `steps` more steps (games played, or buckets of weights fitted) of the
+    /// study the bot `bot` needs before it plays the open ruleset (`search::Study`): a few at a
+    /// time, so that the page can say how far it has got.
+    Study { bot: String, steps: u64 },
     /// A new game of the open ruleset.
     Start { seats: Vec<Seat>, seed: u64 },
     /// A game from its choices (a game kept across a reload), up to `upto` of them.
@@ -164,7 +164,7 @@ impl Session {
     fn answer(&mut self, request: Request) -> Answer {
         match request {
             Request::Open { ruleset, model } => self.open(&ruleset, model.as_deref()),
-            Request::Study { bot, games } => self.study(&bot, games),
+            Request::Study { bot, steps } => self.study(&bot, steps),
             Request::Start { seats, seed } => {
                 let rules = self.rules()?.clone();
                 self.game = Some(Match::new(rules, seats, seed).map_err(|e| error(e.0))?);
@@ -324,9 +324,9 @@ impl Session {
     }
 
     /// Plays on the study `bot` needs before it plays the open ruleset: see
-    /// [`Request::Study`]. Whether it is done, and each round of its games (how many, how many
-    /// played).
-    fn study(&mut self, bot: &str, games: u64) -> Answer {
+    /// [`Request::Study`]. Whether it is done, and how far each of its rounds has got
+    /// (`search::Round`).
+    fn study(&mut self, bot: &str, steps: u64) -> Answer {
         let Some((_, rules)) = &self.ruleset else {
             return Err(error("no ruleset is open"));
         };
@@ -336,12 +336,8 @@ impl Session {
         let Some(study) = &mut self.study else {
             return Ok(json!({ "done": true, "rounds": [] }));
         };
-        let done = study.play(rules, games);
-        let rounds: Vec<Value> = study
-            .progress()
-            .into_iter()
-            .map(|(games, played)| json!({ "games": games, "played": played }))
-            .collect();
+        let done = study.play(rules, steps);
+        let rounds = study.progress(rules);
         if done {
             self.study = None;
         }

@@ -297,49 +297,90 @@ impl Values {
             turns_per_bucket,
         )
     }
+}
 
-    /// Fits weights to the positions, bucket by bucket from the last; drawn towards
-    /// `prior`'s weights, if given, instead of towards zero.
-    fn fit_to(rules: &Rules, positions: &Positions, prior: Option<&Values>) -> Values {
+/// Weights being fitted to positions, bucket by bucket from the last, each drawn towards the
+/// weights of the model the round before fitted, if there is one, instead of towards zero: a
+/// bucket at a time, so that a caller that must not wait can fit a few at a time.
+struct Fit {
+    layout: Layout,
+    weights: Vec<Vec<f64>>,
+    turns_per_bucket: u32,
+    /// The buckets still to fit: the next is the last of them.
+    left: usize,
+    /// What each position's target said was still to come.
+    to_come: Vec<f64>,
+    features: Vec<(usize, f64)>,
+    normal: Normal,
+}
+
+impl Fit {
+    fn new(rules: &Rules, positions: &Positions) -> Fit {
         let layout = Layout::new(rules);
         let (buckets, turns_per_bucket) = Values::buckets(rules);
+        Fit {
+            weights: vec![vec![0.0; layout.len]; buckets],
+            turns_per_bucket,
+            left: buckets,
+            to_come: vec![0.0; positions.all.len()],
+            features: Vec::new(),
+            normal: Normal::new(layout.len),
+            layout,
+        }
+    }
+
+    /// Fits the next bucket: whether every bucket is fitted now.
+    fn step(&mut self, rules: &Rules, positions: &Positions, prior: Option<&Values>) -> bool {
+        let Some(bucket) = self.left.checked_sub(1) else {
+            return true;
+        };
+        let buckets = self.weights.len();
+        let turns_per_bucket = self.turns_per_bucket;
         let bucket_of =
             |turns_taken: u32| ((turns_taken / turns_per_bucket) as usize).min(buckets - 1);
-        let mut weights = vec![vec![0.0; layout.len]; buckets];
-        // What each position's target said was still to come.
-        let mut to_come = vec![0.0; positions.all.len()];
-        let mut features = Vec::new();
-        let mut normal = Normal::new(layout.len);
-        for bucket in (0..buckets).rev() {
-            normal.clear();
-            // Backwards, so that a game's later positions in the bucket come first.
-            for k in (0..positions.all.len()).rev() {
-                let position = &positions.all[k];
-                if bucket_of(position.turns_taken) != bucket {
-                    continue;
-                }
-                let next = positions.all.get(k + 1).filter(|_| position.followed);
-                to_come[k] = match next {
-                    None => f64::from(position.end - position.vp),
-                    Some(next) => {
-                        let brought = f64::from(next.vp - position.vp);
-                        match bucket_of(next.turns_taken) {
-                            b if b == bucket => brought + to_come[k + 1],
-                            b => brought + positions.value(rules, &weights[b], k + 1),
-                        }
-                    }
-                };
-                positions.features_of(rules, k, &mut features);
-                normal.add(&features, to_come[k]);
+        let to_come = &mut self.to_come;
+        let normal = &mut self.normal;
+        normal.clear();
+        // Backwards, so that a game's later positions in the bucket come first.
+        for k in (0..positions.all.len()).rev() {
+            let position = &positions.all[k];
+            if bucket_of(position.turns_taken) != bucket {
+                continue;
             }
-            let zero = vec![0.0; layout.len];
-            let prior = prior.map_or(&zero, |prior| &prior.weights[bucket]);
-            weights[bucket] = normal.solve(prior);
+            let next = positions.all.get(k + 1).filter(|_| position.followed);
+            to_come[k] = match next {
+                None => f64::from(position.end - position.vp),
+                Some(next) => {
+                    let brought = f64::from(next.vp - position.vp);
+                    match bucket_of(next.turns_taken) {
+                        b if b == bucket => brought + to_come[k + 1],
+                        b => brought + positions.value(rules, &self.weights[b], k + 1),
+                    }
+                }
+            };
+            positions.features_of(rules, k, &mut self.features);
+            normal.add(&self.features, to_come[k]);
         }
+        let zero = vec![0.0; self.layout.len];
+        let prior = prior.map_or(&zero, |prior| &prior.weights[bucket]);
+        self.weights[bucket] = normal.solve(prior);
+        self.left = bucket;
+        bucket == 0
+    }
+
+    /// The buckets of weights, and how many of them are fitted.
+    fn progress(&self) -> (u64, u64) {
+        let buckets = self.weights.len();
+        (buckets as u64, (buckets - self.left) as u64)
+    }
+
+    /// The model, once every bucket is fitted.
+    fn values(self) -> Values {
+        debug_assert_eq!(self.left, 0);
         Values {
-            layout,
-            weights,
-            turns_per_bucket,
+            layout: self.layout,
+            weights: self.weights,
+            turns_per_bucket: self.turns_per_bucket,
         }
     }
 }
@@ -384,23 +425,41 @@ fn search_player(rules: &Rules, values: Arc<Values>) -> Search {
     Search::with_values(1, rules, values)
 }
 
-/// A model being fitted a few games at a time, for a caller that says how far it has got
-/// (the playtest page's worker): it ends in the model [`Values::fit`] makes, since each game
-/// plays the same whatever was played before it.
+/// A model being fitted a few steps at a time (a step is a game played, or a bucket of
+/// weights fitted), for a caller that says how far it has got (the playtest page's worker): it
+/// ends in the model [`Values::fit`] makes, since each game plays the same whatever was played
+/// before it.
 struct Fitting<P> {
     player: fn(&Rules, Arc<Values>) -> P,
     explorer: Explorer,
     /// Each round's games: the exploring games, then each round of `player`'s.
     rounds: Vec<Range<u64>>,
+    /// Each round's fitting work on the positions of its games played so far.
+    work: Vec<u64>,
     /// The round being played, and its next game.
     round: usize,
     next: u64,
     /// The positions of the round's games played so far.
     positions: Positions,
+    /// The round's weights being fitted, once its games are played.
+    fit: Option<Fit>,
     /// The model the round before fitted, and the player of this round, who values positions
     /// with it (none in the exploring round).
     values: Option<Arc<Values>>,
     playing: Option<P>,
+}
+
+/// How far a round of a study has got: its games and how many are played, the buckets of
+/// weights fitted to them and how many are fitted, and the fitting's work on the positions of
+/// the games played so far (the sum of the squares of their features that are not 0: what
+/// fitting them takes is about in proportion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Round {
+    pub games: u64,
+    pub played: u64,
+    pub buckets: u64,
+    pub fitted: u64,
+    pub work: u64,
 }
 
 impl<P: Policy + Clone> Fitting<P> {
@@ -409,7 +468,7 @@ impl<P: Policy + Clone> Fitting<P> {
         let features = Layout::new(rules).len as u64;
         let exploring = (EXPLORING_TURNS * features / turns).max(50);
         let searching = (SEARCHING_TURNS * features / turns).max(20);
-        let rounds = std::iter::once(0..exploring)
+        let rounds: Vec<Range<u64>> = std::iter::once(0..exploring)
             .chain((0..SEARCHING_ROUNDS as u64).map(|r| {
                 let start = exploring + r * searching;
                 start..start + searching
@@ -420,56 +479,91 @@ impl<P: Policy + Clone> Fitting<P> {
         Fitting {
             player,
             explorer,
+            work: vec![0; rounds.len()],
             rounds,
             round: 0,
             next: 0,
             positions: Positions::default(),
+            fit: None,
             values: None,
             playing: None,
         }
     }
 
-    /// Plays at most `most` more games of the round, and fits the round's model once its
-    /// games are played: the model, once the last round's is.
+    /// Takes at most `most` more steps of the round, all of one kind: games while some are
+    /// left to play, then buckets of its weights fitted to them. The model, once the last
+    /// round's is fitted.
     fn play(&mut self, rules: &Rules, most: u64) -> Option<Values> {
+        let most = most.max(1);
         let round = self.rounds[self.round].clone();
-        let end = round.end.min(self.next.saturating_add(most.max(1)));
-        let games = self.next..end;
-        let played = match &self.playing {
-            Some(player) => Positions::play(rules, games, player, |_, _| {}),
-            None => Positions::play(rules, games, &self.explorer, Explorer::for_game),
-        };
-        self.positions.extend(played);
-        self.next = end;
-        if end < round.end {
+        if self.next < round.end {
+            let end = round.end.min(self.next.saturating_add(most));
+            let games = self.next..end;
+            let played = match &self.playing {
+                Some(player) => Positions::play(rules, games, player, |_, _| {}),
+                None => Positions::play(rules, games, &self.explorer, Explorer::for_game),
+            };
+            self.work[self.round] += played.work();
+            self.positions.extend(played);
+            self.next = end;
+            if end == round.end {
+                self.fit = Some(Fit::new(rules, &self.positions));
+            }
             return None;
         }
-        let positions = std::mem::take(&mut self.positions);
-        let values = Values::fit_to(rules, &positions, self.values.as_deref());
+        let fit = self
+            .fit
+            .as_mut()
+            .expect("a round's games played are fitted");
+        let prior = self.values.as_deref();
+        let mut fitted = false;
+        for _ in 0..most {
+            fitted = fit.step(rules, &self.positions, prior);
+            if fitted {
+                break;
+            }
+        }
+        if !fitted {
+            return None;
+        }
+        let values = self.fit.take().expect("fitted").values();
+        self.positions = Positions::default();
         self.playing = None;
         self.round += 1;
         if self.round == self.rounds.len() {
             self.values = None;
             return Some(values);
         }
+        self.next = self.rounds[self.round].start;
         let values = Arc::new(values);
         self.playing = Some((self.player)(rules, values.clone()));
         self.values = Some(values);
         None
     }
 
-    /// Each round's games, and how many of them are played.
-    fn progress(&self) -> Vec<(u64, u64)> {
+    /// How far each round has got.
+    fn progress(&self, rules: &Rules) -> Vec<Round> {
+        let (buckets, _) = Values::buckets(rules);
+        let buckets = buckets as u64;
         self.rounds
             .iter()
             .enumerate()
             .map(|(r, games)| {
-                let played = match r.cmp(&self.round) {
-                    std::cmp::Ordering::Less => games.end,
-                    std::cmp::Ordering::Equal => self.next,
-                    std::cmp::Ordering::Greater => games.start,
+                let (played, fitted) = match r.cmp(&self.round) {
+                    std::cmp::Ordering::Less => (games.end, buckets),
+                    std::cmp::Ordering::Equal => (
+                        self.next,
+                        self.fit.as_ref().map_or(0, |fit| fit.progress().1),
+                    ),
+                    std::cmp::Ordering::Greater => (games.start, 0),
                 };
-                (games.end - games.start, played - games.start)
+                Round {
+                    games: games.end - games.start,
+                    played: played - games.start,
+                    buckets,
+                    fitted,
+                    work: self.work[r],
+                }
             })
             .collect()
     }
@@ -515,30 +609,29 @@ impl Study {
         }
     }
 
-    /// Plays at most `games` more of the study's games: whether the model is fitted now, and
-    /// kept for `rules`.
-    pub fn play(&mut self, rules: &Rules, games: u64) -> bool {
+    /// Takes at most `steps` more of the study's steps (games played, or buckets of weights
+    /// fitted; see [`Round`]): whether the model is fitted now, and kept for `rules`.
+    pub fn play(&mut self, rules: &Rules, steps: u64) -> bool {
         let models = self.models();
         // A bot that could not wait fitted the model itself meanwhile.
         if is_kept(models, rules) {
             return true;
         }
         let fitted = match &mut self.0 {
-            Studying::Planner(fitting) => fitting.play(rules, games),
-            Studying::Search(fitting) => fitting.play(rules, games),
+            Studying::Planner(fitting) => fitting.play(rules, steps),
+            Studying::Search(fitting) => fitting.play(rules, steps),
         };
         fitted
             .map(|values| keep_in(models, rules, values))
             .is_some()
     }
 
-    /// Each round of games the study plays, in order: how many games, and how many of them
-    /// are played. The rounds after the first are slower per game (a bot plays them, where
-    /// `expected` plays the first).
-    pub fn progress(&self) -> Vec<(u64, u64)> {
+    /// How far each round of the study has got, in order. The rounds after the first are
+    /// slower per game (a bot plays them, where `expected` plays the first).
+    pub fn progress(&self, rules: &Rules) -> Vec<Round> {
         match &self.0 {
-            Studying::Planner(fitting) => fitting.progress(),
-            Studying::Search(fitting) => fitting.progress(),
+            Studying::Planner(fitting) => fitting.progress(rules),
+            Studying::Search(fitting) => fitting.progress(rules),
         }
     }
 }
@@ -729,6 +822,18 @@ impl Positions {
             positions.extend(part);
         }
         positions
+    }
+
+    /// The work of fitting weights to these positions: the sum of the squares of their
+    /// features that are not 0.
+    fn work(&self) -> u64 {
+        self.all
+            .iter()
+            .map(|p| {
+                let features = u64::from(p.features.end - p.features.start) + SCALARS as u64;
+                features * features
+            })
+            .sum()
     }
 
     /// Adds `later`'s positions after these.
@@ -973,16 +1078,37 @@ mod tests {
     }
 
     #[test]
-    fn a_study_a_few_games_at_a_time_fits_the_model_fitted_at_once() {
+    fn a_study_a_few_steps_at_a_time_fits_the_model_fitted_at_once() {
         let rules = tiny();
         let whole = Values::fit(&rules, Planner::with_values);
         let mut study = Study::of("planner", &rules).expect("nothing fitted yet");
+        let (buckets, _) = Values::buckets(&rules);
+        let mut before = study.progress(&rules);
+        assert!(before.iter().all(|r| r.played == 0 && r.fitted == 0));
         let mut calls = 0;
         while !study.play(&rules, 7) {
             calls += 1;
-            let progress = study.progress();
+            let progress = study.progress(&rules);
             assert_eq!(progress.len(), 1 + SEARCHING_ROUNDS);
-            assert!(progress.iter().all(|(games, played)| played <= games));
+            let (mut games, mut fits) = (0, 0);
+            for (now, was) in progress.iter().zip(&before) {
+                assert!(
+                    now.played <= now.games && now.fitted <= now.buckets,
+                    "{now:?}"
+                );
+                assert_eq!(now.buckets, buckets as u64);
+                assert!(now.played >= was.played && now.fitted >= was.fitted);
+                assert!(
+                    now.fitted == 0 || now.played == now.games,
+                    "fitted before played"
+                );
+                games += now.played - was.played;
+                fits += now.fitted - was.fitted;
+                assert_eq!(now.work > 0, now.played > 0, "{now:?}");
+            }
+            // Each call takes steps of one kind, at most 7 of them.
+            assert!((1..=7).contains(&(games + fits)) && (games == 0 || fits == 0));
+            before = progress;
         }
         assert!(calls > 10, "{calls} calls");
         assert!(Study::of("planner", &rules).is_none(), "the model is kept");
