@@ -469,3 +469,212 @@ fn no_request_makes_the_family_engine_panic() {
     );
     assert!(requests > 2000, "{requests} requests");
 }
+
+/// One request to a native engine of the family's page: its `ok` answer.
+fn ask(
+    session: &mut safari_engine_wasm::family::FamilySession,
+    request: serde_json::Value,
+) -> serde_json::Value {
+    let answer: serde_json::Value =
+        serde_json::from_str(&session.handle(request.to_string().as_bytes())).unwrap();
+    assert!(answer["error"].is_null(), "{request}: {answer}");
+    answer["ok"].clone()
+}
+
+/// A saved game of Gamewright's Safari (`ruleset`), made by the page's engine natively:
+/// `seats` from `seed`, the first legal action taken for each person and the bots' own, until
+/// `stop` says the game is where the log should end.
+fn saved_game(
+    ruleset: &serde_json::Value,
+    seats: serde_json::Value,
+    seed: u64,
+    stop: impl Fn(&serde_json::Value, usize) -> bool,
+) -> serde_json::Value {
+    let mut session = safari_engine_wasm::family::FamilySession::default();
+    ask(
+        &mut session,
+        serde_json::json!({ "op": "open", "ruleset": ruleset.to_string() }),
+    );
+    let mut state = ask(
+        &mut session,
+        serde_json::json!({ "op": "start", "seats": seats, "seed": seed }),
+    );
+    let mut taken = 0;
+    while !stop(&state, taken) {
+        let mover = state["to_move"].as_u64().expect("the game goes on") as usize;
+        state = if state["bots"][mover] == true {
+            ask(&mut session, serde_json::json!({ "op": "bot" }))
+        } else {
+            let action = state["legal"][0]["action"].clone();
+            ask(
+                &mut session,
+                serde_json::json!({ "op": "act", "action": action, "seat": mover }),
+            )
+        };
+        taken += 1;
+    }
+    ask(&mut session, serde_json::json!({ "op": "save" }))
+}
+
+/// Runs `family.mjs hostile` on Gamewright's Safari's page: a game in progress, then `file`,
+/// of an attacker's `kind`; what the page was seen to do, after checking that it logged
+/// nothing and that the scenario went through.
+fn hostile(kind: &str, file: &Path) -> Option<serde_json::Value> {
+    let node = browser::node()?;
+    let chromium = browser::chromium()?;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-hostile-{kind}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(node)
+        .arg(script())
+        .args(["hostile"])
+        .arg(built(GAMEWRIGHT).page())
+        .arg(&dir)
+        .arg(kind)
+        .arg(file)
+        .env("CHROMIUM", chromium)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the {kind} scenario failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["problems"],
+        serde_json::json!([]),
+        "the page complained"
+    );
+    let result = report["result"].clone();
+    assert!(result["error"].is_null(), "{kind}: {result}");
+    println!("screenshot of {kind}: {}", dir.display());
+    Some(result)
+}
+
+fn hostile_file(name: &str, contents: &serde_json::Value) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("family-hostile-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, contents.to_string()).unwrap();
+    file
+}
+
+/// A saved game seating `search:100000` (a move of many seconds), where that bot is to move:
+/// refused before anything changes, naming the bot, and the page answers a click at once.
+#[test]
+fn a_log_seating_a_bot_the_page_does_not_offer_is_refused_and_the_page_answers_at_once() {
+    let ruleset: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
+    let log = saved_game(
+        &ruleset,
+        serde_json::json!([null, "search:100000"]),
+        5,
+        |state, _| state["to_move"] == 1,
+    );
+    let file = hostile_file("bot-log.json", &log);
+    let Some(result) = hostile("bot-log", &file) else {
+        return;
+    };
+    let message = result["message"].as_str().unwrap();
+    assert!(
+        message.contains("not loaded") && message.contains("search:100000"),
+        "{message}"
+    );
+    assert_eq!(
+        result["unchanged"], true,
+        "the game in progress changed: {result}"
+    );
+    // Had the bot been seated it would be thinking now, for many seconds: the page answers a
+    // click as soon as a page does.
+    assert!(result["pause_ms"].as_u64().unwrap() < 1000, "{result}");
+}
+
+/// The same saved game, kept in the browser's storage as the game in progress (the page kept
+/// its game before a bot's move, so a reload used to freeze it again): not picked up, naming
+/// the bot, and the page answers a click at once.
+#[test]
+fn a_stored_game_seating_a_bot_the_page_does_not_offer_is_not_picked_up() {
+    let ruleset: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
+    let log = saved_game(
+        &ruleset,
+        serde_json::json!([null, "search:100000"]),
+        5,
+        |state, _| state["to_move"] == 1,
+    );
+    let file = hostile_file("bot-stored.json", &log);
+    let Some(result) = hostile("bot-stored", &file) else {
+        return;
+    };
+    let message = result["message"].as_str().unwrap();
+    assert!(
+        message.contains("not picked up") && message.contains("search:100000"),
+        "{message}"
+    );
+    assert!(result["pause_ms"].as_u64().unwrap() < 1000, "{result}");
+    assert!(
+        !result["status"].as_str().unwrap().contains("search:100000"),
+        "{result}"
+    );
+}
+
+/// A saved game of another version whose fourth action is not legal: refused with what is
+/// wrong, the game in progress exactly as it was, and played on.
+#[test]
+fn a_log_that_does_not_replay_leaves_the_game_in_progress_untouched() {
+    let mut ruleset: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
+    ruleset["game"]["name"] = "Gamewright's Safari (another version)".into();
+    let mut log = saved_game(
+        &ruleset,
+        serde_json::json!([null, "greedy"]),
+        9,
+        |_, taken| taken == 6,
+    );
+    log["actions"][3]["action"] = serde_json::json!({ "do": "take", "cell": 40 });
+    let file = hostile_file("broken-log.json", &log);
+    let Some(result) = hostile("broken-log", &file) else {
+        return;
+    };
+    let message = result["message"].as_str().unwrap();
+    assert!(
+        message.contains("not loaded")
+            && message.contains("log entry 3")
+            && message.contains("not legal"),
+        "{message}"
+    );
+    assert_eq!(
+        result["unchanged"], true,
+        "the game in progress changed: {result}"
+    );
+    assert_eq!(result["played_on"], true, "{result}");
+}
+
+/// A ruleset whose symbol colour is CSS of an attacker's (`red;position:fixed;inset:0`): every
+/// card is drawn in its place on the table, and the page says the colour was ignored.
+#[test]
+fn a_symbol_colour_that_is_no_colour_draws_nothing_out_of_its_place() {
+    let mut ruleset: serde_json::Value = serde_json::from_str(&built(GAMEWRIGHT).ruleset).unwrap();
+    let symbols = ruleset["symbols"].as_array_mut().unwrap();
+    for symbol in symbols.iter_mut() {
+        symbol["color"] = "red;position:fixed;inset:0;z-index:9".into();
+    }
+    let file = hostile_file("coloured.json", &ruleset);
+    let Some(result) = hostile("coloured", &file) else {
+        return;
+    };
+    assert!(result["cards"].as_u64().unwrap() > 20, "{result}");
+    assert_eq!(
+        result["outside"], 0,
+        "cards drawn outside the table: {result}"
+    );
+    assert_eq!(
+        result["positions"],
+        serde_json::json!(["relative"]),
+        "{result}"
+    );
+    assert_eq!(result["header_clickable"], true, "{result}");
+    assert!(
+        result["message"].as_str().unwrap().contains("no colour"),
+        "{result}"
+    );
+}

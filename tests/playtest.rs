@@ -331,6 +331,14 @@ fn bots_play_a_whole_game_in_the_browser_as_the_native_engine_does() {
         unreachable!()
     };
     assert_eq!(&self::scores(&result), scores);
+    // The planner plays the page's own ruleset with the model the page carries: no study.
+    let said = result["said"].as_array().unwrap();
+    assert!(
+        !said
+            .iter()
+            .any(|m| m.as_str().unwrap().contains("studying")),
+        "{said:?}"
+    );
 }
 
 #[test]
@@ -574,7 +582,7 @@ fn no_request_makes_the_engine_panic() {
     for round in 0..3000 {
         let r = next();
         let value = odd[r % odd.len()].clone();
-        let request = match r % 13 {
+        let request = match r % 15 {
             0 => {
                 serde_json::json!({ "op": "start", "seats": [{ "bot": null }, { "bot": "random" }], "seed": round })
             }
@@ -591,6 +599,10 @@ fn no_request_makes_the_engine_panic() {
             11 => {
                 serde_json::json!({ "op": "log", "log": "{\"format\":\"safari-log\",\"format_version\":1}" })
             }
+            12 => serde_json::json!({ "op": "study", "bot": value, "games": value }),
+            13 => {
+                serde_json::json!({ "op": "open", "ruleset": built().ruleset, "model": "{\"features\":1,\"turns_per_bucket\":1,\"weights\":[[0]]}" })
+            }
             _ => serde_json::json!({ "op": "state", "known": { "events": value, "actions": 3 } }),
         };
         ask(request);
@@ -601,4 +613,183 @@ fn no_request_makes_the_engine_panic() {
             ask(serde_json::json!({ "op": "act", "act": act }));
         }
     }
+}
+
+/// A game log whose one seat is `search:10000`, a search two hundred times longer than the
+/// menu's (many seconds a move in a page): refused when loaded, naming the bot, the game in
+/// progress going on; and, kept in the browser's storage as the game in progress, not picked up
+/// on a reload, the page answering Pause at once.
+#[test]
+fn a_log_or_stored_game_seating_a_bot_the_page_does_not_offer_is_refused() {
+    let seats = vec![Seat {
+        bot: Some("search:10000".to_string()),
+    }];
+    let game = Match::new(built().rules(), seats, 5).unwrap();
+    let log = Log::of(&game, serde_json::from_str(&built().ruleset).unwrap());
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unoffered.json");
+    std::fs::write(&file, serde_json::to_vec(&log).unwrap()).unwrap();
+    let Some(result) = play("unoffered", Some(&file)) else {
+        return;
+    };
+    let loaded = &result["loaded"];
+    let message = loaded["message"].as_str().unwrap();
+    assert!(
+        message.contains("not loaded") && message.contains("search:10000"),
+        "{loaded}"
+    );
+    assert_eq!(loaded["state"], "playing", "{loaded}");
+    assert_eq!(loaded["unchanged"], true, "{loaded}");
+    let reloaded = &result["reloaded"];
+    let message = reloaded["message"].as_str().unwrap();
+    assert!(
+        message.contains("not picked up") && message.contains("search:10000"),
+        "{reloaded}"
+    );
+    assert!(reloaded["pause_ms"].as_u64().unwrap() < 1000, "{reloaded}");
+    assert!(
+        !reloaded["seats"].to_string().contains("10000"),
+        "{reloaded}"
+    );
+}
+
+/// Rulesets whose sheets would be drawn past any page (a box ten kilometres wide, a box a
+/// hundred kilometres to the right, a page a micrometre wide): each opened, its boxes listed
+/// track by track within the window, with the reason, and played.
+#[test]
+fn a_sheet_larger_than_the_page_can_draw_is_listed_within_the_window() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-geometry-rulesets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut other: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    other["content_hash"] = format!("sha256:{}", "0".repeat(64)).into();
+    let boxes = other["sheet"]["boxes"].as_array().unwrap().len();
+    let edits = [
+        ("1-wide-box.json", "/sheet/boxes/3/width", 1e7),
+        ("2-far-box.json", "/sheet/boxes/3/x", 1e8),
+        ("3-narrow-page.json", "/sheet/width_mm", 0.001),
+    ];
+    for (name, place, value) in edits {
+        let mut ruleset = other.clone();
+        *ruleset.pointer_mut(place).unwrap() = value.into();
+        std::fs::write(dir.join(name), ruleset.to_string()).unwrap();
+    }
+    let Some(result) = play("geometry", Some(&dir)) else {
+        return;
+    };
+    let opened = result["opened"].as_array().unwrap();
+    assert_eq!(opened.len(), 3);
+    for seen in opened {
+        let window = seen["window"].as_f64().unwrap();
+        assert!(seen["page"].as_f64().unwrap() <= window, "{seen}");
+        assert!(seen["widest"].as_f64().unwrap() <= window, "{seen}");
+        assert!(seen["rightmost"].as_f64().unwrap() <= window, "{seen}");
+        let message = seen["message"].as_str().unwrap();
+        assert!(message.contains("listed track by track"), "{seen}");
+        assert_eq!(seen["marks"], boxes, "every box can be marked: {seen}");
+        assert_eq!(seen["played"], true, "{seen}");
+    }
+    assert!(
+        opened[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("lies outside")
+    );
+    assert!(
+        opened[2]["message"]
+            .as_str()
+            .unwrap()
+            .contains("too narrow")
+    );
+}
+
+/// The default game grown as large as a ruleset may grow it in turns and balls, with 8,910
+/// boxes: a ruleset its planner takes a minute to study in a page.
+fn huge_ruleset() -> serde_json::Value {
+    let mut ruleset: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    ruleset["content_hash"] = format!("sha256:{}", "1".repeat(64)).into();
+    ruleset["game"]["name"] = "Safari Zone RNW (huge)".into();
+    ruleset["parameters"]["turns"] = 1000.into();
+    ruleset["parameters"]["safari_balls"] = 1000.into();
+    ruleset.as_object_mut().unwrap().remove("sheet");
+    let sections = ruleset["field_guide"]["sections"].as_array_mut().unwrap();
+    for section in sections.iter_mut() {
+        if !matches!(section["id"].as_str(), Some("turns" | "balls")) {
+            continue;
+        }
+        let track = &mut section["tracks"][0];
+        let first = track["boxes"][0].clone();
+        let prefix = first["id"]
+            .as_str()
+            .unwrap()
+            .rsplit_once('#')
+            .unwrap()
+            .0
+            .to_string();
+        let boxes: Vec<serde_json::Value> = (1..=1000)
+            .map(|n| {
+                let mut repeat = first.clone();
+                repeat["id"] = format!("{prefix}#{n}").into();
+                repeat
+            })
+            .collect();
+        track["boxes"] = boxes.into();
+    }
+    let faces = ["grass", "water", "area"];
+    let tracks: Vec<serde_json::Value> = (0..68)
+        .map(|t| {
+            let boxes: Vec<serde_json::Value> = (1..=100)
+                .map(|n| serde_json::json!({
+                    "id": format!("extra.t{t}#{n}"), "shape": "square", "style": "plain",
+                    "fill": { "kind": "dice", "face": faces[t % 3] },
+                    "requires": [], "rewards": [], "vp": 1, "label": null
+                }))
+                .collect();
+            serde_json::json!({ "id": format!("t{t}"), "title": format!("Extra {t}"), "loose": false, "flow": "row", "boxes": boxes })
+        })
+        .collect();
+    sections.push(serde_json::json!({
+        "id": "extra", "title": "Extra", "column": 1, "row": 20, "width": 3, "height": 1, "tracks": tracks
+    }));
+    ruleset
+}
+
+/// The planner's first move on a huge ruleset, which it must study first (in a page, for a
+/// minute): the page says how far it has got, then how long the rest is likely to take, its
+/// main thread is never busy for long meanwhile, and it answers Pause at once.
+#[test]
+fn a_long_study_says_how_long_it_takes_and_the_page_answers_meanwhile() {
+    let ruleset = huge_ruleset();
+    let rules = engine::load(ruleset.to_string().as_bytes()).expect("a ruleset the engine plays");
+    assert!(rules.boxes.len() > 8000 && rules.turns == 1000);
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtest-huge.json");
+    std::fs::write(&file, ruleset.to_string()).unwrap();
+    let Some(result) = play("study", Some(&file)) else {
+        return;
+    };
+    let first = result["first"].as_str().unwrap();
+    assert!(
+        first.contains("planner bot is studying") && first.contains("% done"),
+        "{first}"
+    );
+    let studying = result["studying"].as_str().unwrap();
+    let says_how_long = studying.split(", about ").nth(1).is_some_and(|rest| {
+        let (number, unit) = rest.split_once(' ').unwrap_or_default();
+        number.parse::<u32>().is_ok()
+            && (unit.starts_with("s left") || unit.starts_with("min left"))
+    });
+    assert!(
+        studying.contains("planner bot is studying") && says_how_long,
+        "{studying}"
+    );
+    // Before, the study ran on the page's main thread: the page froze for the whole of it.
+    assert!(
+        result["longest_task_ms"].as_u64().unwrap() < 500,
+        "{result}"
+    );
+    assert!(result["pause_ms"].as_u64().unwrap() < 1000, "{result}");
+    assert!(
+        !result["after"].as_str().unwrap().contains("studying"),
+        "{result}"
+    );
+    assert_eq!(result["state"], "playing");
 }

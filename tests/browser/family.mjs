@@ -10,10 +10,17 @@
 //       undo, the log downloaded and loaded back, and BROKEN (a ruleset that must be refused)
 //       opened.
 //       DIR receives the screenshots, the downloaded log and `result.json`.
+//   node family.mjs hostile PAGE DIR KIND FILE
+//       Gamewright's Safari's page in Chromium, a game in progress, then FILE, of a KIND an
+//       attacker might send (HOSTILE): `bot-log`, a saved game seating a bot the page does not
+//       offer, loaded; `bot-stored`, the same saved game put in the browser's storage as the
+//       game in progress, and the page reloaded; `broken-log`, a saved game that does not
+//       replay, loaded; `coloured`, a ruleset whose symbol colours are CSS of the attacker's,
+//       opened. DIR receives a screenshot and `result.json`.
 //
 // Every console message and uncaught error of the page is a failure of the scenario.
 
-import { writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { engineOf, requestLines } from "./engine.mjs";
 
@@ -30,6 +37,11 @@ const pick = (n) => {
   state = (state * 1103515245 + 12345) % 2147483648;
   return state % n;
 };
+
+// Waits for the page to have done with what was clicked (the engine answers from a worker).
+async function settled(page) {
+  await page.waitForSelector('#app:not([aria-busy="true"])');
+}
 
 // One decision of DiceAFARI by clicks: a photo, a Bonus tile, tiles picked and claimed, or
 // dice marked and re-rolled. The page redraws on every click, so each element is found anew.
@@ -97,7 +109,7 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   for (let step = 0; step < 600; step++) {
     await page.waitForFunction(() => {
       const status = document.querySelector("#status")?.textContent || "";
-      return !status.includes("thinking");
+      return !status.includes("thinking") && document.querySelector("#app")?.getAttribute("aria-busy") !== "true";
     });
     if (await page.$("[data-over]")) break;
     if (await page.$("[data-action=reveal]")) {
@@ -114,9 +126,11 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
       result.clicks += 1;
       if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
       if (result.clicks === 8 && result.undo === null) {
+        await settled(page);
         const before = await page.$$eval("#log li", (items) => items.length);
         if (await page.$("[data-action=undo]:not([disabled])")) {
           await page.click("[data-action=undo]");
+          await settled(page);
           const after = await page.$$eval("#log li", (items) => items.length);
           result.undo = { before, after };
         }
@@ -135,8 +149,10 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
     result.clicks += 1;
     if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
     if (result.clicks === 6 && result.undo === null) {
+      await settled(page);
       const before = await page.$$eval("#log li", (items) => items.length);
       await page.click("[data-action=undo]");
+      await settled(page);
       const after = await page.$$eval("#log li", (items) => items.length);
       result.undo = { before, after };
     }
@@ -180,9 +196,147 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   writeFileSync(join(dir, "result.json"), JSON.stringify({ problems, result }, null, 1));
 }
 
+// The game as a person sees it: the title, the log, the table.
+async function seen(page) {
+  return {
+    title: await page.textContent("#title"),
+    log: await page.$$eval("#log li", (items) => items.map((i) => i.textContent)),
+    table: await page.$eval("#table", (table) => table.innerHTML),
+  };
+}
+
+// Loads `file` with Load log, and waits for the page to say something of it.
+async function loadLog(page, file) {
+  const name = file.split("/").pop();
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-action=load]")]);
+  await chooser.setFiles(file);
+  await page.waitForFunction((n) => document.querySelector("#message")?.textContent.includes(n), name, { timeout: 60000 });
+  return page.textContent("#message");
+}
+
+// How many ms a click on Pause takes to be answered (the button offering to resume).
+async function pauseAnswer(page) {
+  const started = Date.now();
+  await page.click("#pause", { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector("#pause").textContent === "Resume bots", null, { timeout: 60000 });
+  const answered = Date.now() - started;
+  await page.click("#pause");
+  return answered;
+}
+
+// Where each card is drawn: whether any lies outside the table, or is fixed to the window
+// rather than placed in it, and what is drawn at the middle of the header's New game button.
+async function cardPlaces(page) {
+  return page.evaluate(() => {
+    const table = document.querySelector("#table").getBoundingClientRect();
+    const cards = [...document.querySelectorAll(".card")];
+    const outside = cards.filter((card) => {
+      const box = card.getBoundingClientRect();
+      return box.left < table.left - 1 || box.right > table.right + 1 || box.top < table.top - 1 || box.bottom > table.bottom + 1;
+    });
+    const button = document.querySelector("[data-action=new]").getBoundingClientRect();
+    const atButton = document.elementFromPoint(button.left + button.width / 2, button.top + button.height / 2);
+    return {
+      cards: cards.length,
+      outside: outside.length,
+      positions: [...new Set(cards.map((card) => getComputedStyle(card).position))],
+      header_clickable: atButton?.closest("[data-action=new]") !== null,
+      colours: [...new Set(cards.filter((c) => c.classList.contains("up")).map((card) => getComputedStyle(card).borderTopColor))],
+    };
+  });
+}
+
+// What each hostile file is, and what the page is seen to do with it.
+const HOSTILE = {
+  // A saved game seating a bot the page does not offer: loaded, then Pause clicked a while
+  // after, when that bot would be thinking had the log been taken.
+  async "bot-log"(page, file, result, before) {
+    result.message = await loadLog(page, file);
+    await page.waitForTimeout(1500);
+    result.pause_ms = await pauseAnswer(page);
+    result.unchanged = JSON.stringify(await seen(page)) === JSON.stringify(before);
+  },
+  // The same saved game kept in the browser's storage as the game in progress (as the page
+  // kept it, before the bot's move): the page reloaded, then Pause clicked a while after.
+  async "bot-stored"(page, file, result) {
+    const saved = JSON.parse(readFileSync(file, "utf8"));
+    result.stored = await page.evaluate((saved) => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith("safari-family/"));
+      localStorage.setItem(key, JSON.stringify({ ruleset: null, variants: saved.variants || [], seats: saved.seats, seed: saved.seed, log: saved.actions }));
+      return key;
+    }, saved);
+    await page.reload();
+    await page.waitForFunction(() => /game/i.test(document.querySelector("#message")?.textContent || ""), null, { timeout: 60000 });
+    result.message = await page.textContent("#message");
+    await page.waitForTimeout(1500);
+    result.pause_ms = await pauseAnswer(page);
+    result.status = await page.textContent("#status");
+  },
+  // A saved game that does not replay: loaded, then the game played on by a click.
+  async "broken-log"(page, file, result, before) {
+    result.message = await loadLog(page, file);
+    result.unchanged = JSON.stringify(await seen(page)) === JSON.stringify(before);
+    await page.click(".jungle .card.playable", { timeout: 5000 });
+    await page.waitForFunction((n) => document.querySelectorAll("#log li").length > n, before.log.length, { timeout: 5000 });
+    result.played_on = true;
+    result.message_after = await page.textContent("#message");
+  },
+  // A ruleset whose symbol colours are CSS of an attacker's: opened, and where its cards are
+  // drawn measured.
+  async coloured(page, file, result) {
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-action=open]")]);
+    await chooser.setFiles(file);
+    await page.waitForFunction(() => document.querySelector("#message")?.textContent.includes("Playing"));
+    result.message = await page.textContent("#message");
+    Object.assign(result, await cardPlaces(page));
+  },
+};
+
+async function hostile(pageFile, dir, kind, file) {
+  mkdirSync(dir, { recursive: true });
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"],
+  });
+  const problems = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  page.on("console", (message) => problems.push(`console ${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  const result = {};
+  try {
+    await page.goto(`file://${pageFile}`);
+    await page.waitForSelector("#table .jungle");
+    // A game in progress: a person and a greedy bot, two of the person's turns played.
+    await page.click("[data-action=new]");
+    await page.selectOption("select[name=players]", "2");
+    await page.selectOption("select[name=seat-0]", "person");
+    await page.selectOption("select[name=seat-1]", "greedy");
+    await page.fill("input[name=seed]", "7");
+    await page.click("[data-action=start]");
+    for (let turn = 0; turn < 2; turn++) {
+      await page.waitForFunction(() => document.querySelector(".jungle .card.playable"));
+      await page.click(".jungle .card.playable");
+      const put = await page.waitForSelector(".hand .card.playable, [data-action=charlie]");
+      await put.click();
+    }
+    await page.waitForFunction(() => document.querySelector(".jungle .card.playable"));
+    await HOSTILE[kind](page, file, result, await seen(page));
+  } catch (error) {
+    // What was seen so far is the result, with where it went wrong.
+    result.error = error.message.split("\n")[0];
+  } finally {
+    await page.screenshot({ path: join(dir, `${kind}.png`) }).catch(() => {});
+    await browser.close();
+  }
+  writeFileSync(join(dir, "result.json"), JSON.stringify({ problems, result }, null, 1));
+}
+
 if (command === "engine") await engine(...args);
 else if (command === "play") await play(...args);
+else if (command === "hostile") await hostile(...args);
 else {
-  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS [VARIANTS]");
+  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS [VARIANTS] | hostile PAGE DIR KIND FILE");
   process.exit(2);
 }

@@ -36,8 +36,11 @@ try {
     const kind = await page.$eval("[data-deciding]", (panel) => panel.dataset.deciding).catch(() => null);
     if (!kind) break;
     kinds.push(kind);
-    // The page answers a click at once (the engine runs in the click's handler).
-    const click = (selector) => page.click(selector);
+    // A click, and the page done with it (the engine answers from a worker).
+    const click = async (selector) => {
+      await page.click(selector);
+      await page.waitForSelector('#app:not([aria-busy="true"])');
+    };
     if (kind === "reroll" || kind === "use" || kind === "card") {
       const encounter = await page.$('[data-act="card"].primary');
       await click(encounter ? '[data-act="card"].primary' : '[data-act="stop"]');

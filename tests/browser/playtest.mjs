@@ -6,7 +6,11 @@
 //   node playtest.mjs play PAGE SCENARIO DIR [ARG]
 //       The page in Debian's Chromium, played by Playwright as a person would: SCENARIO is
 //       `clicks`, `bots`, `broken` (ARG: a folder of broken rulesets), `other` (ARG: a folder
-//       of other versions' rulesets), `replay` (ARG: a game log); DIR receives the screenshots, downloads and `result.json`.
+//       of other versions' rulesets), `replay` (ARG: a game log), `geometry` (ARG: a folder of
+//       rulesets whose sheets are drawn past any page), `study` (ARG: a ruleset its bots take
+//       long to study), `unoffered` (ARG: a game log seating a bot the page does not offer,
+//       loaded, then kept in the browser's storage as the game in progress and the page
+//       reloaded); DIR receives the screenshots, downloads and `result.json`.
 //
 // Every console message and uncaught error of the page is a failure of the scenario.
 
@@ -34,6 +38,19 @@ async function browser() {
 
 async function open(context, pageFile, problems) {
   const page = await context.newPage();
+  // Every message the page says, in order, for scenarios to look back on.
+  await page.addInitScript(() => {
+    // The longest the page's main thread was busy at a stretch (Chromium's long tasks).
+    window.longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) window.longestTask = Math.max(window.longestTask, Math.round(task.duration));
+    }).observe({ type: "longtask" });
+    window.said = [];
+    new MutationObserver(() => {
+      const text = document.querySelector("#message")?.textContent;
+      if (text && window.said[window.said.length - 1] !== text) window.said.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
   page.on("console", (message) => problems.push(`console ${message.type()}: ${message.text()}`));
   page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
   page.on("requestfailed", (request) => {
@@ -42,6 +59,11 @@ async function open(context, pageFile, problems) {
   await page.goto(`file://${pageFile}`);
   await page.waitForSelector('#app[data-state="playing"], #app[data-state="over"], #app[data-state="error"]', { timeout: 20000 });
   return page;
+}
+
+// Waits for the page to have done with what was clicked (the engine answers from a worker).
+async function settled(page) {
+  await page.waitForSelector('#app:not([aria-busy="true"])');
 }
 
 // A new game from the dialog: seats ("" for a person, else a bot's policy) and a seed.
@@ -54,6 +76,7 @@ async function newGame(page, seats, seed) {
   await page.fill('dialog input[name="seed"]', String(seed));
   await page.click('dialog [data-action="start"]');
   await page.waitForSelector("dialog", { state: "detached" });
+  await settled(page);
 }
 
 // What each seat's sheet shows: the boxes marked, and the VP.
@@ -129,6 +152,7 @@ async function decide(page, step) {
     default:
       throw new Error(`an unknown decision: ${kind}`);
   }
+  await settled(page);
   return true;
 }
 
@@ -157,6 +181,7 @@ const scenarios = {
     await download(page, join(dir, "clicks-log.json"));
     // Undo from the end takes back the last person's choice.
     await page.click('[data-action="undo"]');
+    await settled(page);
     result.afterUndo = await page.getAttribute("#app", "data-state");
     return result;
   },
@@ -168,7 +193,7 @@ const scenarios = {
     await newGame(page, ["planner", "greedy", "expected"], 777);
     await page.waitForSelector('#app[data-state="over"]', { timeout: 120000 });
     await page.screenshot({ path: join(dir, "bots-over.png") });
-    const result = { scores: await scores(page), sheets: await sheets(page) };
+    const result = { scores: await scores(page), sheets: await sheets(page), said: await page.evaluate(() => window.said) };
     await download(page, join(dir, "bots-log.json"));
     return result;
   },
@@ -224,7 +249,10 @@ const scenarios = {
     const page = await open(context, pageFile, problems);
     await page.setInputFiles('[data-action="load-log"] input', log);
     await page.waitForSelector('#app[data-state="replay"]');
-    const at = async () => Number(await page.getAttribute("[data-at]", "data-at"));
+    const at = async () => {
+      await settled(page);
+      return Number(await page.getAttribute("[data-at]", "data-at"));
+    };
     const seen = [await at()];
     for (let i = 0; i < 5; i++) {
       await page.click('[data-action="replay-forward"]');
@@ -238,6 +266,97 @@ const scenarios = {
     const end = { scores: await scores(page), sheets: await sheets(page) };
     await page.screenshot({ path: join(dir, "replay-end.png") });
     return { seen, end };
+  },
+
+  // Rulesets whose sheets are drawn past any page: each opened, and where its boxes are drawn
+  // measured against the window.
+  async geometry(context, pageFile, dir, problems, folder) {
+    const page = await open(context, pageFile, problems);
+    const opened = [];
+    for (const name of readdirSync(folder).sort()) {
+      await page.setInputFiles('[data-action="open-ruleset"] input', join(folder, name));
+      await page.waitForFunction((file) => document.querySelector("#message")?.textContent.includes(file), name);
+      await page.screenshot({ path: join(dir, `geometry-${name}.png`) });
+      opened.push({
+        file: name,
+        message: await page.locator("#message").innerText(),
+        ...(await page.evaluate(() => ({
+          window: window.innerWidth,
+          page: document.documentElement.scrollWidth,
+          widest: Math.max(...[...document.querySelectorAll(".mark, .sheet")].map((n) => n.getBoundingClientRect().width)),
+          rightmost: Math.max(...[...document.querySelectorAll(".mark, .sheet")].map((n) => n.getBoundingClientRect().right)),
+        }))),
+        marks: await page.locator(".mark").count(),
+        played: await decide(page, 0),
+      });
+    }
+    return { opened };
+  },
+
+  // A game log seating a bot the page does not offer (a search of many seconds a move):
+  // loaded with Load log, then kept in the browser's storage as the game in progress and the
+  // page reloaded. What the page says each time, whether the game in progress changed, and
+  // how soon it answers Pause.
+  async unoffered(context, pageFile, dir, problems, log) {
+    const page = await open(context, pageFile, problems);
+    await page.waitForSelector("[data-deciding]");
+    const before = await sheets(page);
+    await page.setInputFiles('[data-action="load-log"] input', log);
+    await page.waitForFunction(() => /unoffered|Replaying/.test(document.querySelector("#message")?.textContent || ""), null, { timeout: 60000 });
+    await settled(page);
+    const loaded = {
+      message: await page.locator("#message").innerText(),
+      state: await page.getAttribute("#app", "data-state"),
+      unchanged: JSON.stringify(await sheets(page)) === JSON.stringify(before),
+    };
+    await page.screenshot({ path: join(dir, "unoffered-log.png") });
+    const saved = JSON.parse(readFileSync(log, "utf8"));
+    await page.evaluate((saved) => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith("safari-playtest/"));
+      localStorage.setItem(key, JSON.stringify({ ruleset: null, seats: saved.seats, seed: saved.seed, actions: saved.actions }));
+    }, saved);
+    await page.reload();
+    await page.waitForFunction(() => /game/i.test(document.querySelector("#message")?.textContent || ""), null, { timeout: 60000 });
+    const message = await page.locator("#message").innerText();
+    await page.screenshot({ path: join(dir, "unoffered-stored.png") });
+    await page.waitForTimeout(1500);
+    const started = Date.now();
+    await page.click('[data-action="pause"]', { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('[data-action="pause"]')?.textContent === "Resume bots", null, { timeout: 60000 });
+    const reloaded = {
+      message,
+      pause_ms: Date.now() - started,
+      seats: await page.$$eval("[data-seat] .who", (who) => who.map((w) => w.textContent)),
+    };
+    return { loaded, reloaded };
+  },
+
+  // A ruleset the planner must study before its first move, for long: what the page says of
+  // it at first and once it says how long, the longest the page's main thread was busy at a
+  // stretch meanwhile, and how soon it answers a click on Pause.
+  async study(context, pageFile, dir, problems, ruleset) {
+    const page = await open(context, pageFile, problems);
+    await page.selectOption('select[aria-label="Bot pace"]', "instant");
+    await page.setInputFiles('[data-action="open-ruleset"] input', ruleset);
+    await page.waitForFunction(() => document.querySelector("#message")?.textContent.includes("Opened"), null, { timeout: 60000 });
+    await newGame(page, ["planner"], 1);
+    await page.waitForFunction(() => /studying/.test(document.querySelector("#message")?.textContent), null, { timeout: 60000 });
+    const first = await page.locator("#message").innerText();
+    await page.evaluate(() => { window.longestTask = 0; });
+    const started = Date.now();
+    await page.waitForFunction(() => /studying.* left/.test(document.querySelector("#message")?.textContent), null, { timeout: 120000 });
+    const studying = await page.locator("#message").innerText();
+    const told_after_ms = Date.now() - started;
+    // A few requests more, for the page to be at its usual work.
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(dir, "study.png") });
+    const longest_task_ms = await page.evaluate(() => window.longestTask);
+    const clicked = Date.now();
+    await page.click('[data-action="pause"]', { timeout: 120000 });
+    await page.waitForFunction(() => document.querySelector('[data-action="pause"]')?.textContent === "Resume bots", null, { timeout: 120000 });
+    const pauseMs = Date.now() - clicked;
+    await page.screenshot({ path: join(dir, "study-paused.png") });
+    return { first, studying, told_after_ms, longest_task_ms, pause_ms: pauseMs, after: await page.locator("#message").innerText(), state: await page.getAttribute("#app", "data-state") };
   },
 };
 

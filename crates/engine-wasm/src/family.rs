@@ -35,7 +35,8 @@ enum Request {
         seed: u64,
         log: Value,
     },
-    /// Reads a saved game: its ruleset and variants become the open ones.
+    /// Reads a saved game: its ruleset and variants become the open ones, once the whole log
+    /// replays (the answer's `opened` is what `Open` answers).
     Load {
         log: String,
     },
@@ -67,6 +68,25 @@ enum Request {
     },
 }
 
+/// The rules of a components ruleset's text with these variants, or what is wrong with them
+/// and where.
+fn rules_of(text: &str, variants: &[String]) -> Result<Box<dyn Rules>, Value> {
+    any::open(text.as_bytes(), variants)
+        .map_err(|e| json!({ "message": e.message, "path": e.path }))
+}
+
+/// What the page learns of rules it opens: their name, players and bots, and the variants
+/// in play.
+fn opened(rules: &dyn Rules, variants: &[String]) -> Value {
+    let (fewest, most) = rules.players();
+    json!({
+        "name": rules.name(),
+        "players": [fewest, most],
+        "bots": bots::NAMES,
+        "variants": variants,
+    })
+}
+
 #[derive(Default)]
 pub struct FamilySession {
     open: Option<Open>,
@@ -94,15 +114,8 @@ impl FamilySession {
     }
 
     fn open(&mut self, text: String, variants: Vec<String>) -> Result<Value, Value> {
-        let rules = any::open(text.as_bytes(), &variants)
-            .map_err(|e| json!({ "message": e.message, "path": e.path }))?;
-        let (fewest, most) = rules.players();
-        let opened = json!({
-            "name": rules.name(),
-            "players": [fewest, most],
-            "bots": bots::NAMES,
-            "variants": variants,
-        });
+        let rules = rules_of(&text, &variants)?;
+        let opened = opened(rules.as_ref(), &variants);
         self.open = Some(Open {
             text,
             variants,
@@ -163,9 +176,24 @@ impl FamilySession {
                 let seed = saved["seed"]
                     .as_u64()
                     .ok_or_else(|| error("`seed` is not a whole number"))?;
-                self.open(ruleset, variants)?;
-                self.begin(seats, seed, &saved["actions"])?;
-                self.state(None)
+                // The whole log is read and replayed before anything changes: a log that
+                // does not replay leaves the ruleset and the game in progress as they were.
+                let rules = rules_of(&ruleset, &variants)?;
+                let game = rules
+                    .session(seats.clone(), seed, &saved["actions"])
+                    .map_err(error)?;
+                let opened = opened(rules.as_ref(), &variants);
+                self.open = Some(Open {
+                    text: ruleset,
+                    variants,
+                    rules,
+                });
+                self.game = Some(game);
+                self.seats = seats;
+                self.seed = seed;
+                let mut state = self.state(None)?;
+                state["opened"] = opened;
+                Ok(state)
             }
             Request::Act { action, seat } => {
                 self.game()?

@@ -20,6 +20,7 @@ use safari_engine::game::{Game, Player};
 use safari_engine::moment::Moment;
 use safari_engine::policy::{self, Stage};
 use safari_engine::rules::Rules;
+use safari_engine::search::{Model, Study};
 use safari_engine::step::{Act, Log, Logged, Match, Now, Seat, Taken};
 
 /// The longest ruleset or log the page may hand over, as the compiler bounds `sim`'s.
@@ -29,8 +30,19 @@ pub const MAX_REQUEST_BYTES: usize = 16 << 20;
 #[derive(Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 enum Request {
-    /// Reads a ruleset (the text of a ruleset.json) and keeps it for the games that follow.
-    Open { ruleset: String },
+    /// Reads a ruleset (the text of a ruleset.json) and keeps it for the games that follow,
+    /// with the planner's model of it if the page carries one (the text of a
+    /// `search::Model`, fitted where the page was built). The answer's `model` is why the
+    /// model was left out, or empty when it was kept.
+    Open {
+        ruleset: String,
+        #[serde(default)]
+        model: Option<String>,
+    },
+    /// Takes at most `steps` more steps (games played, or buckets of weights fitted) of the
+    /// study the bot `bot` needs before it plays the open ruleset (`search::Study`): a few at a
+    /// time, so that the page can say how far it has got.
+    Study { bot: String, steps: u64 },
     /// A new game of the open ruleset.
     Start { seats: Vec<Seat>, seed: u64 },
     /// A game from its choices (a game kept across a reload), up to `upto` of them.
@@ -77,6 +89,8 @@ enum Request {
 pub struct Session {
     ruleset: Option<(Value, Rules)>,
     game: Option<Match>,
+    /// A bot's study of the open ruleset, under way.
+    study: Option<Study>,
     /// What the request being answered said the page holds of the game.
     known: Known,
 }
@@ -149,44 +163,8 @@ impl Session {
 
     fn answer(&mut self, request: Request) -> Answer {
         match request {
-            Request::Open { ruleset } => {
-                let value: Option<Value> = serde_json::from_str(&ruleset).ok();
-                // The same ruleset again keeps its compiled rules, and with them what a
-                // policy worked out for them (the search policy's model takes seconds).
-                let rules = match &self.ruleset {
-                    Some((open, rules)) if value.as_ref() == Some(open) => rules.clone(),
-                    _ => safari_engine::load(ruleset.as_bytes())
-                        .map_err(|e| json!({ "message": e.message, "path": e.path }))?,
-                };
-                let value = value.ok_or_else(|| error("the ruleset is not JSON"))?;
-                // What people call tracks and boxes, worked out once here, as the engine's
-                // messages call them.
-                let tracks: serde_json::Map<String, Value> = rules
-                    .tracks
-                    .iter()
-                    .zip(&rules.names.tracks)
-                    .map(|(track, name)| (track.id.clone(), json!(name)))
-                    .collect();
-                let boxes: serde_json::Map<String, Value> = (0..rules.boxes.len())
-                    .map(|b| {
-                        (
-                            rules.box_ids[b].clone(),
-                            json!(explain::box_name(&rules, b)),
-                        )
-                    })
-                    .collect();
-                let opened = json!({
-                    "id": rules.id,
-                    "name": rules.name,
-                    "players": [rules.players.0, rules.players.1],
-                    "bots": safari_engine::policy::NAMES,
-                    "tracks": tracks,
-                    "boxes": boxes,
-                });
-                self.ruleset = Some((value, rules));
-                self.game = None;
-                Ok(opened)
-            }
+            Request::Open { ruleset, model } => self.open(&ruleset, model.as_deref()),
+            Request::Study { bot, steps } => self.study(&bot, steps),
             Request::Start { seats, seed } => {
                 let rules = self.rules()?.clone();
                 self.game = Some(Match::new(rules, seats, seed).map_err(|e| error(e.0))?);
@@ -292,6 +270,78 @@ impl Session {
                 Ok(json!({ "events": game.log }))
             }
         }
+    }
+
+    /// Opens a ruleset: see [`Request::Open`].
+    fn open(&mut self, ruleset: &str, model: Option<&str>) -> Answer {
+        let value: Option<Value> = serde_json::from_str(ruleset).ok();
+        // The same ruleset again keeps its compiled rules, and with them what a policy
+        // worked out for them (the search policy's model takes seconds).
+        let rules = match &self.ruleset {
+            Some((open, rules)) if value.as_ref() == Some(open) => rules.clone(),
+            _ => {
+                let rules = safari_engine::load(ruleset.as_bytes())
+                    .map_err(|e| json!({ "message": e.message, "path": e.path }))?;
+                self.study = None;
+                rules
+            }
+        };
+        let value = value.ok_or_else(|| error("the ruleset is not JSON"))?;
+        // A model that is not this ruleset's is left out: the planner fits its own.
+        let carried = model.map(|text| {
+            serde_json::from_str::<Model>(text)
+                .map_err(|e| e.to_string())
+                .and_then(|model| model.carry_for_planner(&rules))
+        });
+        // What people call tracks and boxes, worked out once here, as the engine's
+        // messages call them.
+        let tracks: serde_json::Map<String, Value> = rules
+            .tracks
+            .iter()
+            .zip(&rules.names.tracks)
+            .map(|(track, name)| (track.id.clone(), json!(name)))
+            .collect();
+        let boxes: serde_json::Map<String, Value> = (0..rules.boxes.len())
+            .map(|b| {
+                (
+                    rules.box_ids[b].clone(),
+                    json!(explain::box_name(&rules, b)),
+                )
+            })
+            .collect();
+        let opened = json!({
+            "id": rules.id,
+            "name": rules.name,
+            "players": [rules.players.0, rules.players.1],
+            "bots": safari_engine::policy::NAMES,
+            "tracks": tracks,
+            "boxes": boxes,
+            "model": carried.map(|carried| carried.err().unwrap_or_default()),
+        });
+        self.ruleset = Some((value, rules));
+        self.game = None;
+        Ok(opened)
+    }
+
+    /// Plays on the study `bot` needs before it plays the open ruleset: see
+    /// [`Request::Study`]. Whether it is done, and how far each of its rounds has got
+    /// (`search::Round`).
+    fn study(&mut self, bot: &str, steps: u64) -> Answer {
+        let Some((_, rules)) = &self.ruleset else {
+            return Err(error("no ruleset is open"));
+        };
+        if !self.study.as_ref().is_some_and(|study| study.is_for(bot)) {
+            self.study = Study::of(bot, rules);
+        }
+        let Some(study) = &mut self.study else {
+            return Ok(json!({ "done": true, "rounds": [] }));
+        };
+        let done = study.play(rules, steps);
+        let rounds = study.progress(rules);
+        if done {
+            self.study = None;
+        }
+        Ok(json!({ "done": done, "rounds": rounds }))
     }
 
     fn rules(&self) -> Result<&Rules, Value> {

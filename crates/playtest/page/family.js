@@ -1,13 +1,18 @@
 // The playtest page of a game made of components. It holds no rule: the engine (WebAssembly,
-// the same Rust as `safari sim`) lists what the seat to move may do, does it, and shows each
-// seat only what that seat may see; this script draws its answers and sends it the clicks.
-// Each game draws its own table (RENDERERS); everything else is shared.
+// the same Rust as `safari sim`, in a Web Worker) lists what the seat to move may do, does it,
+// and shows each seat only what that seat may see; this script draws its answers and sends it
+// the clicks. Each game draws its own table (RENDERERS); everything else is shared.
 "use strict";
 
 (() => {
-  const { $, el, unpack, download, MOST_BYTES } = SafariPage;
+  const { $, el, download, colour, whole, unofferedBot, MOST_BYTES } = SafariPage;
+  const inTurn = SafariPage.inTurn();
 
   const PACES = { slow: 1400, normal: 600, fast: 150, instant: 0 };
+  // The bots the New game menu offers: the only ones a stored game or a log may seat.
+  const BOTS = ["random", "greedy", "search"];
+  // The most cells a table's side may have here (the engine holds each game to fewer).
+  const MOST_SIDE = 64;
   const S = {
     engine: null,
     embeddedText: "",
@@ -24,25 +29,71 @@
     pace: "normal",
     paused: false,
     botTimer: null,
+    // The bot's move the engine is working out, until it is shown (or abandoned).
+    thinking: null,
   };
 
   // ---- The engine -------------------------------------------------------------------------
 
-  const call = (request) => SafariPage.call(S.engine, "safari_family_call", request);
+  const call = (request) => S.engine.call(request);
+
+  // The game in progress as the engine's `resume` takes it.
+  const logOf = (state) => state.log.map(({ seat, action, by_bot }) => ({ seat, action, by_bot }));
+
+  // Puts the page's ruleset and game back into the engine (after it was restarted, or after a
+  // request that failed half-way).
+  async function reinstate() {
+    S.opened = await call({ op: "open", ruleset: S.rulesetText, variants: S.variants });
+    if (S.state) await call({ op: "resume", seats: S.seats, seed: S.seed, log: logOf(S.state) });
+  }
+
+  // Abandons a bot's move under way: the engine is started afresh on the game as the page
+  // shows it, before the move.
+  async function stopBots() {
+    clearTimeout(S.botTimer);
+    if (!S.thinking) return;
+    S.thinking = null;
+    await S.engine.restart();
+    await reinstate();
+  }
+
+  // A person's operation: one at a time, a bot's move under way abandoned first, the bots
+  // going on after it.
+  const operate = (task) => inTurn(async () => {
+    try {
+      await stopBots();
+      await task();
+    } catch (error) {
+      if (error.fatal) fatal(error.message);
+      else say(error.message, "error");
+    } finally {
+      if (S.state) scheduleBot();
+    }
+  });
 
   // ---- Messages -----------------------------------------------------------------------------
 
   function say(text, kind = "info") {
     const bar = $("#message");
+    if (!bar) return;
     bar.textContent = text;
     bar.className = kind;
   }
 
+  // The page stops: nothing more is drawn or asked of the engine.
   function fatal(text) {
+    clearTimeout(S.botTimer);
+    S.thinking = null;
+    S.state = null;
     const app = $("#app");
     app.dataset.state = "failed";
     app.replaceChildren(el("div", { class: "fatal", role: "alert" }, el("h1", {}, "The game cannot start"), el("p", {}, text)));
   }
+
+  const where = (error) => (error.path ? ` (at ${error.path})` : "");
+
+  // A bot a game names that the page does not offer, for a message.
+  const botRefusal = (bot) => `it seats a bot this page does not offer, ${JSON.stringify(bot)} (the bots here: ${BOTS.join(", ")})`;
 
   // ---- Seats, hot seat and storage ------------------------------------------------------------
 
@@ -57,7 +108,7 @@
       variants: S.variants,
       seats: S.seats,
       seed: S.seed,
-      log: S.state.log.map(({ seat, action, by_bot }) => ({ seat, action, by_bot })),
+      log: logOf(S.state),
     };
     try {
       localStorage.setItem(storageKey(), JSON.stringify(kept));
@@ -70,67 +121,94 @@
     }
   }
 
-  function restore() {
-    let kept;
+  function kept() {
     try {
-      kept = JSON.parse(localStorage.getItem(storageKey()) || "null");
+      return JSON.parse(localStorage.getItem(storageKey()) || "null");
     } catch (_) {
-      kept = null;
+      return null;
     }
-    if (!kept || !Array.isArray(kept.seats)) return false;
+  }
+
+  // The game kept in the browser's storage, picked up again: whether there was one to pick up.
+  async function restore() {
+    const game = kept();
+    if (!game || !Array.isArray(game.seats)) return false;
+    const bot = unofferedBot(game.seats, BOTS);
+    if (bot !== null) {
+      say(`The saved game was not picked up again: ${botRefusal(bot)}. Here is a new one.`, "error");
+      return false;
+    }
     try {
-      openRuleset(kept.ruleset || S.embeddedText, kept.variants || []);
-      S.seats = kept.seats;
-      S.seed = kept.seed;
+      await openRuleset(game.ruleset || S.embeddedText, game.variants || []);
+      S.seats = game.seats;
+      S.seed = game.seed;
       S.viewer = null;
-      show(call({ op: "resume", seats: kept.seats, seed: kept.seed, log: kept.log || [] }));
+      await show(await call({ op: "resume", seats: game.seats, seed: game.seed, log: game.log || [] }));
       say("Your game in progress is back where you left it.");
       return true;
     } catch (error) {
-      openRuleset(S.embeddedText, []);
+      await openRuleset(S.embeddedText, []);
       say(`The saved game could not be picked up again (${error.message}); here is a new one.`, "error");
       return false;
     }
   }
 
-  function openRuleset(text, variants) {
+  // The symbols whose colour is no colour, drawn in a colour of the page's instead.
+  function uncoloured(ruleset) {
+    const symbols = Array.isArray(ruleset.symbols) ? ruleset.symbols : [];
+    return symbols.filter((s) => s.color !== undefined && s.color !== null && !colour(s.color)).map((s) => s.id);
+  }
+
+  // The ruleset open and the game in progress, to put back when an operation fails half-way.
+  const snapshot = () => ({ ruleset: S.ruleset, rulesetText: S.rulesetText, variants: S.variants, opened: S.opened });
+
+  async function putBack(before) {
+    Object.assign(S, before);
+    await reinstate();
+  }
+
+  async function openRuleset(text, variants) {
     const ruleset = JSON.parse(text);
-    S.opened = call({ op: "open", ruleset: text, variants });
+    S.opened = await call({ op: "open", ruleset: text, variants });
     S.ruleset = ruleset;
     S.rulesetText = text;
     S.variants = variants;
   }
 
+  // What the page says of a ruleset's colours it ignored, if any.
+  function colourNote() {
+    const ids = uncoloured(S.ruleset);
+    return ids.length ? ` The ruleset gives ${ids.length === 1 ? "symbol" : "symbols"} ${ids.map((id) => `\`${id}\``).join(", ")} a colour that is no colour: drawn in a colour of the page's instead.` : "";
+  }
+
   const randomSeed = () => Math.floor(Math.random() * 1e9);
 
-  function newGame(seats, seed) {
+  async function newGame(seats, seed) {
+    const state = await call({ op: "start", seats, seed });
     S.seats = seats;
     S.seed = seed;
     S.viewer = null;
     S.selected = null;
-    show(call({ op: "start", seats, seed }));
-    say(`A new game: seed ${seed}.`);
+    await show(state);
+    say(`A new game: seed ${seed}.${colourNote()}`);
   }
 
   // ---- Drawing ------------------------------------------------------------------------------
 
   // The state as the seat shown sees it; a hot-seat game hides the table between two people.
-  function show(state) {
-    S.state = state;
+  async function show(answer) {
     const people = humans();
-    const mover = state.to_move;
-    if (S.viewer === null) S.viewer = state.viewer;
-    if (mover !== null && !state.bots[mover] && mover !== S.viewer) {
-      if (people.length > 1 && hidden()) {
-        S.passing = true;
-        S.viewer = mover;
-      } else {
-        S.viewer = mover;
-      }
+    const mover = answer.to_move;
+    let viewer = S.viewer === null ? answer.viewer : S.viewer;
+    let passing = S.passing;
+    if (mover !== null && !answer.bots[mover] && mover !== viewer) {
+      if (people.length > 1 && hidden()) passing = true;
+      viewer = mover;
     }
-    if (state.viewer !== S.viewer && mover !== null) {
-      S.state = call({ op: "state", seat: S.viewer });
-    }
+    const state = answer.viewer !== viewer && mover !== null ? await call({ op: "state", seat: viewer }) : answer;
+    S.viewer = viewer;
+    S.passing = passing;
+    S.state = state;
     keep();
     draw();
     scheduleBot();
@@ -157,6 +235,7 @@
     log.replaceChildren(...S.state.log.map((entry, i) => el("li", { "data-by-bot": entry.by_bot }, `${i + 1}. ${seatName(entry.seat)} ${entry.says}`)));
     log.scrollTop = log.scrollHeight;
     $("#undo").disabled = !S.state.log.some((e) => !e.by_bot);
+    $("#pause").textContent = S.paused ? "Resume bots" : "Pause bots";
   }
 
   function status() {
@@ -166,34 +245,65 @@
       const scores = outcome.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(", ");
       return el("span", { "data-over": outcome.reason }, `Game over (${outcome.reason.replaceAll("_", " ")}): ${winners} ${outcome.winners.length > 1 ? "share the win" : "wins"}. Scores: ${scores}.`);
     }
-    if (S.state.bots[mover]) return el("span", {}, `${seatName(mover)} is thinking${S.paused ? " (bots paused)" : ""}…`);
+    if (S.state.bots[mover]) {
+      return el("span", { "data-paused": S.paused }, S.paused ? `${seatName(mover)} is to play: bots paused.` : `${seatName(mover)} is thinking…`);
+    }
     return el("span", {}, `${seatName(mover)} to play.`);
   }
 
   // A person's action: the engine does it or says why not.
   function act(action) {
-    try {
-      S.selected = null;
-      show(call({ op: "act", action, seat: S.viewer }));
-    } catch (error) {
-      if (error.fatal) fatal(error.message);
-      else say(error.message, "error");
-    }
+    operate(async () => {
+      try {
+        S.selected = null;
+        await show(await call({ op: "act", action, seat: S.viewer }));
+      } catch (error) {
+        if (error.fatal) fatal(error.message);
+        else say(error.message, "error");
+      }
+    });
   }
 
   function scheduleBot() {
     clearTimeout(S.botTimer);
+    if (S.thinking || !S.state) return;
     const { to_move: mover, bots } = S.state;
     if (mover === null || !bots[mover] || S.paused) return;
-    S.botTimer = setTimeout(() => {
-      try {
-        const state = call({ op: "bot", seat: S.viewer });
+    S.botTimer = setTimeout(() => inTurn(startBot), PACES[S.pace]);
+  }
+
+  // Sets the bot to move thinking in the engine, and shows its move when it comes, unless it
+  // was abandoned meanwhile (Pause, or a person's operation).
+  function startBot() {
+    if (S.thinking || S.paused || !S.state) return;
+    const { to_move: mover, bots } = S.state;
+    if (mover === null || !bots[mover]) return;
+    const thought = {};
+    S.thinking = thought;
+    const current = () => S.thinking === thought;
+    call({ op: "bot", seat: S.viewer }).then(
+      (state) => inTurn(async () => {
+        if (!current()) return;
+        S.thinking = null;
         say(`${seatName(mover)} ${state.did}.`);
-        show(state);
-      } catch (error) {
-        fatal(error.message);
-      }
-    }, PACES[S.pace]);
+        await show(state);
+      }),
+      (error) => inTurn(() => {
+        if (current()) fatal(error.message);
+      }));
+  }
+
+  // ---- What the ruleset gives the drawing ------------------------------------------------------
+
+  // A symbol's colour, if the ruleset gives it one that is a colour; else the page's
+  // `fallback`.
+  const hue = (symbol, fallback) => colour(symbol?.color) || fallback;
+
+  // A count of cells along a side of the table, or a place along it, as the page draws it: a
+  // whole number from `least` up to the most the page draws.
+  function side(count, least = 1) {
+    const cells = whole(count, MOST_SIDE);
+    return cells === null || cells < least ? least : cells;
   }
 
   // ---- Gamewright's Safari --------------------------------------------------------------------
@@ -204,7 +314,7 @@
 
   function cardFace(card, attributes = {}) {
     const symbol = symbolOf(card.suit);
-    return el("button", { class: "card up", style: `--suit:${symbol.color || "#555"}`, title: `${symbol.label} ${card.value}`, "data-card": card.id, ...attributes },
+    return el("button", { class: "card up", style: { "--suit": hue(symbol, "#555") }, title: `${symbol.label} ${card.value}`, "data-card": card.id, ...attributes },
       el("span", { class: "value" }, card.value),
       el("span", { class: "glyph" }, symbol.glyph || symbol.label.slice(0, 1)),
       el("span", { class: "name" }, symbol.label));
@@ -215,7 +325,7 @@
     const find = (test) => legal.find((l) => test(l.action));
     const charlieDeck = S.ruleset.decks.find((d) => d.id === S.ruleset.rules.charlie);
     const charlie = symbolOf(charlieDeck?.cards[0]?.symbol || "");
-    const grid = el("div", { class: "jungle", style: `grid-template-columns: repeat(${view.columns}, var(--card-w))` });
+    const grid = el("div", { class: "jungle", style: { "grid-template-columns": `repeat(${side(view.columns)}, var(--card-w))` } });
     view.jungle.forEach((cell, index) => {
       const take = find((a) => a.do === "take" && a.cell === index);
       const trade = S.selected !== null ? find((a) => a.do === "trade" && a.cell === index && a.card === S.selected) : null;
@@ -223,7 +333,7 @@
       const attributes = { "data-cell": index, "data-face": cell.face, disabled: !onclick, onclick, title: take?.says || trade?.says };
       let node;
       if (cell.face === "up") node = cardFace(cell.card, attributes);
-      else if (cell.face === "charlie") node = el("button", { class: "card charlie", style: `--suit:${charlie.color || "#2e7d32"}`, ...attributes }, el("span", { class: "glyph" }, charlie.glyph || "SC"), el("span", { class: "name" }, "Safari Charlie"));
+      else if (cell.face === "charlie") node = el("button", { class: "card charlie", style: { "--suit": hue(charlie, "#2e7d32") }, ...attributes }, el("span", { class: "glyph" }, charlie.glyph || "SC"), el("span", { class: "name" }, "Safari Charlie"));
       else if (cell.face === "empty") node = el("button", { class: "card empty", ...attributes }, "taken");
       else node = el("button", { class: "card down", ...attributes }, cell.card ? `${cell.card.suit} ${cell.card.value}` : "");
       if (take || trade) node.classList.add("playable");
@@ -273,7 +383,7 @@
     const { view, legal } = state;
     const rules = S.ruleset.rules;
     const cameraIds = (S.ruleset.pieces.find((p) => p.id === rules.cameras)?.pieces || []).map((p) => p.id);
-    const board = el("div", { class: "board", style: `grid-template-columns: repeat(${view.columns}, var(--cell))` });
+    const board = el("div", { class: "board", style: { "grid-template-columns": `repeat(${side(view.columns)}, var(--cell))` } });
     view.terrain.forEach((terrain, cell) => {
       const symbol = symbolOf(rules.terrain[terrain] || terrain);
       const move = legal.find((l) => l.action.do === "move" && l.action.to === cell);
@@ -283,7 +393,7 @@
       const name = `${column}${Math.floor(cell / view.columns) + 1}`;
       const node = el("button", {
         class: `cell ${terrain}${move ? " playable" : ""}`,
-        style: `--terrain:${symbol.color || "#ddd"}`,
+        style: { "--terrain": hue(symbol, "#ddd") },
         "data-cell": name,
         disabled: !move,
         title: move ? `${seatName(state.to_move)} ${move.says}` : name,
@@ -292,13 +402,13 @@
       if (terrain !== "open") node.append(el("span", { class: "terrain" }, symbol.glyph || ""));
       if (animal) {
         const look = pieceSymbol(rules.animals, animal.id);
-        node.append(el("span", { class: "animal", style: `--suit:${look.color || "#333"}`, title: `${look.label} facing ${animal.facing}` },
+        node.append(el("span", { class: "animal", style: { "--suit": hue(look, "#333") }, title: `${look.label} facing ${animal.facing}` },
           `${look.glyph || look.label.slice(0, 2)}${ARROWS[animal.facing]}`,
-          el("span", { class: "shots" }, ...animal.photographed_by.map((seat) => el("i", { style: `background:${pieceSymbol(rules.cameras, cameraIds[seat]).color}` })))));
+          el("span", { class: "shots" }, ...animal.photographed_by.map((seat) => el("i", { style: { background: hue(pieceSymbol(rules.cameras, cameraIds[seat]), "#000") } })))));
       }
       if (camera >= 0) {
         const look = pieceSymbol(rules.cameras, cameraIds[camera]);
-        node.append(el("span", { class: "camera", style: `--suit:${look.color || "#000"}`, title: `${seatName(camera)}'s camera` }, look.glyph || "C"));
+        node.append(el("span", { class: "camera", style: { "--suit": hue(look, "#000") }, title: `${seatName(camera)}'s camera` }, look.glyph || "C"));
       }
       board.append(node);
     });
@@ -308,7 +418,7 @@
       (view.moves[mover] === 0 ? "First move: along a row or column, or stay in your corner." : pass ? "Your camera cannot move: it stays." : "Move your camera in a straight line, any way, any distance.");
     const seats = [0, 1].map((seat) => {
       const look = pieceSymbol(rules.cameras, cameraIds[seat]);
-      return el("li", { style: `--suit:${look.color}` }, `${seatName(seat)} (${look.label}): ${view.photos[seat]} of ${view.animals.length} photographed, ${view.moves[seat]} of ${view.moves_per_player} moves`);
+      return el("li", { style: { "--suit": hue(look, "transparent") } }, `${seatName(seat)} (${look.label}): ${view.photos[seat]} of ${view.animals.length} photographed, ${view.moves[seat]} of ${view.moves_per_player} moves`);
     });
     return el("div", { class: "tricky" },
       el("p", { class: "prompt" }, prompt),
@@ -361,7 +471,7 @@
     const rows = view.map.rows;
     // Tiles on the odd tracks, the photos between them on the even ones.
     const tracks = (n) => Array.from({ length: n }, () => "var(--tile)").join(" var(--gap) ");
-    const grid = el("div", { class: "safari-map", style: `grid-template-columns: ${tracks(columns)}; grid-template-rows: ${tracks(rows)}` });
+    const grid = el("div", { class: "safari-map", style: { "grid-template-columns": tracks(side(columns)), "grid-template-rows": tracks(side(rows)) } });
     view.tiles.forEach((tile, index) => {
       const terrain = symbolOf(tile.terrain);
       const bonus = legal.find((l) => l.action.do === "bonus" && l.action.tile === index);
@@ -369,13 +479,13 @@
       const onclick = bonus ? () => act(bonus.action) : pickable ? () => { picked.tiles.has(index) ? picked.tiles.delete(index) : picked.tiles.add(index); draw(); } : null;
       const node = el("button", {
         class: `tile${bonus || pickable ? " playable" : ""}${picked.tiles.has(index) ? " selected" : ""}${view.claimed.includes(index) ? " claimed-now" : ""}`,
-        style: `--terrain:${terrain.color || "#bbb"}; grid-column: ${tile.column * 2 + 1}; grid-row: ${tile.row * 2 + 1}`,
+        style: { "--terrain": hue(terrain, "#bbb"), "grid-column": side(tile.column, 0) * 2 + 1, "grid-row": side(tile.row, 0) * 2 + 1 },
         "data-tile": tile.name,
         disabled: !onclick,
         onclick,
         title: bonus ? `${seatName(mover)} ${bonus.says}` : `${tile.name}: ${terrain.label}${tile.on_route ? "" : " (on no route)"}`,
       }, el("span", { class: "glyph" }, terrain.glyph || terrain.label.slice(0, 2)), el("span", { class: "name" }, tile.name));
-      if (tile.owner !== null) node.append(el("i", { class: "token", style: `--suit:${tokenColour(tile.owner).color || "#333"}`, title: `${seatName(tile.owner)}'s Travel Token` }));
+      if (tile.owner !== null) node.append(el("i", { class: "token", style: { "--suit": hue(tokenColour(tile.owner), "#333") }, title: `${seatName(tile.owner)}'s Travel Token` }));
       grid.append(node);
     });
     view.spaces.forEach((space, index) => {
@@ -384,7 +494,7 @@
       const look = space.photo && space.photo !== "down" ? symbolOf(space.photo) : null;
       const node = el("button", {
         class: `photo${space.photo ? "" : " gone"}${space.photo === "down" ? " down" : ""}${photo ? " playable" : ""}`,
-        style: `--suit:${look?.color || "#37474f"}; grid-column: ${a.column + b.column + 1}; grid-row: ${a.row + b.row + 1}`,
+        style: { "--suit": hue(look, "#37474f"), "grid-column": side(a.column, 0) + side(b.column, 0) + 1, "grid-row": side(a.row, 0) + side(b.row, 0) + 1 },
         "data-space": index,
         disabled: !photo,
         onclick: photo ? () => act(photo.action) : null,
@@ -397,7 +507,7 @@
       const markable = mine && rerolls.length > 0;
       return el("button", {
         class: `die${picked.dice.has(index) ? " marked" : ""}${markable ? " playable" : ""}`,
-        style: `--terrain:${look.color || "#eee"}`,
+        style: { "--terrain": hue(look, "#eee") },
         "data-die": index,
         disabled: !markable,
         title: markable ? `${look.label}: click to re-roll it` : look.label,
@@ -423,9 +533,9 @@
     const seats = view.seats.map((seat, index) => {
       const look = tokenColour(index);
       const photos = seat.photos.map((p) => (p ? symbolOf(p) : null));
-      return el("li", { style: `--suit:${look.color || "#333"}`, "data-seat": index },
+      return el("li", { style: { "--suit": hue(look, "#333") }, "data-seat": index },
         `${seatName(index)} (${look.label}): ${seat.turns} ${seat.turns === 1 ? "turn" : "turns"}, ${seat.supply} tokens left, photos: `,
-        photos.length ? photos.map((p) => el("span", { class: "held", style: `--suit:${p?.color || "#37474f"}`, title: p ? p.label : "hidden" }, p ? p.glyph || p.label.slice(0, 1) : "?")) : "none",
+        photos.length ? photos.map((p) => el("span", { class: "held", style: { "--suit": hue(p, "#37474f") }, title: p ? p.label : "hidden" }, p ? p.glyph || p.label.slice(0, 1) : "?")) : "none",
         seat.score !== null && seat.score !== undefined ? `, ${seat.score} ${seat.score === 1 ? "point" : "points"} if it ended now` : "");
     });
     return el("div", { class: "diceafari" },
@@ -451,7 +561,7 @@
     const [fewest, most] = S.opened.players;
     const players = el("select", { name: "players" }, ...Array.from({ length: most - fewest + 1 }, (_, i) => el("option", { value: fewest + i, selected: fewest + i === S.seats.length }, fewest + i)));
     const seatRows = el("div", { class: "seats" });
-    const botChoices = ["person", "random", "greedy", "search"];
+    const botChoices = ["person", ...BOTS];
     const drawSeats = () => {
       const count = Number(players.value);
       seatRows.replaceChildren(...Array.from({ length: count }, (_, seat) => el("div", { class: "row" },
@@ -463,19 +573,28 @@
     const offered = Object.keys(S.ruleset.rules.variants || {});
     const variantBoxes = offered.map((v) => el("label", { class: "variant" }, el("input", { type: "checkbox", name: `variant-${v}`, value: v, checked: S.variants.includes(v) }), ` ${v}`));
     const seed = el("input", { name: "seed", inputmode: "numeric", placeholder: "random" });
+    const close = () => {
+      dialog.close();
+      dialog.remove();
+    };
     const start = () => {
       const count = Number(players.value);
       const seats = Array.from({ length: count }, (_, s) => { const v = $(`[name=seat-${s}]`, dialog).value; return v === "person" ? null : v; });
       const variants = variantBoxes.map((l) => $("input", l)).filter((i) => i.checked).map((i) => i.value);
       const seedValue = seed.value.trim() === "" ? randomSeed() : Number(seed.value);
-      try {
-        openRuleset(S.rulesetText, variants);
-        newGame(seats, seedValue);
-        dialog.close();
-        dialog.remove();
-      } catch (error) {
-        say(error.message, "error");
-      }
+      close();
+      operate(async () => {
+        const before = snapshot();
+        try {
+          await openRuleset(S.rulesetText, variants);
+          await newGame(seats, seedValue);
+        } catch (error) {
+          if (error.fatal) throw error;
+          // The game in progress goes on, with the variants it was played with.
+          await putBack(before);
+          say(error.message, "error");
+        }
+      });
     };
     dialog.append(
       el("h2", {}, `New game of ${S.ruleset.game.name}`),
@@ -484,7 +603,7 @@
       offered.length ? el("div", { class: "row" }, el("label", {}, "Variants"), ...variantBoxes) : null,
       el("div", { class: "row" }, el("label", {}, "Seed"), seed),
       el("div", { class: "buttons" },
-        el("button", { onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel"),
+        el("button", { onclick: close }, "Cancel"),
         el("button", { class: "primary", "data-action": "start", onclick: start }, "Start")));
     document.body.append(dialog);
     dialog.showModal();
@@ -499,58 +618,88 @@
         say(`${file.name} is ${Math.round(file.size / 1048576)} MB; this page reads files of at most 16 MB`, "error");
         return;
       }
-      then(file.name, await file.text());
+      const text = await file.text();
+      operate(() => then(file.name, text));
     });
     input.click();
   }
 
+  // A saved game loaded: checked whole (its bots here, then its ruleset, variants, seats and
+  // every action replayed by the engine) before anything changes; a log that fails leaves the
+  // game in progress as it was.
+  async function loadLog(name, text) {
+    let saved = null;
+    try {
+      saved = JSON.parse(text);
+    } catch (_) {
+      // The engine says what is wrong with it.
+    }
+    const bot = Array.isArray(saved?.seats) ? unofferedBot(saved.seats, BOTS) : null;
+    if (bot !== null) {
+      say(`${name} was not loaded: ${botRefusal(bot)}. The game in progress goes on.`, "error");
+      return;
+    }
+    let state;
+    try {
+      state = await call({ op: "load", log: text });
+    } catch (error) {
+      if (error.fatal) throw error;
+      say(`${name} was not loaded: ${error.message}${where(error)}. The game in progress goes on.`, "error");
+      return;
+    }
+    S.opened = state.opened;
+    S.ruleset = saved.ruleset;
+    S.rulesetText = JSON.stringify(saved.ruleset);
+    S.variants = saved.variants || [];
+    S.seats = saved.seats;
+    S.seed = saved.seed;
+    S.viewer = null;
+    S.selected = null;
+    S.passing = false;
+    await show(state);
+    say(`Loaded ${name}.${colourNote()}`);
+  }
+
+  // Another version of the game from its ruleset.json, started afresh; one that cannot be
+  // played is refused and the game in progress goes on.
+  async function openOther(name, text) {
+    const before = snapshot();
+    try {
+      await openRuleset(text, []);
+      await newGame(S.seats.slice(0, S.opened.players[1]), randomSeed());
+      say(`Playing ${name}.${colourNote()}`);
+    } catch (error) {
+      if (error.fatal) throw error;
+      await putBack(before);
+      say(`${name} cannot be played: ${error.message}${where(error)}; the game in progress goes on.`, "error");
+    }
+  }
+
   function toolbar() {
-    const pace = el("select", { id: "pace", onchange: () => { S.pace = pace.value; } }, ...Object.keys(PACES).map((p) => el("option", { value: p, selected: p === S.pace }, p)));
-    const pause = el("button", { id: "pause", onclick: () => { S.paused = !S.paused; pause.textContent = S.paused ? "Resume bots" : "Pause bots"; draw(); scheduleBot(); } }, "Pause bots");
+    const pace = el("select", { id: "pace", onchange: () => { S.pace = pace.value; scheduleBot(); } }, ...Object.keys(PACES).map((p) => el("option", { value: p, selected: p === S.pace }, p)));
+    const pause = el("button", { id: "pause", "data-action": "pause", onclick: () => {
+      S.paused = !S.paused;
+      if (S.state) draw();
+      // Pausing abandons a move under way; resuming starts the bot to move again.
+      operate(async () => {});
+    } }, "Pause bots");
     return el("nav", { class: "toolbar" },
       el("button", { "data-action": "new", onclick: newGameDialog }, "New game"),
-      el("button", { id: "undo", "data-action": "undo", onclick: () => {
-        try {
-          const state = call({ op: "undo", seat: S.viewer });
-          S.selected = null;
-          show(state);
-          say("Taken back.");
-        } catch (error) { say(error.message, "error"); }
-      } }, "Undo"),
-      el("button", { "data-action": "hint", onclick: () => {
-        try {
-          const hint = call({ op: "hint", bot: "greedy" });
-          say(`The greedy bot would: ${hint.says}.`);
-        } catch (error) { say(error.message, "error"); }
-      } }, "Hint"),
-      el("button", { "data-action": "save", onclick: () => download(`${S.ruleset.game.id}-game-${S.seed}.json`, JSON.stringify(call({ op: "save" }), null, 1)) }, "Download log"),
-      el("button", { "data-action": "load", onclick: () => pickFile((name, text) => {
-        try {
-          const state = call({ op: "load", log: text });
-          S.ruleset = JSON.parse(JSON.stringify(JSON.parse(text).ruleset));
-          S.rulesetText = JSON.stringify(S.ruleset);
-          S.variants = JSON.parse(text).variants || [];
-          S.seats = JSON.parse(text).seats;
-          S.seed = JSON.parse(text).seed;
-          S.viewer = null;
-          show(state);
-          say(`Loaded ${name}.`);
-        } catch (error) { say(`${name}: ${error.message}`, "error"); }
-      }) }, "Load log"),
-      el("button", { "data-action": "open", onclick: () => pickFile((name, text) => {
-        const before = S.rulesetText;
-        const variants = S.variants;
-        try {
-          openRuleset(text, []);
-          newGame(S.seats.slice(0, S.opened.players[1]), randomSeed());
-          say(`Playing ${name}.`);
-        } catch (error) {
-          say(`${name} cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}; the game in progress goes on.`, "error");
-          openRuleset(before, variants);
-          S.state = call({ op: "resume", seats: S.seats, seed: S.seed, log: S.state.log.map(({ seat, action, by_bot }) => ({ seat, action, by_bot })) });
-          draw();
-        }
-      }) }, "Open ruleset"),
+      el("button", { id: "undo", "data-action": "undo", onclick: () => operate(async () => {
+        const state = await call({ op: "undo", seat: S.viewer });
+        S.selected = null;
+        await show(state);
+        say("Taken back.");
+      }) }, "Undo"),
+      el("button", { "data-action": "hint", onclick: () => operate(async () => {
+        const hint = await call({ op: "hint", bot: "greedy" });
+        say(`The greedy bot would: ${hint.says}.`);
+      }) }, "Hint"),
+      el("button", { "data-action": "save", onclick: () => operate(async () => {
+        download(`${S.ruleset.game.id}-game-${S.seed}.json`, JSON.stringify(await call({ op: "save" }), null, 1));
+      }) }, "Download log"),
+      el("button", { "data-action": "load", onclick: () => pickFile(loadLog) }, "Load log"),
+      el("button", { "data-action": "open", onclick: () => pickFile(openOther) }, "Open ruleset"),
       el("label", {}, "Bots ", pace), pause);
   }
 
@@ -569,10 +718,9 @@
       return;
     }
     try {
-      const { instance } = await WebAssembly.instantiate(await unpack("engine"), {});
-      S.engine = instance.exports;
+      S.engine = await SafariPage.startEngine("safari_family_call");
     } catch (error) {
-      fatal(`This browser could not start the game: ${error.message}. The page needs WebAssembly and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).`);
+      fatal(`This browser could not start the game: ${error.message}. The page needs WebAssembly, Web Workers and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).`);
       return;
     }
     const app = $("#app");
@@ -582,18 +730,20 @@
       el("p", { id: "message", "aria-live": "polite" }),
       el("main", {}, el("div", { id: "table" }), el("aside", {}, el("h2", {}, "Log"), el("ol", { id: "log" }))));
     try {
-      openRuleset(S.embeddedText, []);
+      await openRuleset(S.embeddedText, []);
     } catch (error) {
-      fatal(`This page's ruleset cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}`);
+      fatal(`This page's ruleset cannot be played: ${error.message}${where(error)}`);
       return;
     }
-    if (!restore()) {
+    if (!(await restore())) {
       const [fewest] = S.opened.players;
-      newGame([null, ...Array.from({ length: fewest - 1 }, () => "greedy")], randomSeed());
+      const trouble = $("#message").className === "error" ? $("#message").textContent : "";
+      await newGame([null, ...Array.from({ length: fewest - 1 }, () => "greedy")], randomSeed());
+      if (trouble) say(trouble, "error");
     }
   }
 
   window.addEventListener("error", (event) => say(`Something went wrong: ${event.message}`, "error"));
   window.addEventListener("unhandledrejection", (event) => say(`Something went wrong: ${event.reason?.message || event.reason}`, "error"));
-  boot();
+  inTurn(boot);
 })();

@@ -1,10 +1,11 @@
 // The playtest page's script. It holds no rule of the game: the engine (WebAssembly, built
-// from the same Rust as `safari sim`) says what may be done and does it; this script draws
-// what the engine answers and sends it what a person clicks.
+// from the same Rust as `safari sim`, in a Web Worker) says what may be done and does it; this
+// script draws what the engine answers and sends it what a person clicks.
 "use strict";
 
 (() => {
-  const { $, el, unpack, download } = SafariPage;
+  const { $, el, unpack, download, unofferedBot } = SafariPage;
+  const inTurn = SafariPage.inTurn();
   const SVG = "http://www.w3.org/2000/svg";
   const svgEl = (tag, attributes = {}, text) => {
     const node = document.createElementNS(SVG, tag);
@@ -14,6 +15,15 @@
   };
 
   const PACES = { slow: 1400, normal: 700, fast: 200, instant: 0 };
+  // The bots the New game menu offers (and `target:BOX` for each box of a sheet of at most
+  // `MOST_TARGETS` boxes): the only ones a stored game or a log may seat.
+  const BOTS = ["random", "greedy", "expected", "planner", "search"];
+  const MOST_TARGETS = 400;
+  // A study that takes less than this (ms) is not worth a message.
+  const QUIET_STUDY_MS = 400;
+  // How long each request of a bot's study should take, in ms: long enough to waste little
+  // on requests, short enough for the page to say how far it has got.
+  const STUDY_STEP_MS = 250;
   const FACE_NAMES = { area: "Area", trainer: "Trainer", item: "Item", grass: "Grass", water: "Water", hazard: "Hazard" };
   const S = {
     engine: null,
@@ -31,7 +41,14 @@
     botTimer: null,
     pace: "normal",
     paused: false,
-    studied: new Set(),
+    // The bot's move the engine is working out, until it is shown (or abandoned).
+    thinking: null,
+    // The planner's model of the page's own ruleset, fitted when the page was built.
+    plannerModel: "",
+    // Why the open ruleset's sheet cannot be drawn where its boxes print, if it cannot.
+    sheetFault: null,
+    // Whether the message says how a bot's study is getting on.
+    studying: false,
     eventsShown: 0,
     filledBefore: new Map(),
   };
@@ -39,12 +56,11 @@
   // ---- The engine -------------------------------------------------------------------------
 
   async function startEngine() {
-    const bytes = await unpack("engine");
-    const { instance } = await WebAssembly.instantiate(bytes, {});
-    S.engine = instance.exports;
+    S.engine = await SafariPage.startEngine("safari_call");
+    S.plannerModel = new TextDecoder().decode(await unpack("planner"));
   }
 
-  const call = (request) => SafariPage.call(S.engine, "safari_call", request);
+  const call = (request) => S.engine.call(request);
 
   // A request about the game in progress: the engine leaves out the events and choices the
   // page holds already, and `show` puts the answer's after them.
@@ -53,7 +69,86 @@
     return call({ ...request, known });
   }
 
+  // The planner's model the page carries, for a ruleset of the page's own content.
+  const modelFor = (ruleset) => (S.plannerModel && ruleset?.content_hash === S.embedded.content_hash ? S.plannerModel : undefined);
+
+  // Puts the page's ruleset and game (or replay) back into the engine, after it was restarted.
+  async function reinstate() {
+    await call({ op: "open", ruleset: S.rulesetText, model: modelFor(S.ruleset) });
+    const replay = S.replay;
+    if (replay) await call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at });
+    else if (S.state) await call({ op: "resume", seats: S.state.seats, seed: S.state.seed, actions: S.state.actions });
+  }
+
+  // Abandons a bot's move under way (its study too): the engine is started afresh on the game
+  // as the page shows it, before the move.
+  async function stopBots() {
+    clearTimeout(S.botTimer);
+    S.botTimer = null;
+    if (!S.thinking) return;
+    S.thinking = null;
+    document.body.style.cursor = "";
+    if (S.studying) say("");
+    await S.engine.restart();
+    await reinstate();
+  }
+
+  // A person's operation: one at a time, a bot's move under way abandoned first, the bots
+  // going on after it.
+  const operate = (task) => inTurn(async () => {
+    try {
+      await stopBots();
+      await task();
+    } catch (error) {
+      report(error);
+    } finally {
+      scheduleBot();
+    }
+  });
+
   // ---- The ruleset, and names for people ----------------------------------------------------
+
+  // Every box id of a ruleset, in the Field Guide's order (none for a ruleset that is no
+  // ruleset: the engine says what is wrong with it).
+  function boxIdsOf(ruleset) {
+    try {
+      return ruleset.field_guide.sections.flatMap((section) => section.tracks.flatMap((track) => track.boxes.map((box) => box.id)));
+    } catch (_) {
+      return [];
+    }
+  }
+
+  // The boxes the `target` bot is offered for: each box of a sheet a list can hold.
+  function targetBoxes(ruleset) {
+    const boxes = boxIdsOf(ruleset);
+    return boxes.length <= MOST_TARGETS ? boxes : [];
+  }
+
+  // Every bot the New game menu offers for a ruleset.
+  const offeredBots = (ruleset) => [...BOTS, ...targetBoxes(ruleset).map((id) => `target:${id}`)];
+
+  // The bots of a game's seats (`{ bot }`), null for a person.
+  const seatBots = (seats) => seats.map((seat) => (seat && typeof seat === "object" ? seat.bot ?? null : seat));
+
+  const botRefusal = (bot) => `it seats a bot this page does not offer, ${JSON.stringify(bot)} (the bots here: ${BOTS.join(", ")}, and target for a box of the sheet)`;
+
+  // Why a ruleset's sheet cannot be drawn where its boxes print (a page or a box of no finite
+  // size, a box outside the page, a page too narrow or too wide to show), or null when it can.
+  function sheetFault(ruleset) {
+    const places = ruleset.sheet;
+    if (!places) return null;
+    const size = (value) => typeof value === "number" && Number.isFinite(value) && value > 0;
+    const { width_mm: width, height_mm: height } = places;
+    if (!size(width) || !size(height) || width > 10000 || height > 10000) return `its sheet's size (${width} by ${height} mm) is no paper size`;
+    if (width / height > 20 || height / width > 20) return `its sheet (${width} by ${height} mm) is too narrow to show`;
+    const sections = Array.isArray(places.sections) ? places.sections : [];
+    const boxes = Array.isArray(places.boxes) ? places.boxes : [];
+    const slack = 1e-6 * Math.max(width, height);
+    const inside = (place) => place && [place.x, place.y].every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0)
+      && size(place.width) && size(place.height) && place.x + place.width <= width + slack && place.y + place.height <= height + slack;
+    const outside = [...sections, ...boxes].find((place) => !inside(place));
+    return outside ? `${JSON.stringify(outside?.id ?? outside)} lies outside its ${width} by ${height} mm sheet` : null;
+  }
 
   function namesOf(ruleset, opened) {
     const names = {
@@ -166,6 +261,7 @@
     if (!box) return;
     box.textContent = text || "";
     box.className = kind === "error" ? "error" : "";
+    S.studying = false;
   }
 
   function fatal(text) {
@@ -182,6 +278,14 @@
     return `Bot ${seat + 1} (${bot.startsWith("target:") ? `target: ${boxName(bot.slice(7))}` : bot})`;
   };
   const storageKey = () => `safari-playtest/${S.embedded.game.id}/${S.embedded.content_hash}`;
+
+  function kept() {
+    try {
+      return JSON.parse(localStorage.getItem(storageKey()) || "null");
+    } catch (_) {
+      return null;
+    }
+  }
 
   function save() {
     if (S.replay || !S.state) return;
@@ -204,21 +308,26 @@
     }
   }
 
-  function restore() {
-    let kept;
+  // The game kept in the browser's storage, picked up again: what went wrong if it could not be.
+  async function restore() {
+    const game = kept();
+    if (!game || !Array.isArray(game.seats)) return null;
+    let ruleset = S.embedded;
     try {
-      kept = JSON.parse(localStorage.getItem(storageKey()) || "null");
+      if (game.ruleset) ruleset = JSON.parse(game.ruleset);
     } catch (_) {
-      kept = null;
+      // The engine says what is wrong with it.
     }
-    if (!kept || !Array.isArray(kept.seats)) return null;
+    const bot = unofferedBot(seatBots(game.seats), offeredBots(ruleset));
+    if (bot !== null) return `The saved game was not picked up again: ${botRefusal(bot)}. Here is a new one.`;
     try {
-      if (kept.ruleset) openRuleset(kept.ruleset);
-      show(call({ op: "resume", seats: kept.seats, seed: kept.seed, actions: kept.actions || [] }));
+      if (game.ruleset) await openRuleset(game.ruleset);
+      show(await call({ op: "resume", seats: game.seats, seed: game.seed, actions: game.actions || [] }));
       say("Your game in progress is back where you left it.");
       return null;
     } catch (error) {
-      openRuleset(S.embeddedText);
+      if (error.fatal) throw error;
+      await openRuleset(S.embeddedText);
       return `The saved game could not be picked up again (${error.message}); here is a new one.`;
     }
   }
@@ -235,23 +344,30 @@
     return (words[0] % 0x200000) * 0x100000000 + words[1];
   }
 
-  function openRuleset(text) {
-    const opened = call({ op: "open", ruleset: text });
+  async function openRuleset(text) {
+    let ruleset = null;
+    try {
+      ruleset = JSON.parse(text);
+    } catch (_) {
+      // The engine refuses it, and says why.
+    }
+    const opened = await call({ op: "open", ruleset: text, model: modelFor(ruleset) });
     S.rulesetText = text;
-    S.ruleset = JSON.parse(text);
+    S.ruleset = ruleset;
     S.opened = opened;
     S.names = namesOf(S.ruleset, opened);
+    S.sheetFault = sheetFault(S.ruleset);
     S.selected.clear();
     return opened;
   }
 
-  function newGame(seats, seed, then = () => {}) {
-    stopBots();
+  async function newGame(seats, seed, then = () => {}) {
+    const state = await call({ op: "start", seats, seed });
     S.replay = null;
     S.pinnedSeat = null;
     S.eventsShown = 0;
     S.filledBefore = new Map();
-    show(call({ op: "start", seats, seed }));
+    show(state);
     save();
     then();
   }
@@ -263,24 +379,27 @@
       say("This is a replay: step through it with the arrows, or play on from here.");
       return;
     }
-    try {
-      const state = callGame({ op: "act", act: action });
-      S.selected.clear();
-      say("");
-      show(state);
-      save();
-    } catch (error) {
-      if (error.refused) say(`Not allowed: ${error.message}.`);
-      else report(error);
-    }
+    operate(async () => {
+      try {
+        const state = await callGame({ op: "act", act: action });
+        S.selected.clear();
+        say("");
+        show(state);
+        save();
+      } catch (error) {
+        if (!error.refused) throw error;
+        say(`Not allowed: ${error.message}.`);
+      }
+    });
   }
 
+  // An error said; after the engine itself stopped, the bots stop too (their next move
+  // might stop it again).
   function report(error) {
+    say(error.message, "error");
     if (error.fatal) {
-      say(error.message, "error");
-      stopBots();
-    } else {
-      say(error.message, "error");
+      clearTimeout(S.botTimer);
+      S.paused = true;
     }
   }
 
@@ -289,25 +408,21 @@
     if (S.replay) return say(boxTooltip(id));
     if (!deciding || deciding.bot) return say(boxTooltip(id));
     if (S.viewSeat !== deciding.seat) return say(`${boxName(id)} is on ${seatName(S.viewSeat)}'s sheet; it is ${seatName(deciding.seat)}'s turn to decide.`);
-    try {
-      const answer = call({ op: "box", box: id });
+    operate(async () => {
+      const answer = await call({ op: "box", box: id });
       if (answer.act) act(answer.act);
       else say(`Not allowed: ${answer.reason}.`);
-    } catch (error) {
-      report(error);
-    }
+    });
   }
 
   function clickDie(die) {
     const deciding = S.state?.deciding;
     if (!deciding || deciding.kind !== "reroll" || deciding.bot || S.replay) return;
     if (!deciding.rerollable.includes(die)) {
-      try {
-        const answer = call({ op: "die", die });
+      operate(async () => {
+        const answer = await call({ op: "die", die });
         say(`Not allowed: ${answer.reason}.`);
-      } catch (error) {
-        report(error);
-      }
+      });
       return;
     }
     if (S.selected.has(die)) S.selected.delete(die);
@@ -318,81 +433,237 @@
 
   // ---- Bots ---------------------------------------------------------------------------------
 
-  function stopBots() {
+  function scheduleBot() {
     clearTimeout(S.botTimer);
     S.botTimer = null;
+    const deciding = S.state?.deciding;
+    if (!deciding || !deciding.bot || S.paused || S.replay || S.thinking) return;
+    S.botTimer = setTimeout(() => inTurn(startBot), PACES[S.pace]);
   }
 
-  function scheduleBot() {
-    stopBots();
+  // Sets the bot deciding thinking in the engine (after the study of the ruleset it needs),
+  // and shows its move when it comes, unless it was abandoned meanwhile (Pause, or a person's
+  // operation).
+  function startBot() {
     const deciding = S.state?.deciding;
-    if (!deciding || !deciding.bot || S.paused || S.replay) return;
-    const move = () => {
-      S.botTimer = null;
-      document.body.style.cursor = "";
-      try {
-        show(callGame({ op: "bot" }));
+    if (!deciding || !deciding.bot || S.paused || S.replay || S.thinking) return;
+    const thought = {};
+    S.thinking = thought;
+    const current = () => S.thinking === thought;
+    think(deciding.bot, current).then(
+      (state) => inTurn(() => {
+        if (!current()) return;
+        S.thinking = null;
+        document.body.style.cursor = "";
+        if (S.studying) say("");
+        show(state);
         save();
-      } catch (error) {
+      }),
+      (error) => inTurn(() => {
+        if (!current()) return;
+        S.thinking = null;
+        document.body.style.cursor = "";
         report(error);
+      }));
+  }
+
+  // The bot's move, after the study it needs; none once abandoned.
+  async function think(bot, current) {
+    await study(bot, current);
+    return current() ? callGame({ op: "bot" }) : null;
+  }
+
+  // The study the planner and search bots make of a ruleset before their first move (the
+  // model of what a position is worth, fitted from games played there; none for the planner
+  // on the page's own ruleset, whose model the page carries): a few steps at a time (games
+  // played, or parts of the model fitted), the page saying how far it has got and, once it
+  // has measured every kind of step, how long the rest is likely to take.
+  async function study(bot, current) {
+    const timing = new StudyTiming();
+    // How many steps of each kind and round a request takes, sized to take about
+    // STUDY_STEP_MS (one, until a step of the kind is measured: a round's games take longer
+    // each than the round before's).
+    const steps = new Map();
+    let rounds = null;
+    while (current()) {
+      const kind = rounds ? StudyTiming.next(rounds) : "game 0";
+      const started = performance.now();
+      const answer = await call({ op: "study", bot, steps: steps.get(kind) ?? 1 });
+      if (answer.done || !current()) return;
+      const took = performance.now() - started;
+      const perStep = timing.add(rounds, answer.rounds, took);
+      rounds = answer.rounds;
+      if (timing.spent >= QUIET_STUDY_MS) sayStudying(bot, timing);
+      if (perStep > 0) steps.set(kind, Math.max(1, Math.min(10000, Math.round(STUDY_STEP_MS / perStep))));
+    }
+  }
+
+  function sayStudying(bot, timing) {
+    const name = bot.split(":")[0];
+    const left = timing.left();
+    const where = left === null
+      ? `its first games, ${timing.firstPercent()}% done; how long the rest will take is known once it has played a game itself`
+      : `${timing.percent()}% done, about ${duration(left)} left`;
+    say(`The ${name} bot is studying this ruleset before its first move (once per ruleset): ${where}.`);
+    S.studying = true;
+    document.body.style.cursor = "progress";
+  }
+
+  // "about 40 s", "about 3 min": a time in ms as people say it.
+  function duration(ms) {
+    const seconds = Math.max(1, Math.round(ms / 1000));
+    return seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+  }
+
+  // How long a study's steps take, as measured so far. A study plays rounds of games (the
+  // first by `expected`, the others by the bot, each valuing positions with the model the
+  // round before fitted), fitting a model to each round's games once they are played. The
+  // engine says of each round its games and how many are played, the buckets of its model and
+  // how many are fitted, and the work of fitting the positions played so far. A round's games
+  // take as long each as those measured of it, or else of the round before if that was the
+  // bot's too (the first round's are no measure of the bot's); a fit takes as long per work as
+  // those measured, and a round's work is in proportion to its games.
+  class StudyTiming {
+    constructor() {
+      this.spent = 0;
+      // Per round: the ms its games took, and how many games they were.
+      this.games = [];
+      // The ms fits took, and the work they did.
+      this.fitMs = 0;
+      this.fitWork = 0;
+      // The percent last said: it only goes up.
+      this.said = 0;
+      this.rounds = [];
+    }
+
+    // The kind of step the engine takes next, and of which round: a game while the round has
+    // some to play, then its fit.
+    static next(rounds) {
+      const r = Math.max(0, rounds.findIndex((round) => round.played < round.games || round.fitted < round.buckets));
+      return `${rounds[r].played < rounds[r].games ? "game" : "fit"} ${r}`;
+    }
+
+    // A request that took `took` ms, between the engine's progress `before` (null before the
+    // first) and `after`: the ms per step it took.
+    add(before, after, took) {
+      this.spent += took;
+      this.rounds = after;
+      const was = before || after.map((r) => ({ ...r, played: 0, fitted: 0 }));
+      let steps = 0;
+      after.forEach((round, r) => {
+        const played = round.played - was[r].played;
+        const fitted = round.fitted - was[r].fitted;
+        if (played > 0) {
+          const measured = this.games[r] || { ms: 0, games: 0 };
+          this.games[r] = { ms: measured.ms + took, games: measured.games + played };
+          steps += played;
+        }
+        if (fitted > 0) {
+          this.fitMs += took;
+          this.fitWork += (round.work * fitted) / round.buckets;
+          steps += fitted;
+        }
+      });
+      return steps > 0 ? took / steps : 0;
+    }
+
+    // The ms a game of round `r` takes, or null before one is measured.
+    perGame(r) {
+      const measured = this.games[r];
+      if (measured) return measured.ms / measured.games;
+      return r >= 2 ? this.perGame(r - 1) : null;
+    }
+
+    // The fitting work of round `r` once all its games are played, or null before it can be
+    // told.
+    work(r) {
+      const round = this.rounds[r];
+      if (round.played > 0) return (round.work * round.games) / round.played;
+      const before = this.rounds[r - 1];
+      return r >= 2 && before.played > 0 ? (before.work * round.games) / before.played : null;
+    }
+
+    // The ms the study is likely to take still, or null while some kind of step it has still
+    // to take is not yet measured.
+    left() {
+      let left = 0;
+      for (let r = 0; r < this.rounds.length; r++) {
+        const round = this.rounds[r];
+        if (round.played < round.games) {
+          const perGame = this.perGame(r);
+          if (perGame === null) return null;
+          left += (round.games - round.played) * perGame;
+        }
+        if (round.fitted < round.buckets) {
+          const work = this.work(r);
+          if (work === null || this.fitWork === 0) return null;
+          left += (work * (round.buckets - round.fitted) / round.buckets) * (this.fitMs / this.fitWork);
+        }
       }
-    };
-    S.botTimer = setTimeout(() => {
-      // The search and planner bots fit a model of the ruleset before their first move (a
-      // second or more, once per ruleset): the page says so before the wait rather than
-      // freeze in silence.
-      const studies = deciding.bot.startsWith("search") || deciding.bot === "planner";
-      if (studies && !S.studied.has(S.rulesetText)) {
-        S.studied.add(S.rulesetText);
-        say(`The ${deciding.bot.split(":")[0]} bot is studying this ruleset before its first move: a few seconds…`);
-        document.body.style.cursor = "wait";
-        S.botTimer = setTimeout(() => {
-          move();
-          // Studied: the note is done with (a refusal or an error said since stays).
-          if ($("#message")?.textContent.includes("studying")) say("");
-        }, 40);
-      } else {
-        move();
-      }
-    }, PACES[S.pace]);
+      return left;
+    }
+
+    // How far the study has got, in percent, by the time it is likely to take (once that can
+    // be told); never less than said before.
+    percent() {
+      const left = this.left() ?? 0;
+      const done = this.spent / Math.max(this.spent + left, 1);
+      this.said = Math.max(this.said, Math.min(99, Math.floor(100 * done)));
+      return this.said;
+    }
+
+    // How far the first round (`expected`'s games, and the first model fitted to them) has
+    // got, in percent, its games and its fit counted alike.
+    firstPercent() {
+      const round = this.rounds[0];
+      return Math.floor(50 * (round.played / Math.max(round.games, 1) + round.fitted / Math.max(round.buckets, 1)));
+    }
   }
 
   // ---- Replays of logs ----------------------------------------------------------------------
 
-  function loadLog(text) {
-    stopBots();
-    let log;
+  // A game log loaded to be replayed: checked whole (its bots here, then its ruleset, seats
+  // and every choice replayed by the engine) before anything changes; a log that fails leaves
+  // the game in progress as it was.
+  async function loadLog(text, name) {
+    let log = null;
     try {
-      call({ op: "log", log: text, upto: 0 });
       log = JSON.parse(text);
-    } catch (error) {
-      say(`This file is not a game log this page can replay: ${error.message}.`, "error");
+    } catch (_) {
+      // The engine says what is wrong with it.
+    }
+    const bot = Array.isArray(log?.seats) ? unofferedBot(seatBots(log.seats), offeredBots(log.ruleset)) : null;
+    if (bot !== null) {
+      say(`${name} was not loaded: ${botRefusal(bot)}. The game in progress goes on.`, "error");
       return;
     }
-    const rulesetText = JSON.stringify(log.ruleset);
-    openRuleset(rulesetText);
+    try {
+      await call({ op: "log", log: text, upto: 0 });
+    } catch (error) {
+      if (error.fatal) throw error;
+      say(`${name} is not a game log this page can replay: ${error.message}. The game in progress goes on.`, "error");
+      return;
+    }
+    await openRuleset(JSON.stringify(log.ruleset));
     S.replay = { seats: log.seats, seed: log.seed, actions: log.actions, at: 0 };
     S.eventsShown = 0;
     S.filledBefore = new Map();
-    stepReplay(0);
+    await stepReplay(0);
     say(`Replaying a game of ${log.actions.length} choices: step through it with the arrows.`);
   }
 
-  function stepReplay(at) {
+  async function stepReplay(at) {
     const replay = S.replay;
     replay.at = Math.max(0, Math.min(at, replay.actions.length));
-    try {
-      show(call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at }));
-    } catch (error) {
-      report(error);
-    }
+    show(await call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at }));
   }
 
-  function playOn() {
+  async function playOn() {
     const replay = S.replay;
-    S.replay = null;
     // The game goes on from this step: the seats' bots play on, the people's seats are yours.
-    show(call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at }));
+    const state = await call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at });
+    S.replay = null;
+    show(state);
     save();
     say("The replay is now your game: play on from here.");
   }
@@ -447,7 +718,9 @@
           onchange: async (e) => {
             const file = e.target.files[0];
             e.target.value = "";
-            if (file) onText(await file.text(), file.name);
+            if (!file) return;
+            const text = await file.text();
+            operate(() => onText(text, file.name));
           },
         }));
     return el("header", { class: "bar" },
@@ -458,47 +731,52 @@
         el("button", {
           "data-action": "undo",
           disabled: Boolean(S.replay) || !S.state.undoable,
-          onclick: () => {
-            try {
-              stopBots();
-              show(callGame({ op: "undo" }));
-              save();
-              say("Undone.");
-            } catch (error) {
-              report(error);
-            }
-          },
+          onclick: () => operate(async () => {
+            show(await callGame({ op: "undo" }));
+            save();
+            say("Undone.");
+          }),
         }, "Undo"),
         pace,
-        el("button", { "data-action": "pause", onclick: () => { S.paused = !S.paused; render(); scheduleBot(); } },
-          S.paused ? "Resume bots" : "Pause bots"),
-        el("button", { "data-action": "save", onclick: downloadLog }, "Download log"),
-        fileButton("Load log", "load-log", (text) => loadLog(text)),
-        fileButton("Open ruleset", "open-ruleset", (text, name) => openOther(text, name)),
+        el("button", { "data-action": "pause", "aria-pressed": String(S.paused), onclick: togglePause }, S.paused ? "Resume bots" : "Pause bots"),
+        el("button", { "data-action": "save", onclick: () => operate(downloadLog) }, "Download log"),
+        fileButton("Load log", "load-log", loadLog),
+        fileButton("Open ruleset", "open-ruleset", openOther),
       ));
   }
 
-  function openOther(text, name) {
+  // Pausing abandons a bot's move under way at once; resuming sets the bot deciding going. The
+  // button alone is redrawn: a sheet of thousands of boxes takes a while to draw.
+  function togglePause(event) {
+    S.paused = !S.paused;
+    event.currentTarget.textContent = S.paused ? "Resume bots" : "Pause bots";
+    event.currentTarget.setAttribute("aria-pressed", String(S.paused));
+    const deciding = S.state?.deciding;
+    const who = $(".panel[data-deciding] .who");
+    if (who && deciding?.bot && !S.replay) who.textContent = waitingFor(seatName(deciding.seat));
+    if (S.studying) say("Bots paused: the study is left off, and starts again when they resume.");
+    else say(S.paused ? "Bots paused." : "");
+    operate(async () => {});
+  }
+
+  async function openOther(text, name) {
     try {
-      openRuleset(text);
+      await openRuleset(text);
     } catch (error) {
+      if (error.fatal) throw error;
       // The engine refused it before changing anything: the game in progress goes on.
       const where = error.path && error.path !== "." ? ` (at ${error.path})` : "";
       say(`${name} is not a ruleset this page can play: ${error.message}${where}.`, "error");
       return;
     }
-    newGame(firstSeats(), randomSeed(), () => say(picturesFit()
-      ? `Opened ${name}.`
-      : `Opened ${name}: its sheet and cards are drawn from the ruleset (the pictures in this page are of another version).`));
+    const drawn = picturesFit() ? "" : ": its sheet and cards are drawn from the ruleset (the pictures in this page are of another version)";
+    const unplaced = S.sheetFault ? ` Its boxes are listed track by track: ${S.sheetFault}.` : "";
+    await newGame(firstSeats(), randomSeed(), () => say(`Opened ${name}${drawn}.${unplaced}`, S.sheetFault ? "error" : "note"));
   }
 
-  function downloadLog() {
-    try {
-      const log = call({ op: "save" });
-      download(`${S.ruleset.game.id}-game-${log.seed}.json`, JSON.stringify(log, null, 1));
-    } catch (error) {
-      report(error);
-    }
+  async function downloadLog() {
+    const log = await call({ op: "save" });
+    download(`${S.ruleset.game.id}-game-${log.seed}.json`, JSON.stringify(log, null, 1));
   }
 
   function body() {
@@ -516,7 +794,7 @@
         return el("button", {
           class: classes.join(" "),
           "data-seat": seat,
-          style: `--pen: var(--seat-${seat % 4})`,
+          style: { "--pen": `var(--seat-${seat % 4})` },
           onclick: () => { S.viewSeat = seat; S.pinnedSeat = seat; render(); },
         },
         el("div", { class: "who" }, seatName(seat)),
@@ -534,14 +812,14 @@
       el("button", { class: S.side === 1 ? "on" : "", onclick: () => { S.side = 1; render(); } }, "Park Rules"),
       el("button", { "data-action": "zoom", onclick: () => { S.zoomed = !S.zoomed; render(); } }, S.zoomed ? "Fit to screen" : "Zoom in"),
       el("span", { class: "sub" }, `${seatName(S.viewSeat)}'s sheet`));
-    return el("div", { class: "sheet-box", style: `--pen: var(--seat-${S.viewSeat % 4})` }, tabs,
+    return el("div", { class: "sheet-box", style: { "--pen": `var(--seat-${S.viewSeat % 4})` } }, tabs,
       S.side === 1 ? parkRules() : sheet(player));
   }
 
   function parkRules() {
     if (picturesFit() && S.pictures.sheet[1]) {
       const [width, height] = S.pictures.sheetMm;
-      return el("div", { class: S.zoomed ? "sheet" : "sheet fit", style: `--aspect: ${width / height}` },
+      return el("div", { class: S.zoomed ? "sheet" : "sheet fit", style: { "--aspect": width / height } },
         el("img", { class: "page", src: S.pictures.sheet[1], alt: "The Park Rules" }));
     }
     return el("p", {}, "This ruleset's Park Rules are not in this page: they are on the back of its printed Field Guide.");
@@ -569,20 +847,25 @@
         style,
         onclick: () => clickBox(id),
       });
-    // Places that do not cover every box, or a page of no size, are no drawing to trust.
+    // Places that do not cover every box, or lie outside the page, are no drawing to trust.
     const placed = new Set((places?.boxes || []).map((p) => p.id));
-    const whole = places && places.width_mm > 0 && places.height_mm > 0 && [...S.names.boxes.keys()].every((id) => placed.has(id));
-    if (!whole) return boxList(mark);
+    const covered = places && [...S.names.boxes.keys()].every((id) => placed.has(id));
+    if (!covered || S.sheetFault) return boxList(mark);
     const percent = (value, whole) => `${(100 * value / whole).toFixed(3)}%`;
     const marks = el("div", { class: "marks" },
       places.boxes.map((place) =>
-        mark(place.id, `left:${percent(place.x, places.width_mm)};top:${percent(place.y, places.height_mm)};width:${percent(place.width, places.width_mm)};height:${percent(place.height, places.height_mm)}`)));
+        mark(place.id, {
+          left: percent(place.x, places.width_mm),
+          top: percent(place.y, places.height_mm),
+          width: percent(place.width, places.width_mm),
+          height: percent(place.height, places.height_mm),
+        })));
     const picture = picturesFit() && S.pictures.sheet[0]
       ? el("img", { class: "page", src: S.pictures.sheet[0], alt: `${S.ruleset.field_guide.title}` })
       : schematic(places);
     return el("div", {
       class: S.zoomed ? "sheet" : "sheet fit",
-      style: `aspect-ratio: ${places.width_mm} / ${places.height_mm}; --aspect: ${places.width_mm / places.height_mm}`,
+      style: { "aspect-ratio": `${places.width_mm} / ${places.height_mm}`, "--aspect": places.width_mm / places.height_mm },
     }, picture, marks);
   }
 
@@ -611,18 +894,17 @@
     return svg;
   }
 
-  // A ruleset with no places at all: every track as a row of boxes.
+  // A ruleset with no places at all, or places the page cannot draw: every track as a row of
+  // boxes.
   function boxList(mark) {
-    return el("div", { class: "panel" },
+    return el("div", { class: "panel box-list" },
+      S.sheetFault ? el("p", { class: "dice-note", "data-sheet-fault": "true" }, `This ruleset's sheet is not drawn: ${S.sheetFault}. Its boxes, track by track:`) : null,
       S.ruleset.field_guide.sections.map((section) =>
         el("div", {}, el("h2", {}, section.title),
           section.tracks.map((track) =>
-            el("div", { style: "display:flex;flex-wrap:wrap;gap:4px;align-items:center;margin:4px 0" },
-              el("span", { style: "min-width:9em;font-size:0.85em" }, S.names.tracks.get(track.id)),
-              track.boxes.map((box) => {
-                const node = mark(box.id, "position:relative;display:inline-block;width:22px;height:22px;border:1px solid #333");
-                return node;
-              }))))));
+            el("div", { class: "track-row" },
+              el("span", { class: "track-name" }, S.names.tracks.get(track.id)),
+              track.boxes.map((box) => mark(box.id, {})))))));
   }
 
   function turnPanels() {
@@ -638,7 +920,7 @@
 
   function replayPanel() {
     const replay = S.replay;
-    const step = (to) => () => stepReplay(to);
+    const step = (to) => () => operate(() => stepReplay(to));
     return el("div", { class: "panel" }, el("h2", {}, "Replay"),
       el("div", { class: "replay-bar" },
         el("button", { "data-action": "replay-start", onclick: step(0), disabled: replay.at === 0, "aria-label": "To the start" }, "⏮"),
@@ -646,7 +928,7 @@
         el("span", { class: "where", "data-at": replay.at }, `choice ${replay.at} of ${replay.actions.length}`),
         el("button", { "data-action": "replay-forward", onclick: step(replay.at + 1), disabled: replay.at >= replay.actions.length, "aria-label": "One choice forward" }, "▶"),
         el("button", { "data-action": "replay-end", onclick: step(replay.actions.length), disabled: replay.at >= replay.actions.length, "aria-label": "To the end" }, "⏭"),
-        el("button", { "data-action": "play-on", onclick: playOn }, "Play on from here")),
+        el("button", { "data-action": "play-on", onclick: () => operate(playOn) }, "Play on from here")),
       replay.at < replay.actions.length
         ? el("div", { class: "dice-note" }, `Next: ${seatName(replay.actions[replay.at].seat)} ${actText(replay.actions[replay.at].act)}`)
         : null);
@@ -680,10 +962,10 @@
 
   function decisionPanel(deciding) {
     const who = seatName(deciding.seat);
-    const panel = el("div", { class: "panel", "data-deciding": deciding.kind, "data-seat": deciding.seat, style: `--pen: var(--seat-${deciding.seat % 4})` });
+    const panel = el("div", { class: "panel", "data-deciding": deciding.kind, "data-seat": deciding.seat, style: { "--pen": `var(--seat-${deciding.seat % 4})` } });
     panel.append(el("h2", {}, `Turn ${S.state.players[deciding.seat].turns_taken} · ${who}`));
     const waiting = deciding.bot && !S.replay;
-    panel.append(el("div", { class: "prompt" }, el("span", { class: "who" }, waiting ? `${who} is deciding: ` : ""), capitalise(deciding.asks), "."));
+    panel.append(el("div", { class: "prompt" }, el("span", { class: "who" }, waiting ? waitingFor(who) : ""), capitalise(deciding.asks), "."));
     panel.append(diceRow(deciding));
     if (deciding.kind === "card" || deciding.kind === "throw") panel.append(cardsRow(deciding));
     const throwNote = lastThrow(deciding.seat);
@@ -699,6 +981,9 @@
   }
 
   const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+  // What the decision panel says of the bot `who` deciding.
+  const waitingFor = (who) => (S.paused ? `${who} decides when the bots resume: ` : `${who} is deciding: `);
 
   function diceRow(deciding) {
     const choosing = deciding.kind === "reroll" && !deciding.bot && !S.replay;
@@ -862,11 +1147,10 @@
 
   function openNewGame() {
     const [fewest, most] = [S.ruleset.parameters.players_min, S.ruleset.parameters.players_max];
-    const bots = ["random", "greedy", "expected", "planner", "search"];
+    const bots = BOTS;
     // The `target` policy plays toward a box of the designer's choice ("how soon can Area 3
     // open?"), offered box by box on a sheet of a size a list can hold.
-    const boxes = [...S.names.boxes.keys()];
-    const targets = boxes.length <= 400 ? boxes : [];
+    const targets = targetBoxes(S.ruleset);
     const dialog = el("dialog", { "aria-label": "New game" });
     const players = el("select", { name: "players" },
       Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i).map((n) =>
@@ -896,11 +1180,7 @@
       }
       dialog.close();
       dialog.remove();
-      try {
-        newGame(chosen, value, () => say(`New game, seed ${value}.`));
-      } catch (error) {
-        report(error);
-      }
+      operate(() => newGame(chosen, value, () => say(`New game, seed ${value}.`)));
     };
     dialog.append(
       el("h2", {}, `New game of ${S.ruleset.game.name}`),
@@ -928,19 +1208,19 @@
       await startEngine();
       S.pictures = await loadPictures();
     } catch (error) {
-      fatal(`This browser could not start the game: ${error.message}. The page needs WebAssembly and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).`);
+      fatal(`This browser could not start the game: ${error.message}. The page needs WebAssembly, Web Workers and DecompressionStream (Chromium 80, Firefox 113, Safari 16.4 or later).`);
       return;
     }
     try {
-      openRuleset(S.embeddedText);
+      await openRuleset(S.embeddedText);
     } catch (error) {
       fatal(`This page's ruleset cannot be played: ${error.message}${error.path ? ` (at ${error.path})` : ""}`);
       return;
     }
-    const trouble = restore();
+    const trouble = await restore();
     if (!S.state) {
       try {
-        newGame(firstSeats(), randomSeed());
+        await newGame(firstSeats(), randomSeed());
       } catch (error) {
         fatal(`This page's game could not start: ${error.message}`);
         return;
@@ -951,5 +1231,5 @@
 
   window.addEventListener("error", (event) => say(`Something went wrong: ${event.message}`, "error"));
   window.addEventListener("unhandledrejection", (event) => say(`Something went wrong: ${event.reason?.message || event.reason}`, "error"));
-  boot();
+  inTurn(boot);
 })();

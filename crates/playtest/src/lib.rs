@@ -2,14 +2,15 @@
 //! host, that plays the game with the rules enforced, opened from disk with no server and no
 //! network.
 //!
-//! The page holds three things, and no rule: the rules engine as WebAssembly (built from
-//! `crates/engine-wasm` by this crate's build script), the ruleset as `ruleset.json` has it
-//! (read by the engine when the page runs, so another ruleset of the same format can be
-//! opened in its place), and the pictures the print files are made of (the sheet's two sides,
-//! each card design and die face, as SVG from the same typesetting). The engine and the
-//! pictures are gzipped and base64-encoded, and unpacked by the browser's own
-//! `DecompressionStream`. The script and its stylesheet are `page/`; this crate only puts the
-//! file together, as bytes: a pure backend, which the compiler's build writes.
+//! The page holds four things, and no rule: the rules engine as WebAssembly (built from
+//! `crates/engine-wasm` by this crate's build script, run by the page in a Web Worker), the
+//! ruleset as `ruleset.json` has it (read by the engine when the page runs, so another ruleset
+//! of the same format can be opened in its place), the planner's model of that ruleset, and
+//! the pictures the print files are made of (the sheet's two sides, each card design and die
+//! face, as SVG from the same typesetting). The engine, the model and the pictures are gzipped
+//! and base64-encoded, and unpacked by the browser's own `DecompressionStream`. The script and
+//! its stylesheet are `page/`; this crate only puts the file together, as bytes: a pure
+//! backend, which the compiler's build writes.
 
 use std::io::Write;
 
@@ -30,11 +31,12 @@ const STYLE: &str = include_str!("../page/play.css");
 const FAMILY_SCRIPT: &str = include_str!("../page/family.js");
 const FAMILY_STYLE: &str = include_str!("../page/family.css");
 
-/// What the page loads nothing beyond: every script, style and picture is in the file, and
-/// the WebAssembly is compiled from bytes the page holds.
+/// What the page loads nothing beyond: every script, style and picture is in the file, the
+/// WebAssembly is compiled from bytes the page holds, and the engine runs in a Web Worker made
+/// from a script the page holds (a `blob:` URL), so that the page never waits on it.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline' \
      'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; connect-src data:; \
-     form-action 'none'; base-uri 'none'";
+     worker-src blob:; form-action 'none'; base-uri 'none'";
 
 /// The pictures the page draws the game with, each an SVG document, as the print files have
 /// them.
@@ -55,8 +57,10 @@ pub struct Pictures {
 }
 
 /// The page, for the game named `title`, playing `ruleset_json` (the text of ruleset.json)
-/// and drawing it with `pictures`.
-pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures) -> Vec<u8> {
+/// and drawing it with `pictures`; `planner_model` is the planner's model of the ruleset
+/// (the text of `safari_engine::search::Model`), fitted where the page is built so that the
+/// page's planner needs no study before its first move.
+pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures, planner_model: &str) -> Vec<u8> {
     let pictures = serde_json::to_vec(pictures).expect("pictures serialise");
     let markup = html! {
         (DOCTYPE)
@@ -76,6 +80,7 @@ pub fn page(title: &str, ruleset_json: &str, pictures: &Pictures) -> Vec<u8> {
                 script #ruleset type="application/json" { (PreEscaped(script_safe(ruleset_json))) }
                 script #engine type="application/gzip+base64" { (packed(ENGINE_WASM)) }
                 script #pictures type="application/gzip+base64" { (packed(&pictures)) }
+                script #planner type="application/gzip+base64" { (packed(planner_model.as_bytes())) }
                 script { (PreEscaped(SHARED_SCRIPT)) }
                 script { (PreEscaped(SCRIPT)) }
             }

@@ -22,6 +22,12 @@
 //! the way it plays on from them, and its games are some four times faster than a search's
 //! of one rollout, so its model is fitted in under half the time. [`Dense`] lays a model out
 //! for the planner, which values hundreds of positions a game.
+//!
+//! A caller that must not wait fits a model a few games at a time ([`Study`]: the playtest
+//! page's worker, which says how far it has got), to the same model, since each game plays the
+//! same whatever was played before it. A planner's model fitted where a page is built travels
+//! with the page ([`Model`], its weights as bits), so that the page's planner needs no study of
+//! the page's own ruleset.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -244,106 +250,456 @@ impl Values {
     /// The model for `rules` that `search` plays with, fitted the first time they are asked
     /// for.
     pub(crate) fn for_rules(rules: &Rules) -> Arc<Values> {
-        // A process plays a ruleset or two (`diff` plays two versions of a game).
-        static FITTED: Mutex<Vec<(u64, Arc<Values>)>> = Mutex::new(Vec::new());
-        Values::cached(&FITTED, rules, |rules, values| {
-            Search::with_values(1, rules, values)
-        })
+        Values::cached(&SEARCH_MODELS, rules, search_player)
     }
 
     /// The model for `rules` that `planner` plays with, fitted the first time they are asked
     /// for: as `search`'s, but its later rounds of games played by `planner` itself.
     pub(crate) fn for_planner(rules: &Rules) -> Arc<Values> {
-        static FITTED: Mutex<Vec<(u64, Arc<Values>)>> = Mutex::new(Vec::new());
-        Values::cached(&FITTED, rules, Planner::with_values)
+        Values::cached(&PLANNER_MODELS, rules, Planner::with_values)
     }
 
     /// The model in `fitted` for `rules`, or else fitted (see [`Values::fit`]) and kept there.
     fn cached<P: Policy + Clone>(
-        fitted: &Mutex<Vec<(u64, Arc<Values>)>>,
+        fitted: &Models,
         rules: &Rules,
         player: fn(&Rules, Arc<Values>) -> P,
     ) -> Arc<Values> {
         let mut fitted = fitted
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some((_, values)) = fitted.iter().find(|(c, _)| *c == rules.compilation) {
-            return values.clone();
+        if let Some(values) = kept(&fitted, rules) {
+            return values;
         }
         let values = Arc::new(Values::fit(rules, player));
-        if fitted.len() >= 4 {
-            fitted.remove(0);
-        }
-        fitted.push((rules.compilation, values.clone()));
+        keep(&mut fitted, rules, values.clone());
         values
     }
 
     /// The model fitted to games of `explorer`, then to rounds of games played by `player`
     /// with the model the round before fitted.
     fn fit<P: Policy + Clone>(rules: &Rules, player: fn(&Rules, Arc<Values>) -> P) -> Values {
-        let turns = u64::from(rules.turns.max(1));
-        let features = Layout::new(rules).len as u64;
-        let mut explorer = Explorer::default();
-        explorer.prepare(rules);
-        let games = 0..(EXPLORING_TURNS * features / turns).max(50);
-        let mut next_game = games.end;
-        let exploring = Positions::play(rules, games, &explorer, Explorer::for_game);
-        let mut values = Arc::new(Values::fit_to(rules, &exploring, None));
-        for _ in 0..SEARCHING_ROUNDS {
-            let searcher = player(rules, values.clone());
-            let games = next_game..next_game + (SEARCHING_TURNS * features / turns).max(20);
-            next_game = games.end;
-            let searching = Positions::play(rules, games, &searcher, |_, _| {});
-            values = Arc::new(Values::fit_to(rules, &searching, Some(&values)));
+        let mut fitting = Fitting::new(rules, player);
+        loop {
+            if let Some(values) = fitting.play(rules, u64::MAX) {
+                return values;
+            }
         }
-        Arc::into_inner(values).expect("the players that held the model are gone")
     }
 
-    /// Fits weights to the positions, bucket by bucket from the last; drawn towards
-    /// `prior`'s weights, if given, instead of towards zero.
-    fn fit_to(rules: &Rules, positions: &Positions, prior: Option<&Values>) -> Values {
-        let layout = Layout::new(rules);
+    /// The weights per bucket of turns a model of `rules` has: how many buckets, and how
+    /// many turns each covers.
+    fn buckets(rules: &Rules) -> (usize, u32) {
         let turns = rules.turns.max(1);
         let turns_per_bucket = turns.div_ceil(MOST_BUCKETS as u32);
-        let buckets = turns.div_ceil(turns_per_bucket) as usize + 1;
+        (
+            turns.div_ceil(turns_per_bucket) as usize + 1,
+            turns_per_bucket,
+        )
+    }
+}
+
+/// Weights being fitted to positions, bucket by bucket from the last, each drawn towards the
+/// weights of the model the round before fitted, if there is one, instead of towards zero: a
+/// bucket at a time, so that a caller that must not wait can fit a few at a time.
+struct Fit {
+    layout: Layout,
+    weights: Vec<Vec<f64>>,
+    turns_per_bucket: u32,
+    /// The buckets still to fit: the next is the last of them.
+    left: usize,
+    /// What each position's target said was still to come.
+    to_come: Vec<f64>,
+    features: Vec<(usize, f64)>,
+    normal: Normal,
+}
+
+impl Fit {
+    fn new(rules: &Rules, positions: &Positions) -> Fit {
+        let layout = Layout::new(rules);
+        let (buckets, turns_per_bucket) = Values::buckets(rules);
+        Fit {
+            weights: vec![vec![0.0; layout.len]; buckets],
+            turns_per_bucket,
+            left: buckets,
+            to_come: vec![0.0; positions.all.len()],
+            features: Vec::new(),
+            normal: Normal::new(layout.len),
+            layout,
+        }
+    }
+
+    /// Fits the next bucket: whether every bucket is fitted now.
+    fn step(&mut self, rules: &Rules, positions: &Positions, prior: Option<&Values>) -> bool {
+        let Some(bucket) = self.left.checked_sub(1) else {
+            return true;
+        };
+        let buckets = self.weights.len();
+        let turns_per_bucket = self.turns_per_bucket;
         let bucket_of =
             |turns_taken: u32| ((turns_taken / turns_per_bucket) as usize).min(buckets - 1);
-        let mut weights = vec![vec![0.0; layout.len]; buckets];
-        // What each position's target said was still to come.
-        let mut to_come = vec![0.0; positions.all.len()];
-        let mut features = Vec::new();
-        let mut normal = Normal::new(layout.len);
-        for bucket in (0..buckets).rev() {
-            normal.clear();
-            // Backwards, so that a game's later positions in the bucket come first.
-            for k in (0..positions.all.len()).rev() {
-                let position = &positions.all[k];
-                if bucket_of(position.turns_taken) != bucket {
-                    continue;
-                }
-                let next = positions.all.get(k + 1).filter(|_| position.followed);
-                to_come[k] = match next {
-                    None => f64::from(position.end - position.vp),
-                    Some(next) => {
-                        let brought = f64::from(next.vp - position.vp);
-                        match bucket_of(next.turns_taken) {
-                            b if b == bucket => brought + to_come[k + 1],
-                            b => brought + positions.value(rules, &weights[b], k + 1),
-                        }
-                    }
-                };
-                positions.features_of(rules, k, &mut features);
-                normal.add(&features, to_come[k]);
+        let to_come = &mut self.to_come;
+        let normal = &mut self.normal;
+        normal.clear();
+        // Backwards, so that a game's later positions in the bucket come first.
+        for k in (0..positions.all.len()).rev() {
+            let position = &positions.all[k];
+            if bucket_of(position.turns_taken) != bucket {
+                continue;
             }
-            let zero = vec![0.0; layout.len];
-            let prior = prior.map_or(&zero, |prior| &prior.weights[bucket]);
-            weights[bucket] = normal.solve(prior);
+            let next = positions.all.get(k + 1).filter(|_| position.followed);
+            to_come[k] = match next {
+                None => f64::from(position.end - position.vp),
+                Some(next) => {
+                    let brought = f64::from(next.vp - position.vp);
+                    match bucket_of(next.turns_taken) {
+                        b if b == bucket => brought + to_come[k + 1],
+                        b => brought + positions.value(rules, &self.weights[b], k + 1),
+                    }
+                }
+            };
+            positions.features_of(rules, k, &mut self.features);
+            normal.add(&self.features, to_come[k]);
         }
+        let zero = vec![0.0; self.layout.len];
+        let prior = prior.map_or(&zero, |prior| &prior.weights[bucket]);
+        self.weights[bucket] = normal.solve(prior);
+        self.left = bucket;
+        bucket == 0
+    }
+
+    /// The buckets of weights, and how many of them are fitted.
+    fn progress(&self) -> (u64, u64) {
+        let buckets = self.weights.len();
+        (buckets as u64, (buckets - self.left) as u64)
+    }
+
+    /// The model, once every bucket is fitted.
+    fn values(self) -> Values {
+        debug_assert_eq!(self.left, 0);
         Values {
+            layout: self.layout,
+            weights: self.weights,
+            turns_per_bucket: self.turns_per_bucket,
+        }
+    }
+}
+
+/// The models fitted in this process, each with the compilation of the rules it was fitted
+/// to: a process plays a ruleset or two (`diff` plays two versions of a game).
+type Models = Mutex<Vec<(u64, Arc<Values>)>>;
+static SEARCH_MODELS: Models = Mutex::new(Vec::new());
+static PLANNER_MODELS: Models = Mutex::new(Vec::new());
+
+fn kept(models: &[(u64, Arc<Values>)], rules: &Rules) -> Option<Arc<Values>> {
+    models
+        .iter()
+        .find(|(compilation, _)| *compilation == rules.compilation)
+        .map(|(_, values)| values.clone())
+}
+
+fn keep(models: &mut Vec<(u64, Arc<Values>)>, rules: &Rules, values: Arc<Values>) {
+    models.retain(|(compilation, _)| *compilation != rules.compilation);
+    if models.len() >= 4 {
+        models.remove(0);
+    }
+    models.push((rules.compilation, values));
+}
+
+fn keep_in(models: &Models, rules: &Rules, values: Values) {
+    let mut models = models
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    keep(&mut models, rules, Arc::new(values));
+}
+
+fn is_kept(models: &Models, rules: &Rules) -> bool {
+    let models = models
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    kept(&models, rules).is_some()
+}
+
+/// The search that plays the later rounds of games `search`'s model is fitted to.
+fn search_player(rules: &Rules, values: Arc<Values>) -> Search {
+    Search::with_values(1, rules, values)
+}
+
+/// A model being fitted a few steps at a time (a step is a game played, or a bucket of
+/// weights fitted), for a caller that says how far it has got (the playtest page's worker): it
+/// ends in the model [`Values::fit`] makes, since each game plays the same whatever was played
+/// before it.
+struct Fitting<P> {
+    player: fn(&Rules, Arc<Values>) -> P,
+    explorer: Explorer,
+    /// Each round's games: the exploring games, then each round of `player`'s.
+    rounds: Vec<Range<u64>>,
+    /// Each round's fitting work on the positions of its games played so far.
+    work: Vec<u64>,
+    /// The round being played, and its next game.
+    round: usize,
+    next: u64,
+    /// The positions of the round's games played so far.
+    positions: Positions,
+    /// The round's weights being fitted, once its games are played.
+    fit: Option<Fit>,
+    /// The model the round before fitted, and the player of this round, who values positions
+    /// with it (none in the exploring round).
+    values: Option<Arc<Values>>,
+    playing: Option<P>,
+}
+
+/// How far a round of a study has got: its games and how many are played, the buckets of
+/// weights fitted to them and how many are fitted, and the fitting's work on the positions of
+/// the games played so far (the sum of the squares of their features that are not 0: what
+/// fitting them takes is about in proportion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Round {
+    pub games: u64,
+    pub played: u64,
+    pub buckets: u64,
+    pub fitted: u64,
+    pub work: u64,
+}
+
+impl<P: Policy + Clone> Fitting<P> {
+    fn new(rules: &Rules, player: fn(&Rules, Arc<Values>) -> P) -> Fitting<P> {
+        let turns = u64::from(rules.turns.max(1));
+        let features = Layout::new(rules).len as u64;
+        let exploring = (EXPLORING_TURNS * features / turns).max(50);
+        let searching = (SEARCHING_TURNS * features / turns).max(20);
+        let rounds: Vec<Range<u64>> = std::iter::once(0..exploring)
+            .chain((0..SEARCHING_ROUNDS as u64).map(|r| {
+                let start = exploring + r * searching;
+                start..start + searching
+            }))
+            .collect();
+        let mut explorer = Explorer::default();
+        explorer.prepare(rules);
+        Fitting {
+            player,
+            explorer,
+            work: vec![0; rounds.len()],
+            rounds,
+            round: 0,
+            next: 0,
+            positions: Positions::default(),
+            fit: None,
+            values: None,
+            playing: None,
+        }
+    }
+
+    /// Takes at most `most` more steps of the round, all of one kind: games while some are
+    /// left to play, then buckets of its weights fitted to them. The model, once the last
+    /// round's is fitted.
+    fn play(&mut self, rules: &Rules, most: u64) -> Option<Values> {
+        let most = most.max(1);
+        let round = self.rounds[self.round].clone();
+        if self.next < round.end {
+            let end = round.end.min(self.next.saturating_add(most));
+            let games = self.next..end;
+            let played = match &self.playing {
+                Some(player) => Positions::play(rules, games, player, |_, _| {}),
+                None => Positions::play(rules, games, &self.explorer, Explorer::for_game),
+            };
+            self.work[self.round] += played.work();
+            self.positions.extend(played);
+            self.next = end;
+            if end == round.end {
+                self.fit = Some(Fit::new(rules, &self.positions));
+            }
+            return None;
+        }
+        let fit = self
+            .fit
+            .as_mut()
+            .expect("a round's games played are fitted");
+        let prior = self.values.as_deref();
+        let mut fitted = false;
+        for _ in 0..most {
+            fitted = fit.step(rules, &self.positions, prior);
+            if fitted {
+                break;
+            }
+        }
+        if !fitted {
+            return None;
+        }
+        let values = self.fit.take().expect("fitted").values();
+        self.positions = Positions::default();
+        self.playing = None;
+        self.round += 1;
+        if self.round == self.rounds.len() {
+            self.values = None;
+            return Some(values);
+        }
+        self.next = self.rounds[self.round].start;
+        let values = Arc::new(values);
+        self.playing = Some((self.player)(rules, values.clone()));
+        self.values = Some(values);
+        None
+    }
+
+    /// How far each round has got.
+    fn progress(&self, rules: &Rules) -> Vec<Round> {
+        let (buckets, _) = Values::buckets(rules);
+        let buckets = buckets as u64;
+        self.rounds
+            .iter()
+            .enumerate()
+            .map(|(r, games)| {
+                let (played, fitted) = match r.cmp(&self.round) {
+                    std::cmp::Ordering::Less => (games.end, buckets),
+                    std::cmp::Ordering::Equal => (
+                        self.next,
+                        self.fit.as_ref().map_or(0, |fit| fit.progress().1),
+                    ),
+                    std::cmp::Ordering::Greater => (games.start, 0),
+                };
+                Round {
+                    games: games.end - games.start,
+                    played: played - games.start,
+                    buckets,
+                    fitted,
+                    work: self.work[r],
+                }
+            })
+            .collect()
+    }
+}
+
+/// The model a bot plays a ruleset with, fitted a few games at a time, so that a caller that
+/// cannot wait (the playtest page) can say how far it has got: once fitted it is kept for the
+/// ruleset's `planner` or `search` bots, as if they had fitted it themselves.
+pub struct Study(Studying);
+
+enum Studying {
+    Planner(Fitting<Planner>),
+    Search(Fitting<Search>),
+}
+
+impl Study {
+    /// The study the bot named `bot` needs before it plays `rules`: none when its policy
+    /// fits no model, or the model is fitted already.
+    pub fn of(bot: &str, rules: &Rules) -> Option<Study> {
+        if bot == "planner" && !is_kept(&PLANNER_MODELS, rules) {
+            let fitting = Fitting::new(rules, Planner::with_values);
+            return Some(Study(Studying::Planner(fitting)));
+        }
+        if Search::from_name(bot).is_some() && !is_kept(&SEARCH_MODELS, rules) {
+            let fitting = Fitting::new(rules, search_player);
+            return Some(Study(Studying::Search(fitting)));
+        }
+        None
+    }
+
+    /// Whether this is the study the bot named `bot` needs.
+    pub fn is_for(&self, bot: &str) -> bool {
+        match self.0 {
+            Studying::Planner(_) => bot == "planner",
+            Studying::Search(_) => Search::from_name(bot).is_some(),
+        }
+    }
+
+    fn models(&self) -> &'static Models {
+        match self.0 {
+            Studying::Planner(_) => &PLANNER_MODELS,
+            Studying::Search(_) => &SEARCH_MODELS,
+        }
+    }
+
+    /// Takes at most `steps` more of the study's steps (games played, or buckets of weights
+    /// fitted; see [`Round`]): whether the model is fitted now, and kept for `rules`.
+    pub fn play(&mut self, rules: &Rules, steps: u64) -> bool {
+        let models = self.models();
+        // A bot that could not wait fitted the model itself meanwhile.
+        if is_kept(models, rules) {
+            return true;
+        }
+        let fitted = match &mut self.0 {
+            Studying::Planner(fitting) => fitting.play(rules, steps),
+            Studying::Search(fitting) => fitting.play(rules, steps),
+        };
+        fitted
+            .map(|values| keep_in(models, rules, values))
+            .is_some()
+    }
+
+    /// How far each round of the study has got, in order. The rounds after the first are
+    /// slower per game (a bot plays them, where `expected` plays the first).
+    pub fn progress(&self, rules: &Rules) -> Vec<Round> {
+        match &self.0 {
+            Studying::Planner(fitting) => fitting.progress(rules),
+            Studying::Search(fitting) => fitting.progress(rules),
+        }
+    }
+}
+
+/// The planner's model of a ruleset, as a page carries it (fitted once where the page is
+/// built, so the page's planner plays its first move at once): the weights per bucket of
+/// turns, each as the bits of its `f64` (JSON's decimals would not read back to the same
+/// number, and the planner must play as the one that fitted them), and the features and
+/// buckets they were fitted with.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    features: usize,
+    turns_per_bucket: u32,
+    weights: Vec<Vec<u64>>,
+}
+
+/// The largest weight a carried model may hold: fitted ones are VP, a few hundred at most.
+const MOST_WEIGHT: f64 = 1e9;
+
+impl Model {
+    /// The planner's model of `rules`, fitted if no model of them is kept yet.
+    pub fn planner(rules: &Rules) -> Model {
+        let values = Values::for_planner(rules);
+        Model {
+            features: values.layout.len,
+            turns_per_bucket: values.turns_per_bucket,
+            weights: values
+                .weights
+                .iter()
+                .map(|bucket| bucket.iter().map(|w| w.to_bits()).collect())
+                .collect(),
+        }
+    }
+
+    /// Keeps this model for the planner's games of `rules`, as if it had been fitted here;
+    /// refused (with the reason) when it is not a model of rules of their size.
+    pub fn carry_for_planner(self, rules: &Rules) -> Result<(), String> {
+        let layout = Layout::new(rules);
+        let (buckets, turns_per_bucket) = Values::buckets(rules);
+        if self.features != layout.len || self.turns_per_bucket != turns_per_bucket {
+            return Err(format!(
+                "a model of {} features and {} turns per bucket, where these rules have {} and {}",
+                self.features, self.turns_per_bucket, layout.len, turns_per_bucket
+            ));
+        }
+        if self.weights.len() != buckets || self.weights.iter().any(|w| w.len() != layout.len) {
+            return Err(format!(
+                "the model does not have {buckets} buckets of {} weights",
+                layout.len
+            ));
+        }
+        let weights: Vec<Vec<f64>> = self
+            .weights
+            .iter()
+            .map(|bucket| bucket.iter().map(|w| f64::from_bits(*w)).collect())
+            .collect();
+        let sound = |w: &f64| w.is_finite() && w.abs() <= MOST_WEIGHT;
+        if !weights.iter().flatten().all(sound) {
+            return Err("the model holds a weight that is no number of VP".to_string());
+        }
+        let values = Values {
             layout,
             weights,
             turns_per_bucket,
-        }
+        };
+        keep_in(&PLANNER_MODELS, rules, values);
+        Ok(())
     }
 }
 
@@ -463,14 +819,31 @@ impl Positions {
         )];
         let mut positions = Positions::default();
         for part in parts {
-            let offset = positions.ones.len() as u32;
-            positions.ones.extend(part.ones);
-            positions.all.extend(part.all.into_iter().map(|p| Position {
-                features: p.features.start + offset..p.features.end + offset,
-                ..p
-            }));
+            positions.extend(part);
         }
         positions
+    }
+
+    /// The work of fitting weights to these positions: the sum of the squares of their
+    /// features that are not 0.
+    fn work(&self) -> u64 {
+        self.all
+            .iter()
+            .map(|p| {
+                let features = u64::from(p.features.end - p.features.start) + SCALARS as u64;
+                features * features
+            })
+            .sum()
+    }
+
+    /// Adds `later`'s positions after these.
+    fn extend(&mut self, later: Positions) {
+        let offset = self.ones.len() as u32;
+        self.ones.extend(later.ones);
+        self.all.extend(later.all.into_iter().map(|p| Position {
+            features: p.features.start + offset..p.features.end + offset,
+            ..p
+        }));
     }
 
     /// The games shared out among the machine's cores (at most 8), each part's positions in
@@ -693,5 +1066,93 @@ impl Policy for Explorer {
 
     fn choose_reroll(&mut self, view: &View, rerolls: Rerolls, rng: &mut Pcg64Mcg) -> Choice {
         self.playout.choose_reroll(view, rerolls, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Rules {
+        crate::load(include_bytes!("../../tests/tiny.json")).expect("a ruleset")
+    }
+
+    #[test]
+    fn a_study_a_few_steps_at_a_time_fits_the_model_fitted_at_once() {
+        let rules = tiny();
+        let whole = Values::fit(&rules, Planner::with_values);
+        let mut study = Study::of("planner", &rules).expect("nothing fitted yet");
+        let (buckets, _) = Values::buckets(&rules);
+        let mut before = study.progress(&rules);
+        assert!(before.iter().all(|r| r.played == 0 && r.fitted == 0));
+        let mut calls = 0;
+        while !study.play(&rules, 7) {
+            calls += 1;
+            let progress = study.progress(&rules);
+            assert_eq!(progress.len(), 1 + SEARCHING_ROUNDS);
+            let (mut games, mut fits) = (0, 0);
+            for (now, was) in progress.iter().zip(&before) {
+                assert!(
+                    now.played <= now.games && now.fitted <= now.buckets,
+                    "{now:?}"
+                );
+                assert_eq!(now.buckets, buckets as u64);
+                assert!(now.played >= was.played && now.fitted >= was.fitted);
+                assert!(
+                    now.fitted == 0 || now.played == now.games,
+                    "fitted before played"
+                );
+                games += now.played - was.played;
+                fits += now.fitted - was.fitted;
+                assert_eq!(now.work > 0, now.played > 0, "{now:?}");
+            }
+            // Each call takes steps of one kind, at most 7 of them.
+            assert!((1..=7).contains(&(games + fits)) && (games == 0 || fits == 0));
+            before = progress;
+        }
+        assert!(calls > 10, "{calls} calls");
+        assert!(Study::of("planner", &rules).is_none(), "the model is kept");
+        assert_eq!(Values::for_planner(&rules).weights, whole.weights);
+    }
+
+    #[test]
+    fn a_carried_model_is_the_planners_and_one_of_other_rules_is_refused() {
+        let rules = tiny();
+        let model = Model::planner(&rules);
+        let text = serde_json::to_string(&model).unwrap();
+        let again = tiny();
+        let carried: Model = serde_json::from_str(&text).unwrap();
+        carried.carry_for_planner(&again).unwrap();
+        assert!(
+            Study::of("planner", &again).is_none(),
+            "nothing left to study"
+        );
+        let bits = |values: &Values| -> Vec<Vec<u64>> {
+            values
+                .weights
+                .iter()
+                .map(|b| b.iter().map(|w| w.to_bits()).collect())
+                .collect()
+        };
+        assert_eq!(bits(&Values::for_planner(&again)), model.weights);
+        let mut short = model.clone();
+        short.weights.pop();
+        assert!(short.carry_for_planner(&tiny()).is_err());
+        let mut wild = model.clone();
+        wild.weights[0][0] = f64::INFINITY.to_bits();
+        assert!(wild.carry_for_planner(&tiny()).is_err());
+        let mut other = model;
+        other.features += 1;
+        assert!(other.carry_for_planner(&tiny()).is_err());
+    }
+
+    #[test]
+    fn only_the_planner_and_search_study() {
+        let rules = tiny();
+        for bot in ["random", "greedy", "expected", "target:x"] {
+            assert!(Study::of(bot, &rules).is_none(), "{bot}");
+        }
+        let search = Study::of("search:8", &rules).unwrap();
+        assert!(search.is_for("search") && !search.is_for("planner"));
     }
 }

@@ -115,6 +115,7 @@ impl PageExport for Export {
                     &sheet,
                     document("cards.typ"),
                     document("die-faces.typ"),
+                    reuse,
                 ))
             },
         );
