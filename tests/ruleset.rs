@@ -170,3 +170,22 @@ fn build_writes_the_ruleset_and_a_failed_build_leaves_it_alone() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The fuzz targets start from the rulesets in fuzz/seeds/ruleset/ (and `page` opens three of
+/// them): a seed the loader refuses starts a run where no game is ever played, which a run's
+/// coverage shows only to someone who reads it. Each loads, in the format of today.
+#[test]
+fn the_fuzz_targets_seed_rulesets_load() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/ruleset");
+    let mut refused = Vec::new();
+    let mut count = 0;
+    for entry in std::fs::read_dir(&seeds).unwrap().flatten() {
+        count += 1;
+        let bytes = std::fs::read(entry.path()).unwrap();
+        if let Err(e) = safari::rules::safari_zone::engine::load(&bytes) {
+            refused.push(format!("{}: {}: {}", entry.path().display(), e.path, e.message));
+        }
+    }
+    assert!(count >= 3, "{count} seeds");
+    assert!(refused.is_empty(), "refreshed by fuzz/README.md's command:\n{}", refused.join("\n"));
+}

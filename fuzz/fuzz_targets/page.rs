@@ -57,13 +57,24 @@ enum Step {
         cut: u16,
         flips: Vec<(u16, u8)>,
     },
+    /// Some steps of a bot's study of the open ruleset (the two small ones only: the default
+    /// game's takes seconds a step).
+    Study {
+        bot: u8,
+        steps: u8,
+    },
     Raw(String),
 }
+
+/// The bots a study is asked for: the two that study, one that needs none, and no bot.
+const STUDIES: [&str; 4] = ["planner", "search", "random", "nobody"];
 
 struct Page {
     session: Session,
     boxes: Vec<String>,
     state: Option<Value>,
+    /// The ruleset open, by its place in `RULESETS`.
+    open: Option<usize>,
 }
 
 impl Page {
@@ -93,8 +104,9 @@ impl Page {
     fn step(&mut self, step: Step) {
         match step {
             Step::Open(k) => {
-                let ruleset = RULESETS[usize::from(k) % RULESETS.len()];
-                if let Ok(opened) = self.send(&json!({"op": "open", "ruleset": ruleset})) {
+                let k = usize::from(k) % RULESETS.len();
+                if let Ok(opened) = self.send(&json!({"op": "open", "ruleset": RULESETS[k]})) {
+                    self.open = Some(k);
                     self.state = None;
                     self.boxes = opened["boxes"]
                         .as_object()
@@ -183,6 +195,12 @@ impl Page {
                     let _ = self.send(&json!({"op": "log", "log": log, "upto": upto}));
                 }
             }
+            Step::Study { bot, steps } => {
+                if self.open.is_some_and(|k| k > 0) {
+                    let bot = STUDIES[usize::from(bot) % STUDIES.len()];
+                    let _ = self.send(&json!({"op": "study", "bot": bot, "steps": steps % 3}));
+                }
+            }
             Step::Raw(text) => {
                 let _ = self.send_text(&text);
             }
@@ -204,6 +222,7 @@ fuzz_target!(|steps: Vec<Step>| {
         session: Session::default(),
         boxes: Vec::new(),
         state: None,
+        open: None,
     };
     for step in steps.into_iter().take(200) {
         page.step(step);
