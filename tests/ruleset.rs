@@ -183,9 +183,18 @@ fn the_fuzz_targets_seed_rulesets_load() {
         count += 1;
         let bytes = std::fs::read(entry.path()).unwrap();
         if let Err(e) = safari::rules::safari_zone::engine::load(&bytes) {
-            refused.push(format!("{}: {}: {}", entry.path().display(), e.path, e.message));
+            refused.push(format!(
+                "{}: {}: {}",
+                entry.path().display(),
+                e.path,
+                e.message
+            ));
         }
     }
     assert!(count >= 3, "{count} seeds");
-    assert!(refused.is_empty(), "refreshed by fuzz/README.md's command:\n{}", refused.join("\n"));
+    assert!(
+        refused.is_empty(),
+        "refreshed by fuzz/README.md's command:\n{}",
+        refused.join("\n")
+    );
 }
