@@ -297,14 +297,15 @@ fn photos_group_into_the_sets_that_score_most() {
 
 #[test]
 fn at_the_end_photos_owed_are_collected_tokens_score_and_the_optional_rules_add_theirs() {
-    // Two tiles side by side: a photo between them.
-    let plain = game(&on_map(&["XX"]), &[]);
+    // Two tiles side by side, a route of two: a photo between them.
+    let mut ruleset = on_map(&["XX"]);
+    ruleset["rules"]["turn"]["route"]["tiles"] = json!(2);
+    let plain = game(&ruleset, &[]);
     let mut table = plain.start(2, 1).unwrap();
     table.set_owner(0, Some(0));
     table.set_owner(1, Some(0));
     // One photo owed (1 point as a single) and two tokens on the map.
     assert_eq!(table.scores(), vec![1 + 2, 0]);
-    let ruleset = on_map(&["XX"]);
     let terrain =
         |id: &str, game: &Game| game.rules.terrains.iter().position(|t| t == id).unwrap() as u8;
     // Wetlands: the holder of the wetter tile takes the photo; equally wet, nobody does.
@@ -500,7 +501,8 @@ fn listed_cells(message: &str) -> BTreeSet<String> {
 
 /// Over generated maps the checker's tiles on no route (SZ1102, SZ1108) are the engine's, the
 /// dice claim no other tile, and every tile on a route is claimed by the dice in some game; a
-/// map the checker finds too big for the tiles or tokens (SZ1101) the engine refuses to lay.
+/// map the checker finds too big for the tiles or tokens (SZ1101) the engine refuses to lay,
+/// and one with a tile nothing claims (SZ1108), whose games never end, it refuses to read.
 #[test]
 fn the_checker_and_the_engine_agree_on_which_tiles_the_dice_claim() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PACK);
@@ -561,7 +563,25 @@ fn the_checker_and_the_engine_agree_on_which_tiles_the_dice_claim() {
         let table = checked.table.as_ref().unwrap();
         let module = safari::rules::module(&table.manifest.rules.value).unwrap();
         let ruleset = safari::backends::table::ruleset::text(table, module);
-        let game = Game::read(ruleset.as_bytes(), &["map:generated".to_string()]).unwrap();
+        let read = Game::read(ruleset.as_bytes(), &["map:generated".to_string()]);
+        if codes.iter().any(|c| c == "SZ1108") {
+            // A tile nothing claims: the engine refuses the map, whose games never end.
+            match read {
+                Err(e) if e.path.starts_with("rules.map_layouts[") => never_ends += 1,
+                other => faults.push(format!(
+                    "variant {variant} {layout:?}: SZ1108, yet the engine says {:?}",
+                    other.err()
+                )),
+            }
+            continue;
+        }
+        let game = match read {
+            Ok(game) => game,
+            Err(e) => {
+                faults.push(format!("variant {variant} {layout:?}: the checker passes the map, the engine refuses it: {e}"));
+                continue;
+            }
+        };
         let checker_stranded: BTreeSet<String> = checked
             .diagnostics
             .iter()
@@ -589,17 +609,6 @@ fn the_checker_and_the_engine_agree_on_which_tiles_the_dice_claim() {
             faults.push(format!("variant {variant} {layout:?}: tiles on no route, checker {checker_stranded:?}, engine {engine_stranded:?}"));
         }
         stranded_maps += usize::from(!engine_stranded.is_empty());
-        if codes.iter().any(|c| c == "SZ1108") {
-            // A tile nothing claims: the game runs to the engine's bound of turns.
-            let (table, _) = play_out(&game, 2, 1, Bot::Random);
-            if table.outcome().unwrap().reason != "turn_limit" {
-                faults.push(format!(
-                    "variant {variant} {layout:?}: SZ1108, yet the game ended"
-                ));
-            }
-            never_ends += 1;
-            continue;
-        }
         // Which tiles the dice claim, over games.
         let mut by_dice = 0u64;
         for seed in 0..20 {
@@ -722,6 +731,352 @@ fn the_checker_and_the_engine_agree_on_which_bonus_faces_are_earned() {
         unearned_faces > 0 && earned_faces > 0,
         "{unearned_faces} unearned, {earned_faces} earned"
     );
+}
+
+/// The pack's ruleset with its Safari Dice's and Bonus Die's faces replaced.
+fn with_faces(mut ruleset: Value, safari: Option<Value>, bonus: Option<Value>) -> Value {
+    for die in ruleset["dice"].as_array_mut().unwrap() {
+        let faces = match die["id"].as_str().unwrap() {
+            "safari-dice" => &safari,
+            _ => &bonus,
+        };
+        if let Some(faces) = faces {
+            die["faces"] = faces.clone();
+        }
+    }
+    ruleset
+}
+
+/// Rules under which no game can end by the rules, each refused at the field that makes it
+/// so; the same rules are played when the game does not wait for every tile to be claimed.
+#[test]
+fn rules_under_which_no_game_can_end_are_refused_at_their_field() {
+    let pack = pack_ruleset;
+    let set = |mut ruleset: Value, path: &[&str], value: Value| {
+        let mut at = &mut ruleset["rules"];
+        for key in path {
+            at = &mut at[*key];
+        }
+        *at = value;
+        ruleset
+    };
+    let no_bonus = || Some(json!([6, 6, 6, 6, 6, 6]));
+    let square = on_map(&["XXXX", "XXXX", "XXXX", "XXXX"]);
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "a route of no tiles",
+            set(pack(), &["turn", "route", "tiles"], json!(0)),
+            "rules.turn.route.tiles",
+        ),
+        (
+            "a route shorter than a claim",
+            set(pack(), &["turn", "route", "tiles"], json!(1)),
+            "rules.turn.route.tiles",
+        ),
+        (
+            "a claim needs 41 tiles",
+            set(pack(), &["turn", "claim", "needs_claimable"], json!(41)),
+            "rules.turn.claim.needs_claimable",
+        ),
+        (
+            "no route shape",
+            set(pack(), &["turn", "route", "shapes"], json!([])),
+            "rules.turn.route.shapes",
+        ),
+        (
+            "only squares, of 3 tiles",
+            set(
+                set(pack(), &["turn", "route", "shapes"], json!(["square"])),
+                &["turn", "route", "tiles"],
+                json!(3),
+            ),
+            "rules.turn.route.shapes",
+        ),
+        (
+            "one Safari Die",
+            {
+                let mut r = pack();
+                r["dice"][0]["count"] = json!(1);
+                r
+            },
+            "rules.dice",
+        ),
+        (
+            "no face shows a terrain",
+            with_faces(pack(), Some(json!(["a", "b", "c", "d", "e", "f"])), None),
+            "rules.dice",
+        ),
+        (
+            "every turn",
+            set(pack(), &["end", "min_turns"], json!(5000)),
+            "rules.end.min_turns",
+        ),
+        (
+            "a map with no route",
+            on_map(&["XXX"]),
+            "rules.map_layouts[5]",
+        ),
+        (
+            "a tile on no route, no Bonus",
+            with_faces(on_map(&["XXXX", "X..."]), None, no_bonus()),
+            "rules.map_layouts[5]",
+        ),
+        (
+            "a terrain no die shows, laid every game, no Bonus",
+            with_faces(
+                square.clone(),
+                Some(json!([
+                    "scrubland",
+                    "jungle",
+                    "desert",
+                    "mountain",
+                    "savanna",
+                    "desert"
+                ])),
+                no_bonus(),
+            ),
+            "rules.dice",
+        ),
+        (
+            "fewer Travel Tokens than tiles",
+            {
+                let mut r = pack();
+                for kind in r["tokens"][1]["kinds"].as_array_mut().unwrap() {
+                    kind["count"] = json!(5);
+                }
+                r
+            },
+            "rules.travel",
+        ),
+    ];
+    assert_eq!(pack()["tokens"][1]["id"], "travel-tokens");
+    assert_eq!(pack()["dice"][0]["id"], "safari-dice");
+    for (case, ruleset, path) in cases {
+        let error = match Game::read(ruleset.to_string().as_bytes(), &[]) {
+            Err(error) => error,
+            Ok(_) => panic!("{case}: read"),
+        };
+        assert_eq!(error.path, path, "{case}: {error}");
+        assert!(
+            error.message.contains("could end by its rules")
+                || error.message.contains("past the engine's limit"),
+            "{case}: {error}"
+        );
+        // A game that does not wait for every tile ends after its turns, claims or not.
+        if path != "rules.end.min_turns" {
+            let ends_by_turns = set(ruleset, &["end", "every_tile_claimed"], json!(false));
+            let game = game(&ends_by_turns, &[]);
+            let (table, _) = play_out(&game, 2, 1, Bot::Random);
+            assert_eq!(
+                table.outcome().unwrap().reason,
+                "every_tile_claimed",
+                "{case}"
+            );
+        }
+    }
+    // What can still end is read: a terrain no die shows but a Bonus may claim; one only
+    // some games lay on the map; the most turns that fit the limit (4 players, 2,500 each).
+    for (case, ruleset) in [
+        (
+            "a Bonus claims what no die shows",
+            with_faces(
+                square.clone(),
+                Some(json!([
+                    "scrubland",
+                    "jungle",
+                    "desert",
+                    "mountain",
+                    "savanna",
+                    "desert"
+                ])),
+                None,
+            ),
+        ),
+        (
+            "some games set every marsh aside",
+            with_faces(
+                on_map(&["XXXXX", "XXXXX", "XXXXX"]),
+                Some(json!([
+                    "scrubland",
+                    "jungle",
+                    "desert",
+                    "mountain",
+                    "savanna",
+                    "desert"
+                ])),
+                no_bonus(),
+            ),
+        ),
+        (
+            "2,500 turns each",
+            set(pack(), &["end", "min_turns"], json!(2500)),
+        ),
+    ] {
+        assert!(
+            Game::read(ruleset.to_string().as_bytes(), &[]).is_ok(),
+            "{case}"
+        );
+    }
+}
+
+/// Over generated dice, routes, Bonus Dice and Travel Tokens, the rules the engine refuses as
+/// never ending are content the checker refuses (SZ1103, SZ1104, SZ1107, SZ1108), and content
+/// it refuses because no turn claims (SZ1104) or a tile is never claimed (SZ1108) the engine
+/// refuses too: checker and engine agree on which games can end.
+#[test]
+fn the_checker_and_the_engine_agree_on_which_games_can_end() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PACK);
+    let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+    let components = std::fs::read_to_string(dir.join("components.toml")).unwrap();
+    let maps = std::fs::read_to_string(dir.join("maps.toml"))
+        .unwrap()
+        .replace("front = \"map-front.typ\"\n", "");
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let (mut refused, mut played, mut faults) = (0, 0, Vec::new());
+    for variant in 0..48 {
+        let dice = rng.random_range(1..=4u32);
+        let route = rng.random_range(1..=6u32);
+        let bonus: Vec<u32> = (0..6).map(|_| rng.random_range(1..=9)).collect();
+        let tokens = [6u32, 10, 18][variant % 3];
+        let terrains = if rng.random_bool(0.3) {
+            "faces = [\"scrubland\", \"jungle\", \"desert\", \"mountain\", \"savanna\", \"desert\"]"
+        } else {
+            "faces = [\"scrubland\", \"jungle\", \"desert\", \"mountain\", \"savanna\", \"marsh\"]"
+        };
+        let text = components
+            .replace(
+                "count = 4\nfaces = [\"scrubland\", \"jungle\", \"desert\", \"mountain\", \"savanna\", \"marsh\"]",
+                &format!("count = {dice}\n{terrains}"),
+            )
+            .replace("faces = [1, 2, 2, 3, 3, 4]", &format!("faces = {bonus:?}"))
+            .replace("count = 18 }", &format!("count = {tokens} }}"));
+        let mut folder = GameFolder::in_memory();
+        folder.add_source(
+            "game.toml".to_string(),
+            manifest.replace("[play]\n", &format!("[play]\nroute = {route}\n")),
+        );
+        folder.add_source("components.toml".to_string(), text);
+        folder.add_source("maps.toml".to_string(), maps.clone());
+        let checked = safari::check(&mut folder);
+        let errors: BTreeSet<String> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == safari::diag::Severity::Error)
+            .map(|d| d.code.to_string())
+            .collect();
+        let table = checked.table.as_ref().unwrap();
+        let module = safari::rules::module(&table.manifest.rules.value).unwrap();
+        let ruleset = safari::backends::table::ruleset::text(table, module);
+        let read = Game::read(ruleset.as_bytes(), &[]);
+        let engine_refuses = read
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.message.contains("could end by its rules"));
+        let content_refused = ["SZ1103", "SZ1104", "SZ1107", "SZ1108"]
+            .iter()
+            .any(|c| errors.contains(*c));
+        let never_claims = errors.contains("SZ1104") || errors.contains("SZ1108");
+        let case = format!(
+            "variant {variant}: {dice} dice, route {route}, Bonus Die {bonus:?}, {tokens} tokens, {terrains}"
+        );
+        if engine_refuses && !content_refused {
+            faults.push(format!(
+                "{case}: the engine refuses what the checker passes: {:?}",
+                read.as_ref().err()
+            ));
+        }
+        if never_claims && !engine_refuses {
+            faults.push(format!(
+                "{case}: the checker says {errors:?}, the engine {:?}",
+                read.as_ref().err()
+            ));
+        }
+        if engine_refuses {
+            refused += 1;
+        } else if read.is_ok() {
+            played += 1;
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    assert!(
+        refused > 0 && played > 0,
+        "{refused} refused, {played} read"
+    );
+}
+
+/// Content past what the engine plays (a route of more than 9 tiles; a map with more ways for
+/// a turn to claim than it tries a roll against) is refused by the checker (SZ0005) as the
+/// engine refuses its ruleset, in the engine's words.
+#[test]
+fn the_checker_refuses_maps_and_routes_the_engine_does_not_play() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PACK);
+    let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+    let components = std::fs::read_to_string(dir.join("components.toml")).unwrap();
+    let maps = std::fs::read_to_string(dir.join("maps.toml"))
+        .unwrap()
+        .replace("front = \"map-front.typ\"\n", "");
+    let cards_at = maps.find("[[deck.card]]").unwrap();
+    let big = format!(
+        "{}[[deck.card]]\nid = \"big\"\ntitle = \"Big\"\nlayout = [{}]\n",
+        &maps[..cards_at],
+        ["\"XXXXXXXX\""; 8].join(", ")
+    );
+    for (case, route, dice, maps, says) in [
+        (
+            "a route of 10 tiles",
+            10,
+            4,
+            maps.clone(),
+            "routes of at most 9 tiles",
+        ),
+        (
+            "squares of 9 tiles on 8 by 8",
+            9,
+            8,
+            big,
+            "maps of at most 2,000",
+        ),
+    ] {
+        let mut folder = GameFolder::in_memory();
+        folder.add_source(
+            "game.toml".to_string(),
+            manifest.replace("[play]\n", &format!("[play]\nroute = {route}\n")),
+        );
+        folder.add_source(
+            "components.toml".to_string(),
+            components.replace(
+                "count = 4\nfaces = [\"scrubland\"",
+                &format!("count = {dice}\nfaces = [\"scrubland\""),
+            ),
+        );
+        folder.add_source("maps.toml".to_string(), maps);
+        let checked = safari::check(&mut folder);
+        let limit: Vec<&safari::diag::Diagnostic> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.to_string() == "SZ0005")
+            .collect();
+        assert_eq!(
+            limit.len(),
+            1,
+            "{case}: {:?}",
+            checked
+                .diagnostics
+                .iter()
+                .map(|d| &d.message)
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            limit[0].message.contains(says),
+            "{case}: {}",
+            limit[0].message
+        );
+        let table = checked.table.as_ref().unwrap();
+        let module = safari::rules::module(&table.manifest.rules.value).unwrap();
+        let ruleset = safari::backends::table::ruleset::text(table, module);
+        let refused = Game::read(ruleset.as_bytes(), &[]).err().unwrap();
+        assert!(refused.message.contains(says), "{case}: {refused}");
+    }
 }
 
 /// `safari sim` on DiceAFARI with its optional rules, and `safari diff` of two versions, as a

@@ -24,6 +24,7 @@ mod diff;
 mod diff_renames;
 mod docs;
 mod engine;
+mod family_bounds;
 mod family_page;
 mod flood;
 mod gamewright;

@@ -2,6 +2,7 @@
 //! (`safari_engine::family`): played by the family's bots from the ruleset `build` writes.
 
 use safari_engine::family::bots::{self, Bot};
+use safari_engine::family::ruleset::thousands;
 use safari_engine::family::sim::{self, Report};
 use safari_engine::family::{self, any};
 
@@ -177,6 +178,15 @@ pub(crate) fn render(report: &Report, variants: &[String]) -> String {
         report.seed
     );
     for table in &report.tables {
+        if table.games == 0 {
+            // Stopped in its first game: only why.
+            out += &format!("{}: no game played\n", table.seats.join(", "));
+            for line in bounds_met(table) {
+                out += &format!("  {line}\n");
+            }
+            out += "\n";
+            continue;
+        }
         out += &format!(
             "{}{}: {} games, {:.0} actions on average (at most {})\n",
             table.seats.join(", "),
@@ -217,16 +227,45 @@ pub(crate) fn render(report: &Report, variants: &[String]) -> String {
             })
             .collect();
         out += &format!(
-            "  ends: {}; {} shared wins\n\n",
+            "  ends: {}; {} shared wins\n",
             ends.join(", "),
             table.shared
         );
+        for line in bounds_met(table) {
+            out += &format!("  {line}\n");
+        }
+        out += "\n";
     }
     out += "Findings:\n";
     for line in findings(report) {
         out += &format!("- {line}\n");
     }
     out
+}
+
+/// What the engine's bounds did to a table's games: games the rules did not end, which the
+/// engine ended at its limit of turns; bots' moves their bound of work cut short; and why the
+/// table stopped early.
+fn bounds_met(table: &sim::TableReport) -> Vec<String> {
+    let mut lines = Vec::new();
+    if table.at_turn_limit > 0 {
+        lines.push(format!(
+            "{} of {} games ran to the engine's limit of {} turns: the rules did not end them",
+            table.at_turn_limit,
+            table.games,
+            thousands(family::MOST_TURNS.into())
+        ));
+    }
+    if table.moves_cut_short > 0 {
+        lines.push(format!(
+            "{} bot moves were cut short by the bound on a move's work (a search of fewer playouts, a greedy look less far ahead)",
+            table.moves_cut_short
+        ));
+    }
+    if let Some(why) = &table.stopped {
+        lines.push(format!("{why}."));
+    }
+    lines
 }
 
 /// What the tables say together: the first seat's edge between equal bots, what a better
@@ -245,7 +284,7 @@ pub(crate) fn findings(report: &Report) -> Vec<String> {
                 percent(fair)
             ));
         }
-        if !same && table.rotate {
+        if !same && table.rotate && table.games > 0 {
             let (best, share) = table
                 .wins_by_bot
                 .iter()
@@ -260,9 +299,29 @@ pub(crate) fn findings(report: &Report) -> Vec<String> {
             ));
         }
     }
-    if report.never_used.is_empty() {
+    let at_limit: u64 = report.tables.iter().map(|t| t.at_turn_limit).sum();
+    if at_limit > 0 {
+        let games: u64 = report.tables.iter().map(|t| t.games).sum();
+        lines.push(format!(
+            "The rules did not end {at_limit} of {games} games: the engine ended them at its limit of {} turns, so their scores and winners are not the game's.",
+            thousands(family::MOST_TURNS.into())
+        ));
+    }
+    let stopped = report.tables.iter().filter(|t| t.stopped.is_some()).count();
+    match (stopped, report.tables.len()) {
+        (0, _) => {}
+        (1, 1) => lines.push(
+            "The table stopped before playing every game asked for (said above): its numbers rest on fewer games.".to_string(),
+        ),
+        (stopped, tables) => lines.push(format!(
+            "{stopped} of {tables} tables stopped before playing every game asked for (said above): their numbers rest on fewer games."
+        )),
+    }
+    // With no game played, no component could have played a part.
+    let played = report.tables.iter().any(|t| t.games > 0);
+    if played && report.never_used.is_empty() {
         lines.push("Every component played a part in some game.".to_string());
-    } else {
+    } else if played {
         lines.push(format!(
             "Never part of a game: {}.",
             report.never_used.join(", ")
@@ -355,9 +414,15 @@ pub(crate) fn diff(
             .collect();
         out += &format!("  ends: {}\n", ends.join(", "));
         out += &format!(
-            "  actions per game: {:.0} → {:.0}\n\n",
+            "  actions per game: {:.0} → {:.0}\n",
             a.mean_actions, b.mean_actions
         );
+        for (version, table) in [("old", a), ("new", b)] {
+            if let Some(why) = &table.stopped {
+                out += &format!("  {version}: {why}\n");
+            }
+        }
+        out += "\n";
     }
     let newly: Vec<&String> = after
         .never_used

@@ -19,6 +19,7 @@ use super::Rules;
 use crate::components::params::ANY_COUNT;
 use crate::components::{DieFace, Key, KeyKind, Table};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use safari_engine::family::diceafari as diceafari_engine;
 
 pub(crate) struct DiceAfari;
 
@@ -188,7 +189,7 @@ const RULINGS: &[(&str, &str)] = &[
     ),
     (
         "When exactly does the game end?",
-        "At the end of the first turn (its photo included) after which every tile holds a Travel Token and every player has had `min-turns` turns. The engine ends any game after 10,000 turns (`turn_limit`).",
+        "At the end of the first turn (its photo included) after which every tile holds a Travel Token and every player has had `min-turns` turns. The engine ends any game after 10,000 turns (`engine_turn_limit`), and refuses rules under which it can see that no game would end sooner.",
     ),
     (
         "How are photos grouped into sets?",
@@ -220,9 +221,13 @@ impl Rules for DiceAfari {
             return;
         };
         let turn = Turn::of(table, &params);
+        let route_played = route_within_the_engine(table, &params, diagnostics);
         let mut unclaimable = false;
         for card in 0..table.decks[params.maps].cards.len() {
             unclaimable |= map(table, &params, &turn, card, diagnostics);
+            if route_played {
+                map_within_the_engine(table, &params, card, diagnostics);
+            }
         }
         terrains(table, &params, diagnostics);
         claims::check_claiming(table, &params, &turn, unclaimable, diagnostics);
@@ -445,6 +450,63 @@ fn square_side(n: u32) -> Option<u32> {
 
 fn cell_name((column, row): (usize, usize)) -> String {
     crate::components::Cell { column, row }.name()
+}
+
+/// SZ0005 when the route is longer than the engine plays (`safari_engine::family::diceafari`);
+/// true when it is not.
+fn route_within_the_engine(table: &Table, params: &Params, diagnostics: &mut Diagnostics) -> bool {
+    let dice = table.dice[params.dice].count;
+    let Some(why) = diceafari_engine::beyond_limits(&[], params.route, dice) else {
+        return true;
+    };
+    diagnostics.push(
+        Diagnostic::error(
+            Code::LimitExceeded,
+            format!("a route of {} tiles: {why}", params.route),
+        )
+        .with_primary(claims::route_origin(table), "this route")
+        .with_help("shorten the route: the rulebook's is 4 tiles"),
+    );
+    false
+}
+
+/// SZ0005 when a map card is more than the engine plays: too many tiles, or too many ways
+/// for one turn to claim tiles of it (every roll is tried against each), so that a map the
+/// checker passes is one the playtest page and `sim` read.
+fn map_within_the_engine(
+    table: &Table,
+    params: &Params,
+    index: usize,
+    diagnostics: &mut Diagnostics,
+) {
+    let card = &table.decks[params.maps].cards[index];
+    let Some(shape) = Shape::of(card) else {
+        return;
+    };
+    let tiles: Vec<[u32; 2]> = shape
+        .tiles()
+        .iter()
+        .map(|&(c, r)| {
+            [
+                c.try_into().unwrap_or(u32::MAX),
+                r.try_into().unwrap_or(u32::MAX),
+            ]
+        })
+        .collect();
+    let dice = table.dice[params.dice].count;
+    if let Some(why) = diceafari_engine::beyond_limits(&tiles, params.route, dice) {
+        diagnostics.push(
+            Diagnostic::error(
+                Code::LimitExceeded,
+                format!(
+                    "the map `{}` is more than the engine plays: {why}",
+                    card.id.value
+                ),
+            )
+            .with_primary(card.origin, "this map")
+            .with_help("make the map smaller, or the route shorter"),
+        );
+    }
 }
 
 /// Checks one map card; true when it has a tile nothing can ever claim (SZ1108).

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::bots::Bot;
+use super::bots::{Bot, Decision};
 use super::ruleset::{self, Components};
 use super::session::{Session, Taken};
 use super::{Outcome, Play, Start, diceafari, gamewright, tricky_safari};
@@ -43,6 +43,7 @@ pub trait Game {
     /// The seat to move takes this action (JSON as `legal` gives it).
     fn take(&mut self, action: &Value) -> Result<(), String>;
     /// The bot to move takes its action; what it did, in words, or `None` if no bot is to move.
+    /// A decision its bound of work cut short says so in brackets.
     fn bot_step(&mut self) -> Option<String>;
     /// What a bot would do for the seat to move, in words (a hint).
     fn hint(&self, bot: &str) -> Result<Value, String>;
@@ -103,6 +104,14 @@ impl<S: Start + Clone + 'static> Rules for S {
     }
 }
 
+/// A bot's action in words, and why it decided on less than it would have, if it did.
+fn said<A>(action: String, decision: &Decision<A>) -> String {
+    match &decision.cut_short {
+        None => action,
+        Some(why) => format!("{action} ({why})"),
+    }
+}
+
 impl<S: Start + 'static> Game for Session<S> {
     fn to_move(&self) -> Option<usize> {
         self.table().to_move()
@@ -130,16 +139,17 @@ impl<S: Start + 'static> Game for Session<S> {
     }
     fn bot_step(&mut self) -> Option<String> {
         let before = self.table().clone();
-        let action = self.play_bot()?;
-        Some(before.describe(action))
+        let decision = self.play_bot_decision()?;
+        Some(said(before.describe(decision.action), &decision))
     }
     fn hint(&self, bot: &str) -> Result<Value, String> {
         let bot = Bot::by_name(bot).ok_or_else(|| format!("unknown bot `{bot}`"))?;
         if self.table().to_move().is_none() {
             return Err("the game is over".to_string());
         }
-        let action = self.bot_choice(bot);
-        Ok(json!({ "action": action, "says": self.table().describe(action) }))
+        let decision = self.bot_decision(bot);
+        let says = said(self.table().describe(decision.action), &decision);
+        Ok(json!({ "action": decision.action, "says": says }))
     }
     fn undo(&mut self) -> bool {
         Session::undo(self)

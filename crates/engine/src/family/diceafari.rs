@@ -18,8 +18,8 @@ use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::json;
 
-use super::ruleset::{self, Components};
-use super::{Outcome, Play, Start};
+use super::ruleset::{self, Components, thousands};
+use super::{ENGINE_TURN_LIMIT, MOST_TURNS, Outcome, Play, Start};
 use crate::LoadError;
 
 /// The module id in `game.rules`.
@@ -37,9 +37,10 @@ const MOST_TERRAINS: usize = 64;
 const MOST_ROLLS: u32 = 100;
 /// The most tiles, photo tokens or die faces a game has, and the most maps.
 const MOST_PARTS: u64 = 1_000;
-/// Turns after which any game ends (`turn_limit`): a map whose tiles are never all claimed
-/// would otherwise go on for ever.
-const MOST_TURNS: u32 = 10_000;
+/// The most claims (sets of tiles one turn may claim) a map allows: every roll is tried
+/// against each, so this bounds what a roll costs. A whole map of 8 by 8 tiles with the
+/// rulebook's routes allows 597; the rulebook's maps some 100.
+const MOST_CLAIMS: usize = 2_000;
 /// Rounds of rolling for the first player before the first of those still tied starts.
 const MOST_FIRST_ROLLS: u32 = 100;
 const NOBODY: u8 = u8::MAX;
@@ -280,6 +281,8 @@ pub struct MapInfo {
     claims: Vec<u64>,
     /// The tiles that lie on some route.
     pub on_route: u64,
+    /// The spaces beside each tile.
+    beside: Vec<Vec<u8>>,
 }
 
 impl MapInfo {
@@ -372,16 +375,36 @@ impl MapInfo {
         }
         claims.sort_unstable_by_key(|m| (m.count_ones(), *m));
         claims.dedup();
+        if claims.len() > MOST_CLAIMS {
+            return Err(ruleset::fault(
+                path,
+                format!(
+                    "the map allows {} claims (sets of tiles one turn may claim); the engine plays maps of at most {}",
+                    thousands(claims.len() as u64),
+                    thousands(MOST_CLAIMS as u64)
+                ),
+            ));
+        }
         let columns = cells.iter().map(|c| c.0 + 1).max().unwrap_or(0);
         let rows = cells.iter().map(|c| c.1 + 1).max().unwrap_or(0);
         Ok(MapInfo {
             card: layout.card.clone(),
-            cells,
             columns,
             rows,
-            spaces,
             claims,
             on_route,
+            beside: (0..cells.len())
+                .map(|tile| {
+                    (0..spaces.len() as u8)
+                        .filter(|&s| {
+                            let (a, b) = spaces[s as usize];
+                            usize::from(a) == tile || usize::from(b) == tile
+                        })
+                        .collect()
+                })
+                .collect(),
+            cells,
+            spaces,
         })
     }
 
@@ -391,6 +414,27 @@ impl MapInfo {
         let letter = char::from(b'a' + column % 26);
         format!("{letter}{}", u32::from(row) + 1)
     }
+}
+
+/// Why the engine does not play a map, if it does not: more tiles than it plays, or a route
+/// longer, or more claims (sets of tiles one turn may claim, with a route of `route` tiles,
+/// lines and, when `route` is a square number, squares, and `dice` Safari Dice). The content
+/// checker holds each map card to it, so that what it passes the engine reads.
+pub fn beyond_limits(tiles: &[[u32; 2]], route: u32, dice: u32) -> Option<String> {
+    if route > MOST_ROUTE {
+        return Some(format!(
+            "the engine plays routes of at most {MOST_ROUTE} tiles"
+        ));
+    }
+    let layout = LayoutWritten {
+        card: String::new(),
+        tiles: tiles.to_vec(),
+        photo_spaces: Vec::new(),
+    };
+    let shapes = [RouteShape::Line, RouteShape::Square];
+    MapInfo::read(&layout, "", route, &shapes, true, dice.min(route))
+        .err()
+        .map(|e| e.message)
 }
 
 /// The tiles of a mask, lowest first.
@@ -414,21 +458,14 @@ fn hangs_together(mask: u64, neighbours: &[u64]) -> bool {
     }
 }
 
-/// The map's routes: every line of `length` tiles across or down, and every square when the
-/// length is a square number, whole on the map.
-fn routes(cells: &[(u8, u8)], length: u32, shapes: &[RouteShape]) -> Vec<u64> {
-    let at = |c: i32, r: i32| {
-        cells
-            .iter()
-            .position(|&cell| (i32::from(cell.0), i32::from(cell.1)) == (c, r))
-    };
-    let span = |c: i32, r: i32, offsets: &[(i32, i32)]| {
-        offsets.iter().try_fold(0u64, |mask, &(dc, dr)| {
-            at(c + dc, r + dr).map(|i| mask | (1 << i))
-        })
-    };
+/// The shapes of a route of `length` tiles, as offsets from its top left tile: a line across
+/// and a line down, and a square when the length is a square number above 1.
+fn route_patterns(length: u32, shapes: &[RouteShape]) -> Vec<Vec<(i32, i32)>> {
     let n = length as i32;
     let mut patterns: Vec<Vec<(i32, i32)>> = Vec::new();
+    if n == 0 {
+        return patterns;
+    }
     if shapes.contains(&RouteShape::Line) {
         patterns.push((0..n).map(|k| (k, 0)).collect());
         patterns.push((0..n).map(|k| (0, k)).collect());
@@ -441,6 +478,22 @@ fn routes(cells: &[(u8, u8)], length: u32, shapes: &[RouteShape]) -> Vec<u64> {
                 .collect(),
         );
     }
+    patterns
+}
+
+/// The map's routes: every route shape whole on the map.
+fn routes(cells: &[(u8, u8)], length: u32, shapes: &[RouteShape]) -> Vec<u64> {
+    let at = |c: i32, r: i32| {
+        cells
+            .iter()
+            .position(|&cell| (i32::from(cell.0), i32::from(cell.1)) == (c, r))
+    };
+    let span = |c: i32, r: i32, offsets: &[(i32, i32)]| {
+        offsets.iter().try_fold(0u64, |mask, &(dc, dr)| {
+            at(c + dc, r + dr).map(|i| mask | (1 << i))
+        })
+    };
+    let patterns = route_patterns(length, shapes);
     let mut found: Vec<u64> = Vec::new();
     for &(c, r) in cells {
         for pattern in &patterns {
@@ -671,7 +724,7 @@ impl Rules {
             components.game.players[0] as usize,
             components.game.players[1] as usize,
         );
-        Ok(Rules {
+        let rules = Rules {
             name: components.game.name.clone(),
             players: (min, max),
             terrain_labels: terrains.iter().map(|t| components.label(t)).collect(),
@@ -707,7 +760,238 @@ impl Rules {
                 exclusive_coverage: scoring.exclusive_coverage,
                 wetness,
             },
-        })
+        };
+        rules.refuse_endless(&turn.route.shapes)?;
+        Ok(rules)
+    }
+
+    /// Refuses rules under which no game can end by its rules, where the rules alone decide
+    /// it: every player's turns past the engine's limit; and, when the game waits for every
+    /// tile to be claimed, whatever leaves a tile of a map in play unclaimed in every game (no
+    /// turn can claim, a map with no route, a tile on no route with no Bonus to claim it,
+    /// fewer Travel Tokens than tiles). The content checker holds content to the same
+    /// (SZ1104, SZ1107, SZ1108). What only play decides, the bots' bounds and `sim` meet.
+    fn refuse_endless(&self, shapes: &[RouteShape]) -> Result<(), LoadError> {
+        let Some((fewest, most)) = self.seatable() else {
+            return Ok(());
+        };
+        let turns = most as u64 * u64::from(self.end.min_turns);
+        if turns > u64::from(MOST_TURNS) {
+            return Err(ruleset::past_most_turns(
+                "rules.end.min_turns",
+                format!(
+                    "each of {most} players has had {} turns",
+                    thousands(self.end.min_turns.into())
+                ),
+                turns,
+            ));
+        }
+        if !self.end.every_tile_claimed {
+            return Ok(());
+        }
+        let maps: Vec<(usize, &MapInfo)> = self
+            .maps
+            .iter()
+            .enumerate()
+            .filter(|&(i, map)| self.map_choice.is_none_or(|c| c == i) && !map.cells.is_empty())
+            .collect();
+        if maps.is_empty() {
+            return Ok(());
+        }
+        self.refuse_turns_that_never_claim(shapes)?;
+        let several = maps.len() > 1;
+        for (i, map) in maps {
+            // With several maps in play, games on the others may still end.
+            let on_it = if several {
+                format!(" on the map `{}`", map.card)
+            } else {
+                String::new()
+            };
+            self.refuse_map_never_claimed(&format!("rules.map_layouts[{i}]"), map, &on_it)?;
+            let tokens: u64 = self.colours[..fewest]
+                .iter()
+                .map(|c| u64::from(c.count))
+                .sum();
+            if tokens < map.cells.len() as u64 {
+                return Err(ruleset::never_ends(
+                    "rules.travel",
+                    format!(
+                        "{fewest} players have {tokens} Travel Tokens in all, fewer than the {} tiles of the map `{}`, so its tiles are never all claimed",
+                        map.cells.len(),
+                        map.card
+                    ),
+                    &format!("no game of {fewest} players{on_it}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The fewest and most players a game can start with: the range of players, as far as
+    /// there are colours of Travel Tokens.
+    fn seatable(&self) -> Option<(usize, usize)> {
+        let fewest = self.players.0.max(1);
+        let most = self
+            .players
+            .1
+            .min(self.colours.len())
+            .min(usize::from(NOBODY) - 1);
+        (fewest <= most).then_some((fewest, most))
+    }
+
+    /// The most tiles one turn claims: one a Safari Die, all on one route.
+    fn most_claimed(&self) -> u32 {
+        self.dice.min(self.route)
+    }
+
+    /// Refuses rules under which no turn ever claims a tile: a turn may claim only when it
+    /// could claim `needs_claimable` tiles, each on a Safari Die showing its terrain, all on
+    /// one route.
+    fn refuse_turns_that_never_claim(&self, shapes: &[RouteShape]) -> Result<(), LoadError> {
+        let (needs, route, dice) = (self.needs_claimable, self.route, self.dice);
+        let never = "no turn can claim a tile";
+        if route == 0 {
+            return Err(ruleset::never_ends(
+                "rules.turn.route.tiles",
+                format!("a route of 0 tiles holds none: {never}"),
+                "no game",
+            ));
+        }
+        if route_patterns(route, shapes).is_empty() {
+            return Err(ruleset::never_ends(
+                "rules.turn.route.shapes",
+                format!(
+                    "no shape of route holds {route} tiles (`line` does, and `square` when the number is a square above 1): {never}"
+                ),
+                "no game",
+            ));
+        }
+        let most = self.most_claimed();
+        if needs > most {
+            let (path, why) = if needs > route && needs > dice {
+                (
+                    "rules.turn.claim.needs_claimable",
+                    format!(
+                        "a turn may claim only when it could claim {needs} tiles, and a turn claims at most {most} (a tile a Safari Die, of {dice}; a route's {route} tiles)"
+                    ),
+                )
+            } else if route < needs {
+                (
+                    "rules.turn.route.tiles",
+                    format!(
+                        "a route of {route} tiles is fewer than the {needs} a turn must be able to claim"
+                    ),
+                )
+            } else {
+                (
+                    "rules.dice",
+                    format!(
+                        "{dice} Safari Dice claim fewer than the {needs} tiles a turn must be able to claim (a tile a die)"
+                    ),
+                )
+            };
+            return Err(ruleset::never_ends(
+                path,
+                format!("{why}: {never}"),
+                "no game",
+            ));
+        }
+        let shown = self
+            .tile_bag
+            .iter()
+            .filter(|&&terrain| self.dice_faces.iter().any(|(_, t)| *t == Some(terrain)))
+            .count();
+        if shown < needs as usize {
+            return Err(ruleset::never_ends(
+                "rules.dice",
+                format!(
+                    "the Safari Dice's faces show the terrains of {shown} Safari Tiles, fewer than the {needs} a turn must be able to claim: {never}"
+                ),
+                "no game",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a map some tile of which no turn ever claims: a map with no route; or, when no
+    /// face of the Bonus Die is ever earned (a Bonus claims any tile), a tile on no route, or a
+    /// tile of a terrain no Safari Die shows that every game lays on the map. `on_it` names
+    /// the map when it is one of several in play.
+    fn refuse_map_never_claimed(
+        &self,
+        path: &str,
+        map: &MapInfo,
+        on_it: &str,
+    ) -> Result<(), LoadError> {
+        let games = format!("no game{on_it}");
+        if map.on_route == 0 {
+            return Err(ruleset::never_ends(
+                path,
+                format!(
+                    "the map `{}` has no route of {} tiles, so no turn claims a tile of it",
+                    map.card, self.route
+                ),
+                &games,
+            ));
+        }
+        let most = self.most_claimed();
+        let bonus_earned = self
+            .bonus_faces
+            .iter()
+            .flatten()
+            .any(|&n| (1..=most).contains(&n));
+        if bonus_earned {
+            return Ok(());
+        }
+        let no_bonus = format!(
+            "which only a Bonus claims, and no face of the Bonus Die is earned (a turn claims 1 to {most} tiles), so they are never claimed"
+        );
+        let all = if map.cells.len() == MOST_TILES {
+            u64::MAX
+        } else {
+            (1u64 << map.cells.len()) - 1
+        };
+        let off_route = all & !map.on_route;
+        if off_route != 0 {
+            let cells: Vec<String> = bits(off_route).map(|t| map.cell_name(t as u8)).collect();
+            return Err(ruleset::never_ends(
+                path,
+                format!(
+                    "the map `{}` has tiles on no route ({}), {}",
+                    map.card,
+                    cells.join(", "),
+                    no_bonus
+                ),
+                &games,
+            ));
+        }
+        // The tiles laid are drawn from the bag; those left over are set aside.
+        let set_aside = self.tile_bag.len().saturating_sub(map.cells.len());
+        for (terrain, label) in self.terrain_labels.iter().enumerate() {
+            let shown = self
+                .dice_faces
+                .iter()
+                .any(|(_, t)| *t == Some(terrain as u8));
+            let tiles = self
+                .tile_bag
+                .iter()
+                .filter(|&&t| usize::from(t) == terrain)
+                .count();
+            if !shown && tiles > set_aside {
+                return Err(ruleset::never_ends(
+                    "rules.dice",
+                    format!(
+                        "no face of the Safari Dice shows {label}, and every game lays some of its {tiles} tiles on the map `{}` ({} of the {} Safari Tiles), {}",
+                        map.card,
+                        map.cells.len(),
+                        self.tile_bag.len(),
+                        no_bonus
+                    ),
+                    &games,
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// What a collection of photos scores, grouped as best it can be: some Tourist Sets (one
@@ -820,6 +1104,7 @@ impl Start for Game {
             bonuses: Vec::new(),
             rng,
             over: None,
+            work: 0,
         };
         table.begin_turn();
         Ok(table)
@@ -954,6 +1239,8 @@ pub struct Table {
     bonuses: Vec<u32>,
     rng: Pcg64Mcg,
     over: Option<&'static str>,
+    /// Claims and re-rolls tried so far ([`Play::work`]).
+    work: u64,
 }
 
 impl Table {
@@ -1110,6 +1397,7 @@ impl Table {
         while self.over.is_none() {
             match self.phase {
                 Phase::Rolling => {
+                    self.work += self.roll_work();
                     if self.can_claim() || self.can_reroll() {
                         return;
                     }
@@ -1136,6 +1424,12 @@ impl Table {
                 }
             }
         }
+    }
+
+    /// What a roll costs to look at: every claim of the map tried against the dice, here and
+    /// again when the actions are listed, and every way to re-roll them.
+    fn roll_work(&self) -> u64 {
+        2 * self.map().claims.len() as u64 + (1u64 << self.dice.len())
     }
 
     fn can_reroll(&self) -> bool {
@@ -1252,7 +1546,7 @@ impl Table {
         if turns_done && (!end.every_tile_claimed || self.all_claimed()) {
             self.over = Some("every_tile_claimed");
         } else if self.turn >= MOST_TURNS {
-            self.over = Some("turn_limit");
+            self.over = Some(ENGINE_TURN_LIMIT);
         }
         self.seat = (seat + 1) % self.held.len();
     }
@@ -1576,16 +1870,28 @@ impl Play for Table {
             .filter(|&(_, &o)| o == seat)
             .fold(0u64, |m, (t, _)| m | (1 << t));
         let info = self.map();
-        // Photos that lie between two of the seat's tiles once it holds `tiles` too.
+        let photo_between = |space: u8, held: u64| {
+            let (a, b) = info.spaces[space as usize];
+            self.photos[space as usize].is_some() && held & (1 << a) != 0 && held & (1 << b) != 0
+        };
+        let already = (0..info.spaces.len() as u8)
+            .filter(|&space| photo_between(space, mine))
+            .count() as u32;
+        // Photos that lie between two of the seat's tiles once it holds `tiles` too: those
+        // already there, and those beside a tile newly held (counted from one side).
         let photos = |tiles: u64| {
             let held = mine | tiles;
-            info.spaces
-                .iter()
-                .zip(&self.photos)
-                .filter(|&(&(a, b), photo)| {
-                    photo.is_some() && held & (1 << a) != 0 && held & (1 << b) != 0
+            let new = tiles & !mine;
+            let added = bits(new)
+                .flat_map(|tile| info.beside[tile as usize].iter().map(move |&s| (tile, s)))
+                .filter(|&(tile, space)| {
+                    let (a, b) = info.spaces[space as usize];
+                    let other = if u32::from(a) == tile { b } else { a };
+                    photo_between(space, held)
+                        && (new & (1 << other) == 0 || u32::from(other) > tile)
                 })
-                .count() as u32
+                .count() as u32;
+            already + added
         };
         let mut best: Option<(u32, Action)> = None;
         let mut ties = 0u32;
@@ -1621,6 +1927,10 @@ impl Play for Table {
     /// actions at each step, too many to look further.
     fn lookahead(&self) -> u32 {
         1
+    }
+
+    fn work(&self) -> u64 {
+        self.work
     }
 
     fn used(&self) -> Vec<String> {

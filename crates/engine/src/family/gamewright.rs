@@ -18,8 +18,8 @@ use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::ruleset::{self, Components};
-use super::{Outcome, Play, Start};
+use super::ruleset::{self, Components, thousands};
+use super::{ENGINE_TURN_LIMIT, MOST_TURNS, Outcome, Play, Start};
 use crate::LoadError;
 
 /// The module id in `game.rules`.
@@ -147,9 +147,6 @@ struct Setup {
 
 /// The most cards a game deals: card indexes are bytes.
 const MOST_CARDS: usize = 250;
-/// Turns after which any game ends (`turn_limit`), whatever the ruleset says: rules that let
-/// players take face-up cards without a limit of their own could otherwise go on for ever.
-const MOST_TURNS: u32 = 10_000;
 /// The most suits a game has.
 const MOST_SUITS: usize = 64;
 /// The largest jungle side read.
@@ -262,6 +259,15 @@ impl Rules {
             components.game.players[0] as usize,
             components.game.players[1] as usize,
         );
+        if let Some(limit) = written.end.turn_limit
+            && limit > MOST_TURNS
+        {
+            return Err(ruleset::past_most_turns(
+                "rules.end.turn_limit",
+                format!("{} turns have been played", thousands(limit.into())),
+                limit.into(),
+            ));
+        }
         if written.turn.take.is_empty() {
             return Err(ruleset::fault(
                 "rules.turn.take",
@@ -410,6 +416,7 @@ impl Start for Game {
             holding: None,
             over: None,
             charlies_played: 0,
+            work: 0,
         };
         if table.no_turn_possible() {
             table.over = Some("no_turn_possible");
@@ -472,6 +479,8 @@ pub struct Table {
     holding: Option<(u8, u8)>,
     over: Option<&'static str>,
     charlies_played: u32,
+    /// Cards tried in cells so far ([`Play::work`]).
+    work: u64,
 }
 
 impl Table {
@@ -499,6 +508,20 @@ impl Table {
         true
     }
 
+    /// The cards listing the actions tries in cells besides those it offers: each card of the
+    /// hand where the card was taken, or where each Safari Charlie lies when trades are played.
+    fn listing_work(&self) -> u64 {
+        let hand = self.hands[self.seat].len() as u64;
+        let cells = if self.holding.is_some() {
+            1
+        } else if self.rules.turn.trade_for_charlie {
+            self.jungle.iter().filter(|c| **c == Cell::Charlie).count() as u64
+        } else {
+            0
+        };
+        hand * cells
+    }
+
     fn hand_cards(&self, seat: usize) -> Vec<u8> {
         self.hands[seat].iter().map(|h| h.card).collect()
     }
@@ -511,10 +534,12 @@ impl Table {
             Some("jungle_face_up")
         } else if end.last_charlie_played && self.stack == 0 && self.charlies_played > 0 {
             Some("last_charlie_played")
-        } else if end.turn_limit.is_some_and(|limit| self.turns >= limit)
-            || self.turns >= MOST_TURNS
-        {
+        } else if end.turn_limit.is_some_and(|limit| self.turns >= limit) {
             Some("turn_limit")
+        } else if self.turns >= MOST_TURNS {
+            // Rules that let players take face-up cards with no limit of their own, and no
+            // other end, would otherwise go on for ever.
+            Some(ENGINE_TURN_LIMIT)
         } else {
             None
         };
@@ -612,6 +637,7 @@ impl Play for Table {
     }
 
     fn apply(&mut self, action: Action) {
+        self.work += self.listing_work();
         let seat = self.seat;
         match action {
             Action::Take { cell } => {
@@ -818,6 +844,10 @@ impl Play for Table {
             .collect();
         let from = if takes.is_empty() { legal } else { &takes };
         from[rand::RngExt::random_range(rng, 0..from.len())]
+    }
+
+    fn work(&self) -> u64 {
+        self.work
     }
 
     fn used(&self) -> Vec<String> {

@@ -10,6 +10,14 @@
 //!
 //! Each game reads its rules from the `rules` part of its ruleset (docs/ruleset.md), a
 //! variant being a patch over them ([`ruleset`]), never from its content files.
+//!
+//! A ruleset comes from anywhere (a page loads any saved game), so the engine bounds what any
+//! rules cost: a game ends after [`MOST_TURNS`] turns whatever its rules say; rules that can
+//! be seen to need more, or to never end a game at all, are refused as they are read, naming
+//! the field ([`ruleset::past_most_turns`], [`ruleset::never_ends`]); a bot's move does a
+//! bounded amount of work ([`Play::work`], [`bots::MOST_WORK`]), so that a move is answered
+//! soon even under rules whose games run to the limit; and a table of [`sim`] does a bounded
+//! amount for each game asked for ([`sim::table_work`]).
 
 pub mod any;
 pub mod bots;
@@ -73,7 +81,23 @@ pub trait Play: Clone {
     fn components(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The work done on this table since it was set up that bots cannot see in the actions
+    /// they list and apply, in the same unit (actions looked at): a game that tries many
+    /// candidates for each one it offers (DiceAFARI tries every claim of its map against the
+    /// dice) or passes turns without a decision counts them here, so that a bot's bound on
+    /// its work is a bound on its time whatever the ruleset.
+    fn work(&self) -> u64 {
+        0
+    }
 }
+
+/// Turns (every seat's turns together) after which the engine ends any game of the family,
+/// whatever its rules say: rules under which a game never ends would otherwise play on for
+/// ever. The rulebooks' games end within a hundred.
+pub const MOST_TURNS: u32 = 10_000;
+
+/// [`Outcome::reason`] of a game the engine ended at [`MOST_TURNS`] because its rules had not.
+pub const ENGINE_TURN_LIMIT: &str = "engine_turn_limit";
 
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -82,8 +106,16 @@ pub struct Outcome {
     pub scores: Vec<i64>,
     /// The winning seats after the tie-breaks (more than one: they share the win).
     pub winners: Vec<usize>,
-    /// Why the game ended, a short phrase the rules' `end` names (`jungle_face_up`).
+    /// Why the game ended, a short phrase the rules' `end` names (`jungle_face_up`), or
+    /// [`ENGINE_TURN_LIMIT`].
     pub reason: &'static str,
+}
+
+impl Outcome {
+    /// Whether the rules ended the game, rather than the engine at [`MOST_TURNS`].
+    pub fn by_the_rules(&self) -> bool {
+        self.reason != ENGINE_TURN_LIMIT
+    }
 }
 
 /// The games of the family that have an engine, by the ruleset's `game.rules`.

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::MOST_TURNS;
 use crate::LoadError;
 
 /// The format's name and the version read.
@@ -145,6 +146,55 @@ pub(crate) fn fault(path: impl Into<String>, message: impl Into<String>) -> Load
         path: path.into(),
         message: message.into(),
     }
+}
+
+/// Rules under which some games can never end by the rules, only at the engine's limit of
+/// turns, refused at the field that makes it so: `why` says what never happens (`"no turn
+/// can claim a tile"`), `games` which games that leaves unending (`"no game"`, `"no game of
+/// 2 players"`). Every game's reader says it in these words.
+pub(crate) fn never_ends(
+    path: impl Into<String>,
+    why: impl std::fmt::Display,
+    games: &str,
+) -> LoadError {
+    fault(
+        path,
+        format!(
+            "{why}, so {games} could end by its rules: each would run to the engine's limit of {} turns",
+            thousands(MOST_TURNS.into())
+        ),
+    )
+}
+
+/// Rules that end a game only after more turns than the engine's limit, which would end
+/// every game first: refused at the field that asks for them. `what` says when the rules end
+/// it (`"each of 4 players has had 5,000 turns"`), `turns` what that comes to.
+pub(crate) fn past_most_turns(
+    path: impl Into<String>,
+    what: impl std::fmt::Display,
+    turns: u64,
+) -> LoadError {
+    fault(
+        path,
+        format!(
+            "the rules end a game once {what}: {} turns in all, past the engine's limit of {}, at which it ends every game first",
+            thousands(turns),
+            thousands(MOST_TURNS.into())
+        ),
+    )
+}
+
+/// A whole number with its thousands set apart, `12,345`, as the messages write it.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Reads a components ruleset, checking its format and version.

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 
-use super::bots::{self, Bot};
+use super::bots::{self, Bot, Decision};
 use super::{Play, Start};
 use crate::search::mix;
 
@@ -143,16 +143,21 @@ impl<S: Start> Session<S> {
     /// The bot of the seat to move takes its action, which is returned; `None` when a person
     /// is to move or the game is over.
     pub fn play_bot(&mut self) -> Option<<S::Game as Play>::Action> {
+        self.play_bot_decision().map(|decision| decision.action)
+    }
+
+    /// As [`Session::play_bot`], with what the decision cost and whether it was cut short.
+    pub fn play_bot_decision(&mut self) -> Option<Decision<<S::Game as Play>::Action>> {
         let seat = self.table.to_move()?;
         let bot = self.bot_of(seat)?;
-        let action = self.bot_choice(bot);
-        self.table.apply(action);
+        let decision = self.bot_decision(bot);
+        self.table.apply(decision.action);
         self.log.push(Taken {
             seat,
-            action,
+            action: decision.action,
             by_bot: true,
         });
-        Some(action)
+        Some(decision)
     }
 
     /// Bots take their turns until a person's seat is to act or the game is over. Returns how
@@ -175,8 +180,13 @@ impl<S: Start> Session<S> {
     /// What `bot` would do for the seat to move now, from the random numbers of this place
     /// in the log (the page's hint asks a bot for a person's seat).
     pub fn bot_choice(&self, bot: Bot) -> <S::Game as Play>::Action {
+        self.bot_decision(bot).action
+    }
+
+    /// As [`Session::bot_choice`], with what the decision cost and whether it was cut short.
+    pub fn bot_decision(&self, bot: Bot) -> Decision<<S::Game as Play>::Action> {
         let mut rng = Pcg64Mcg::seed_from_u64(mix(self.seed, self.log.len() as u64));
-        bot.choose(&self.table, &mut rng)
+        bot.decide(&self.table, &mut rng)
     }
 
     /// Takes back the last action a person took and every bot action after it. False when

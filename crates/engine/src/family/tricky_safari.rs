@@ -17,8 +17,8 @@ use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::ruleset::{self, Components};
-use super::{Outcome, Play, Start};
+use super::ruleset::{self, Components, thousands};
+use super::{MOST_TURNS, Outcome, Play, Start};
 use crate::LoadError;
 
 /// The module id in `game.rules`.
@@ -346,6 +346,17 @@ impl Rules {
                 format!("the {} starts off open ground", animals[animal].id),
             ));
         }
+        let moves = 2 * u64::from(written.moves_per_player);
+        if moves > u64::from(MOST_TURNS) {
+            return Err(ruleset::past_most_turns(
+                "rules.moves_per_player",
+                format!(
+                    "each of 2 players has made {} moves",
+                    thousands(written.moves_per_player.into())
+                ),
+                moves,
+            ));
+        }
         let cameras = [
             cameras[0].ok_or_else(|| ruleset::fault("setups", "the first camera is not placed"))?,
             cameras[1]
@@ -359,7 +370,7 @@ impl Rules {
             animals,
             starts,
             cameras,
-            moves_per_player: written.moves_per_player.min(10_000),
+            moves_per_player: written.moves_per_player,
             first_seat: written.first_seat % 2,
             first_move: written.first_move,
             camera_move: written.camera_move,
@@ -439,6 +450,7 @@ impl Start for Game {
             seat: rules.first_seat,
             over: None,
             finished: [None, None],
+            work: 0,
         })
     }
 
@@ -563,6 +575,8 @@ pub struct Table {
     over: Option<&'static str>,
     /// The round in which each seat photographed its last animal.
     finished: [Option<u32>; 2],
+    /// Animals looked at so far, photographing and stepping ([`Play::work`]).
+    work: u64,
 }
 
 /// What stands in an animal's way.
@@ -635,6 +649,7 @@ impl Table {
 
     /// What `seat`'s camera photographs where it stands now.
     fn photograph(&mut self, seat: usize) {
+        self.work += self.animals.len() as u64;
         let camera = self.cameras[seat];
         for (i, animal) in self.animals.iter().enumerate() {
             if self.photos[seat] & (1 << i) != 0 {
@@ -714,6 +729,8 @@ impl Table {
 
     /// Every animal steps: the top row first, left to right within a row.
     fn animals_move(&mut self) {
+        // Each step looks for the other animals in its way.
+        self.work += (self.animals.len() * self.animals.len()) as u64;
         let mut order: Vec<usize> = (0..self.animals.len()).collect();
         order.sort_by_key(|&i| self.animals[i].cell);
         for animal in order {
@@ -913,6 +930,10 @@ impl Play for Table {
             .filter(|a| gained(a) == most)
             .collect();
         pick(&best, rng)
+    }
+
+    fn work(&self) -> u64 {
+        self.work
     }
 
     fn used(&self) -> Vec<String> {

@@ -117,7 +117,7 @@ impl BonusFaces {
 }
 
 /// Where `[play] route` is given (the manifest's `rules` for the default).
-fn route_origin(table: &Table) -> Origin {
+pub(crate) fn route_origin(table: &Table) -> Origin {
     table
         .param("route")
         .map_or(table.manifest.origin, |p| p.origin)
