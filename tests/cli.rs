@@ -512,6 +512,48 @@ fn install_copies_the_export_into_tabletop_simulator_without_touching_other_file
         exported.contains("/out/safari-zone/tts/images/"),
         "file URLs into out/"
     );
+    // The person is told that only this computer shows those images, and how to share them.
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("only this computer shows them") && said.contains("--asset-base"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A save whose images are hosted is installed as it is: every address stays the host's, so
+/// that every player at the table sees the images, and nothing says they are local.
+#[test]
+fn install_keeps_a_hosted_asset_base() {
+    let dir = temp_dir("install-hosted");
+    let tts = dir.join("Tabletop Simulator");
+    std::fs::create_dir_all(tts.join("Saves/Saved Objects")).unwrap();
+    let out = safari(&[
+        "build",
+        "--only",
+        "tts",
+        "--out",
+        &dir.join("out").to_string_lossy(),
+        "--asset-base",
+        "https://example.org/my-images",
+        "--install",
+        "--tts-dir",
+        &tts.to_string_lossy(),
+    ]);
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    let json = std::fs::read_to_string(tts.join("Saves/Saved Objects/SafariZoneRNW.json")).unwrap();
+    let urls: Vec<&str> = json
+        .split("URL\": \"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .filter(|url| !url.is_empty())
+        .collect();
+    assert!(!urls.is_empty());
+    for url in urls {
+        assert!(url.starts_with("https://example.org/my-images/"), "{url}");
+    }
+    assert!(!said.contains("only this computer"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -53,4 +53,5 @@ mod tricky_safari;
 mod tts;
 mod tts_lua;
 mod tts_replay;
+mod tts_table;
 mod typeset_bounds;

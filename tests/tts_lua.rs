@@ -14,6 +14,9 @@ use serde_json::Value;
 
 use crate::common;
 
+#[path = "tts/convention.rs"]
+pub(crate) mod convention;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -50,8 +53,8 @@ fn save(dir: &Path) -> (Vec<Value>, Value) {
 }
 
 /// A Lua 5.2 as Tabletop Simulator gives scripts one, and what the scripts said in the chat.
-struct Stand {
-    lua: Lua,
+pub(crate) struct Stand {
+    pub lua: Lua,
     chat: Rc<RefCell<Vec<String>>>,
 }
 
@@ -168,7 +171,7 @@ impl Stand {
         Ok(env)
     }
 
-    fn chat(&self) -> Vec<String> {
+    pub fn chat(&self) -> Vec<String> {
         self.chat.borrow().clone()
     }
 }
@@ -313,15 +316,48 @@ const STAND_IN: &str = include_str!("tts/stand_in.lua");
 
 /// A save set out in the stand-in: every object made, then every script loaded and its
 /// `onLoad` run, as the game does. `edit` changes the save first.
-struct Tabletop {
-    stand: Stand,
+pub(crate) struct Tabletop {
+    pub stand: Stand,
     /// Each scripted object's script environment and object, by GUID.
-    scripts: Vec<(String, Table, Table)>,
-    ruleset: Value,
+    pub scripts: Vec<(String, Table, Table)>,
+    pub ruleset: Value,
+    /// Every object of the save (contained ones too) by GUID.
+    pub saved: HashMap<String, Value>,
+    /// The images the save names, by URL.
+    pub images: HashMap<String, Vec<u8>>,
 }
 
-fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
+/// An image's width over its height, from its PNG header.
+pub(crate) fn aspect_of(png: &[u8]) -> Option<f64> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let reader = decoder.read_info().ok()?;
+    let info = reader.info();
+    Some(info.width as f64 / info.height as f64)
+}
+
+pub(crate) fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
+    set_out_in_order(dir, edit, &|_| false)
+}
+
+/// As [`set_out`], the objects `late` picks coming onto the table after the others loaded.
+pub(crate) fn set_out_in_order(
+    dir: &Path,
+    edit: &dyn Fn(&mut Vec<Value>),
+    late: &dyn Fn(&Value) -> bool,
+) -> Tabletop {
     let outputs = common::tts_export(dir, "https://example.org/t");
+    let images: HashMap<String, Vec<u8>> = outputs
+        .iter()
+        .filter_map(|(path, bytes)| {
+            let file = path.strip_prefix("tts/images/")?;
+            Some((format!("https://example.org/t/{file}"), bytes.clone()))
+        })
+        .collect();
+    let aspects: HashMap<String, f64> = images
+        .iter()
+        .filter_map(|(url, bytes)| Some((url.clone(), aspect_of(bytes)?)))
+        .collect();
+    let aspects = Rc::new(aspects);
     let saved: Value = serde_json::from_slice(
         outputs
             .iter()
@@ -337,6 +373,42 @@ fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
     let lua = &stand.lua;
     lua.load(STAND_IN).set_name("stand_in.lua").exec().unwrap();
     let stand_table: Table = lua.globals().get("Stand").unwrap();
+    // The conventions (tests/tts/convention.rs): where a local point of an object lies, and
+    // how large an object spawned from its data is.
+    let vec3 = |t: &Table| -> [f64; 3] { ["x", "y", "z"].map(|k| t.get::<f64>(k).unwrap_or(0.0)) };
+    lua.globals()
+        .set(
+            "stand_world",
+            lua.create_function(
+                move |lua, (position, rotation, scale, point): (Table, Table, Table, Table)| {
+                    let t = convention::Transform {
+                        position: vec3(&position),
+                        rotation: vec3(&rotation),
+                        scale: vec3(&scale),
+                    };
+                    let [x, y, z] = t.to_world(vec3(&point));
+                    let out = lua.create_table()?;
+                    out.set("x", x)?;
+                    out.set("y", y)?;
+                    out.set("z", z)?;
+                    Ok(out)
+                },
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let half_aspects = Rc::clone(&aspects);
+    stand_table
+        .set(
+            "half_of",
+            lua.create_function(move |lua, data: LuaValue| {
+                let data: Value = lua.from_value(data)?;
+                let half = convention::half_extent(&data, &|url| half_aspects.get(url).copied());
+                lua.create_sequence_from(half)
+            })
+            .unwrap(),
+        )
+        .unwrap();
     let make: Function = stand_table.get("object").unwrap();
     let add: Function = stand_table.get("add").unwrap();
     let fields = |object: &Value| -> Table {
@@ -359,10 +431,18 @@ fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
         t.set("memo", object["Memo"].as_str()).unwrap();
         t.set("script_state", object["LuaScriptState"].as_str())
             .unwrap();
-        t.set("scale", object["Transform"]["scaleX"].as_f64())
-            .unwrap();
-        t.set("aspect", 297.0 / 210.0).unwrap();
         let at = &object["Transform"];
+        let transform = convention::Transform::of(object);
+        t.set("scale", lua.create_sequence_from(transform.scale).unwrap())
+            .unwrap();
+        t.set(
+            "rotation",
+            lua.create_sequence_from(transform.rotation).unwrap(),
+        )
+        .unwrap();
+        let half = convention::half_extent(object, &|url| aspects.get(url).copied());
+        t.set("half", lua.create_sequence_from(half).unwrap())
+            .unwrap();
         t.set(
             "position",
             lua.create_sequence_from(
@@ -373,60 +453,78 @@ fn set_out(dir: &Path, edit: &dyn Fn(&mut Vec<Value>)) -> Tabletop {
         .unwrap();
         t
     };
-    let mut made = Vec::new();
-    for object in &objects {
-        let t = fields(object);
-        if let Some(cards) = object["ContainedObjects"].as_array() {
-            let contained = lua.create_table().unwrap();
-            for card in cards {
-                let card: Table = make.call(fields(card)).unwrap();
-                contained.push(card).unwrap();
-            }
-            t.set("contained", contained).unwrap();
-        }
-        let o: Table = make.call(t).unwrap();
-        add.call::<()>(o.clone()).unwrap();
-        made.push((object.clone(), o));
-    }
+    // The objects come onto the table in the save's order, the `late` ones after the others
+    // have loaded (the game documents no order: every script must wait for what it needs).
+    let (early, late_ones): (Vec<&Value>, Vec<&Value>) = objects.iter().partition(|o| !late(o));
     let mut scripts = Vec::new();
-    for (object, o) in &made {
-        let Some(script) = object["LuaScript"].as_str().filter(|s| !s.is_empty()) else {
-            continue;
-        };
-        let env = lua.create_table().unwrap();
-        let meta = lua.create_table().unwrap();
-        meta.set("__index", lua.globals()).unwrap();
-        env.set_metatable(Some(meta)).unwrap();
-        env.set("self", o.clone()).unwrap();
-        env.set("_G", env.clone()).unwrap();
-        lua.load(script)
-            .set_name(object["Nickname"].as_str().unwrap_or("script"))
-            .set_environment(env.clone())
-            .exec()
-            .unwrap_or_else(|e| panic!("{}: {e}", object["Nickname"]));
-        scripts.push((
-            object["Nickname"].as_str().unwrap().to_string(),
-            env,
-            o.clone(),
-        ));
-    }
-    for (object, o) in &made {
-        if let Some((_, env, _)) = scripts.iter().find(|(_, _, s)| s == o) {
+    let run: Function = stand_table.get("run").unwrap();
+    for (batch, settle) in [(early, 0.5), (late_ones, 12.0)] {
+        let mut made = Vec::new();
+        for object in batch {
+            let t = fields(object);
+            if let Some(cards) = object["ContainedObjects"].as_array() {
+                let contained = lua.create_table().unwrap();
+                for card in cards {
+                    let card: Table = make.call(fields(card)).unwrap();
+                    contained.push(card).unwrap();
+                }
+                t.set("contained", contained).unwrap();
+            }
+            let o: Table = make.call(t).unwrap();
+            add.call::<()>(o.clone()).unwrap();
+            made.push((object.clone(), o));
+        }
+        let mut loaded = Vec::new();
+        for (object, o) in &made {
+            let Some(script) = object["LuaScript"].as_str().filter(|s| !s.is_empty()) else {
+                continue;
+            };
+            let env = lua.create_table().unwrap();
+            let meta = lua.create_table().unwrap();
+            meta.set("__index", lua.globals()).unwrap();
+            env.set_metatable(Some(meta)).unwrap();
+            env.set("self", o.clone()).unwrap();
+            env.set("_G", env.clone()).unwrap();
+            lua.load(script)
+                .set_name(object["Nickname"].as_str().unwrap_or("script"))
+                .set_environment(env.clone())
+                .exec()
+                .unwrap_or_else(|e| panic!("{}: {e}", object["Nickname"]));
+            loaded.push((object, env));
+        }
+        for (object, env) in loaded {
             let on_load: Function = env.get("onLoad").unwrap();
             on_load
                 .call::<()>(object["LuaScriptState"].as_str().unwrap_or_default())
                 .unwrap_or_else(|e| panic!("{}: onLoad: {e}", object["Nickname"]));
+            let o: Table = env.get("self").unwrap();
+            scripts.push((object["Nickname"].as_str().unwrap().to_string(), env, o));
         }
+        run.call::<()>(settle)
+            .unwrap_or_else(|e| panic!("a script waiting: {e}"));
+    }
+    let mut saved = HashMap::new();
+    let mut stack = objects.clone();
+    while let Some(object) = stack.pop() {
+        if let Some(contained) = object["ContainedObjects"].as_array() {
+            stack.extend(contained.iter().cloned());
+        }
+        saved.insert(
+            object["GUID"].as_str().unwrap_or_default().to_string(),
+            object,
+        );
     }
     Tabletop {
         stand,
         scripts,
         ruleset,
+        saved,
+        images,
     }
 }
 
 impl Tabletop {
-    fn sheet(&self, n: usize) -> (Table, Table) {
+    pub fn sheet(&self, n: usize) -> (Table, Table) {
         let (_, env, o) = self
             .scripts
             .iter()
@@ -436,18 +534,20 @@ impl Tabletop {
         (env.clone(), o.clone())
     }
 
-    fn buttons(&self, o: &Table) -> Vec<Table> {
+    pub fn buttons(&self, o: &Table) -> Vec<Table> {
         let buttons: Table = o.get("buttons").unwrap();
         buttons.sequence_values().map(Result::unwrap).collect()
     }
 
-    fn labels(&self, o: &Table) -> Vec<String> {
+    pub fn labels(&self, o: &Table) -> Vec<String> {
         self.buttons(o)
             .iter()
             .map(|b| {
+                // A label broken over two lines reads as one.
                 b.get::<Option<String>>("label")
                     .unwrap()
                     .unwrap_or_default()
+                    .replace('\n', " ")
             })
             .collect()
     }
@@ -460,13 +560,13 @@ impl Tabletop {
             .expect("a status line")
     }
 
-    fn click(&self, env: &Table, o: &Table, label: impl mlua::IntoLua, colour: &str) -> bool {
+    pub fn click(&self, env: &Table, o: &Table, label: impl mlua::IntoLua, colour: &str) -> bool {
         let stand: Table = self.stand.lua.globals().get("Stand").unwrap();
         let click: Function = stand.get("click").unwrap();
         click.call((env.clone(), o.clone(), label, colour)).unwrap()
     }
 
-    fn auto(&self, env: &Table, o: &Table) -> Option<String> {
+    pub fn auto(&self, env: &Table, o: &Table) -> Option<String> {
         let stand: Table = self.stand.lua.globals().get("Stand").unwrap();
         let auto: Function = stand.get("auto").unwrap();
         auto.call((env.clone(), o.clone())).unwrap()
@@ -502,17 +602,14 @@ fn default_game() -> PathBuf {
     root().join("content/safari-zone")
 }
 
-/// Every seat's Field Guide loads without a word in the chat and puts a button over every
-/// box, at the box's printed place on the tile, in the ruleset's order.
+/// Every seat's Field Guide loads without a word in the chat and makes a button for every box,
+/// in the ruleset's order, each saying which box it is (where the buttons land is
+/// `tts_table::every_table_looks_right_from_every_seat`'s).
 #[test]
-fn each_field_guide_marks_every_box_at_its_printed_place() {
+fn each_field_guide_makes_a_button_for_every_box() {
     let table = set_out(&default_game(), &|_| {});
     assert_eq!(table.stand.chat(), Vec::<String>::new());
     let sheet = &table.ruleset["sheet"];
-    let (width, height) = (
-        sheet["width_mm"].as_f64().unwrap(),
-        sheet["height_mm"].as_f64().unwrap(),
-    );
     let sheets = table
         .scripts
         .iter()
@@ -525,24 +622,9 @@ fn each_field_guide_marks_every_box_at_its_printed_place() {
     for n in 0..sheets {
         let (_, o) = table.sheet(n);
         let buttons = table.buttons(&o);
-        for (place, button) in sheet["boxes"].as_array().unwrap().iter().zip(&buttons) {
-            let at: Table = button.get("position").unwrap();
-            let (x, z): (f64, f64) = (at.get(1).unwrap(), at.get(3).unwrap());
-            let u = (place["x"].as_f64().unwrap() + place["width"].as_f64().unwrap() / 2.0) / width;
-            let v =
-                (place["y"].as_f64().unwrap() + place["height"].as_f64().unwrap() / 2.0) / height;
-            // The stand-in's tile is 2 wide and 2 x 297/210 deep: the image's left edge at
-            // x = +1, its top at z = -297/210.
-            assert!(
-                (x - -(u - 0.5) * 2.0).abs() < 1e-9,
-                "{}: x {x}",
-                place["id"]
-            );
-            assert!(
-                (z - (v - 0.5) * 2.0 * 297.0 / 210.0).abs() < 1e-9,
-                "{}: z {z}",
-                place["id"]
-            );
+        let places = sheet["boxes"].as_array().unwrap();
+        assert!(buttons.len() > places.len());
+        for (place, button) in places.iter().zip(&buttons) {
             assert!(
                 !button.get::<String>("tooltip").unwrap().is_empty(),
                 "{}: a box says what it is",
@@ -1073,7 +1155,7 @@ fn diceafari_lays_its_map_out_from_a_map_card() {
         .load(
             "local out = {}
              for _, o in ipairs(getObjects()) do
-               if o.getName() ~= nil and o.rotation ~= nil then
+               if o.getName() ~= nil and o.taken then
                  table.insert(out, { o.getName(), o.position.x, o.position.z, o.rotation.z })
                end
              end
@@ -1163,5 +1245,37 @@ fn each_seat_gets_the_tokens_its_setup_hands_it() {
             18 * (4 - players as usize),
             "{players} players: the rest aside"
         );
+    }
+}
+
+/// Every save's scripts wait for the rules object: with it coming onto the table after every
+/// other object has loaded (the game documents no order), each sheet and map comes up as it
+/// does when the rules object is first, and nothing is said in the chat.
+#[test]
+fn every_script_waits_for_the_rules_object() {
+    for game in games() {
+        let rules_last = |o: &Value| {
+            o["Nickname"]
+                .as_str()
+                .is_some_and(|n| n.ends_with(" ruleset"))
+        };
+        let first = set_out(&game, &|_| {});
+        let last = set_out_in_order(&game, &|_| {}, &rules_last);
+        assert_eq!(
+            last.stand.chat(),
+            Vec::<String>::new(),
+            "{}",
+            game.display()
+        );
+        let buttons = |table: &Tabletop| -> Vec<(String, Vec<String>)> {
+            let mut all: Vec<(String, Vec<String>)> = table
+                .scripts
+                .iter()
+                .map(|(name, _, o)| (name.clone(), table.labels(o)))
+                .collect();
+            all.sort();
+            all
+        };
+        assert_eq!(buttons(&last), buttons(&first), "{}", game.display());
     }
 }

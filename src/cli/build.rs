@@ -346,8 +346,10 @@ fn tts_home() -> Option<PathBuf> {
 
 /// Copies the saved object, its thumbnail and its images into `Saves/Saved Objects/`, for the
 /// game folder `owner` (`output::install`: a save there that safari did not install is never
-/// replaced). The copy's JSON points at the copied images; only files this export names are
-/// written, so nothing else in the folder is touched.
+/// replaced); only files this export names are written, so nothing else in the folder is
+/// touched. A save whose images are hosted (`--asset-base https://…`) is installed as it is,
+/// for every player to see them; one whose images are files on this computer points at the
+/// copied images, and the person is told that only this computer shows them.
 fn install(
     name: &str,
     base: &str,
@@ -356,6 +358,7 @@ fn install(
     (owner, take_over): (&str, bool),
     ui: Ui,
 ) -> Result<(), crate::diag::Diagnostic> {
+    let hosted = !base.to_ascii_lowercase().starts_with("file:");
     let home = match tts_dir {
         Some(dir) => dir.to_path_buf(),
         None => tts_home().ok_or_else(|| {
@@ -386,7 +389,7 @@ fn install(
         .filter(|output| !output.path.starts_with("tts/images/"))
         .filter_map(|output| {
             let file = output.path.strip_prefix("tts/")?;
-            let bytes = if output.path == json_path {
+            let bytes = if output.path == json_path && !hosted {
                 let text = String::from_utf8_lossy(&output.bytes).into_owned();
                 text.replace(base, &file_url(&images)).into_bytes()
             } else {
@@ -400,5 +403,15 @@ fn install(
         .collect();
     crate::output::install(&saved, name, &pictures, &files, owner, take_over)?;
     ui.info(format!("installed into {}", saved.display()));
+    if !hosted {
+        ui.info(format!(
+            "note: the installed table's {} image(s) are files on this computer ({}): only this \
+             computer shows them, and other players see blank cards and sheets. For a table with \
+             other players, upload them to a web host and build with --asset-base URL \
+             (docs/tabletop-simulator.md, \"Images every player can see\")",
+            pictures.len(),
+            file_url(&images)
+        ));
+    }
     Ok(())
 }

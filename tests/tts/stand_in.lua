@@ -44,8 +44,10 @@ local function vector(p)
   return { x = p.x or p[1] or 0, y = p.y or p[2] or 0, z = p.z or p[3] or 0 }
 end
 
--- An object: `fields` are its save's (guid, name, type, scale, script_state, memo), with
--- `contained` the objects a deck holds, top first.
+-- An object: `fields` are its save's (guid, name, type, transform, script_state, memo), with
+-- `contained` the objects a deck holds, top first, and `half` its extent before scale (x and
+-- z, from the centre) as the conventions of docs/tabletop-simulator.md size it. Where it lies
+-- and how it turns are the conventions' too (`stand_world`, given by the tests in Rust).
 function Stand.object(fields)
   local o = {
     type = fields.type,
@@ -54,28 +56,23 @@ function Stand.object(fields)
     script_state = fields.script_state or "",
     buttons = {},
     position = vector(fields.position or { 0, 1, 0 }),
+    rotation = vector(fields.rotation or { 0, 0, 0 }),
     contained = fields.contained or {},
     moves = 0,
   }
-  local scale = fields.scale or 1
+  local scale = vector(fields.scale or { 1, 1, 1 })
+  local half = vector(fields.half or { 1, 0.05, 1 })
   o.getGUID = function() return fields.guid end
   o.getName = function() return fields.name end
-  o.getScale = function() return { x = scale, y = 1, z = scale } end
-  -- A tile twice as deep as it is wide, at scale 1: 2 by 2 * aspect.
+  o.getScale = function() return { x = scale.x, y = scale.y, z = scale.z } end
+  -- The size of the object as if it were not turned, in the table's units.
   o.getBoundsNormalized = function()
-    return { center = o.position, size = { x = 2 * scale, y = 0.1, z = 2 * (fields.aspect or 1) * scale }, offset = { x = 0, y = 0, z = 0 } }
+    return { center = o.position, size = { x = 2 * half.x * scale.x, y = 2 * half.y * scale.y, z = 2 * half.z * scale.z }, offset = { x = 0, y = 0, z = 0 } }
   end
   o.getPosition = function() return o.position end
-  o.getRotation = function() return { x = 0, y = 180, z = 0 } end
+  o.getRotation = function() return { x = o.rotation.x, y = o.rotation.y, z = o.rotation.z } end
   o.positionToWorld = function(p)
-    local v = vector(p)
-    return { x = o.position.x + v.x * scale, y = o.position.y + v.y, z = o.position.z + v.z * scale }
-  end
-  o.createButton = function(spec)
-    assert(type(spec.click_function) == "string", "a button's click_function is a name")
-    assert(spec.function_owner == o, "a button's function_owner is its object")
-    table.insert(o.buttons, spec)
-    return true
+    return stand_world(o.position, o.rotation, scale, vector(p))
   end
   o.created = 0
   o.createButton = function(spec)
@@ -120,23 +117,34 @@ function Stand.object(fields)
     return true
   end
   o.setRotation = function(r) o.rotation = vector(r) end
+  o.setPosition = function(p) o.position = vector(p) end
   o.setRotationValue = function(v) o.shows = v end
   -- Shuffling keeps the order: the stand-in's games repeat.
   o.shuffle = function()
     o.shuffled = (o.shuffled or 0) + 1
     return true
   end
+  -- As the API documents it: the card comes out where `position` says (else 2 to the
+  -- container's +x), turned as `rotation` says, else as the container is, turned over about
+  -- its z axis when `flip`.
   o.takeObject = function(params)
     local card = table.remove(o.contained, 1)
     if card == nil then
       return nil
     end
-    card.position = vector(params.position or o.position)
-    card.rotation = vector(params.rotation or { 0, 0, 0 })
+    card.position = vector(params.position or { o.position.x + 2, o.position.y, o.position.z })
+    if params.rotation ~= nil then
+      card.rotation = vector(params.rotation)
+    else
+      card.rotation = { x = o.rotation.x, y = o.rotation.y, z = (o.rotation.z + (params.flip and 180 or 0)) % 360 }
+    end
+    card.taken = true
     Stand.objects[card.getGUID()] = card
     table.insert(Stand.order, card.getGUID())
     if #o.contained == 1 then
       o.remainder = o.contained[1]
+      o.remainder.position = o.position
+      o.remainder.rotation = o.rotation
     end
     return card
   end
@@ -169,7 +177,9 @@ end
 -- number), as `colour`, with the script environment `env` that owns it.
 function Stand.click(env, o, label, colour)
   for n, b in ipairs(o.buttons) do
-    if (type(label) == "number" and n == label) or (type(label) == "string" and string.sub(b.label or "", 1, #label) == label) then
+    -- A label broken over two lines reads as one.
+    local text = string.gsub(b.label or "", "\n", " ")
+    if (type(label) == "number" and n == label) or (type(label) == "string" and string.sub(text, 1, #label) == label) then
       local fn = env[b.click_function]
       assert(fn ~= nil, "no function " .. tostring(b.click_function))
       fn(o, colour or "White", false)
@@ -195,7 +205,7 @@ function Stand.auto(env, o)
     end
   end
   for n, b in ipairs(o.buttons) do
-    if string.match(b.label or "", "%(%d+%+%)$") then
+    if string.match(string.gsub(b.label or "", "\n", " "), "%(%d+%+%)$") then
       Stand.click(env, o, n)
       return "card " .. b.label
     end
@@ -221,8 +231,10 @@ function Stand.from_data(data)
     type = kinds[data.Name] or data.Name,
     memo = data.Memo,
     script_state = data.LuaScriptState,
-    scale = at.scaleX,
+    scale = { at.scaleX or 1, at.scaleY or 1, at.scaleZ or 1 },
     position = { at.posX or 0, at.posY or 0, at.posZ or 0 },
+    rotation = { at.rotX or 0, at.rotY or 0, at.rotZ or 0 },
+    half = Stand.half_of and Stand.half_of(data) or nil,
     contained = contained,
   })
 end
@@ -254,4 +266,66 @@ function Stand.descriptions()
     end
   end
   return counts
+end
+
+-- The game's `Wait`: functions run after a time, a number of frames (60 a second here) or
+-- once a condition holds; `Stand.run(seconds)` lets that much time pass, running what falls
+-- due, in the order it was asked for.
+Stand.clock = 0
+Stand.waiting = {}
+Wait = {}
+local function wait(entry)
+  table.insert(Stand.waiting, entry)
+  entry.id = #Stand.waiting
+  return entry.id
+end
+function Wait.time(fn, seconds)
+  return wait({ at = Stand.clock + (seconds or 0), fn = fn })
+end
+function Wait.frames(fn, frames)
+  return wait({ at = Stand.clock + (frames or 1) / 60, fn = fn })
+end
+function Wait.condition(fn, condition, timeout, on_timeout)
+  return wait({ condition = condition, fn = fn, give_up = timeout and Stand.clock + timeout, on_timeout = on_timeout })
+end
+function Wait.stop(id)
+  for _, entry in ipairs(Stand.waiting) do
+    if entry.id == id then
+      entry.done = true
+    end
+  end
+end
+function Stand.run(seconds)
+  local finish = Stand.clock + (seconds or 0)
+  repeat
+    local ran = true
+    while ran do
+      ran = false
+      for _, entry in ipairs(Stand.waiting) do
+        if not entry.done then
+          local due
+          if entry.condition ~= nil then
+            due = entry.condition()
+          else
+            due = entry.at <= Stand.clock + 1e-9
+          end
+          if due then
+            entry.done = true
+            entry.fn()
+            ran = true
+          elseif entry.give_up ~= nil and entry.give_up <= Stand.clock then
+            entry.done = true
+            if entry.on_timeout then
+              entry.on_timeout()
+            end
+            ran = true
+          end
+        end
+      end
+    end
+    if Stand.clock >= finish then
+      break
+    end
+    Stand.clock = math.min(finish, Stand.clock + 0.1)
+  until false
 end

@@ -54,6 +54,23 @@ function SafariTable.rules_object(wiring)
   return nil
 end
 
+-- Calls `found(thing)` once `find()` gives something, else (after ten seconds) `missing(why)`,
+-- `why` the last reason `find` gave: objects loaded or spawned together come in no order the
+-- game documents, so what one script needs of another may not be there yet.
+function SafariTable.when_found(find, found, missing, tries)
+  tries = tries or 0
+  local thing, why = find()
+  if thing ~= nil then
+    found(thing)
+  elseif tries < 10 and Wait ~= nil then
+    Wait.time(function()
+      SafariTable.when_found(find, found, missing, tries + 1)
+    end, 1)
+  else
+    missing(why)
+  end
+end
+
 -- Names for the functions a script's buttons call (a button names its function as a global):
 -- `add(fn)` names the next one `<prefix><n>`; `reset()` starts again from 1, as the buttons
 -- are made again.

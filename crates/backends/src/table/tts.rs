@@ -813,7 +813,7 @@ fn objects(
             &data.name,
             players,
             layouts,
-            transform(-right, 4.0, 0.0, 1.0),
+            transform(-right, 4.0, FACING_THE_SEATS, 1.0),
         ));
     }
 
@@ -823,7 +823,7 @@ fn objects(
         guids.next("ruleset"),
         &format!("{} ruleset", data.name),
         "The game's rules as data, for scripts: call getRuleset() on this object.",
-        transform(-right, 0.0, 0.0, 1.0),
+        transform(-right, 0.0, FACING_THE_SEATS, 1.0),
     );
     rules["LuaScript"] = json!(rules_lua(
         super::ruleset::FORMAT,
@@ -839,7 +839,7 @@ fn objects(
             guids.next("rules-script"),
             &script.name,
             &script.description,
-            transform(-right, 8.0, 0.0, 1.0),
+            transform(-right, 8.0, FACING_THE_SEATS, 1.0),
         );
         object["LuaScript"] = json!(crate::tts::table_script(script.lua));
         object["LuaScriptState"] = json!(
@@ -892,6 +892,10 @@ fn piece(
     object["CustomImage"] = tile_image(&face(&k.symbol), &back, kind, true);
     object
 }
+
+/// The turn (rotY) of an object read from the seats along the table's −z side: its image's top
+/// and its buttons' labels away from them (docs/tabletop-simulator.md).
+const FACING_THE_SEATS: f64 = 180.0;
 
 /// The spacing of cards laid in a grid, in game units (a card at scale 1 is about 2.2 x 3.1).
 const CARD_STEP: (f64, f64) = (2.6, 3.6);
@@ -979,6 +983,12 @@ fn deck_description(table: &Table, ix: usize) -> String {
                 grid.rows,
                 grid.columns,
                 if grid.face_up { "up" } else { "down" }
+            ));
+        }
+        for stack in setup.stacks.iter().filter(|k| k.deck == ix) {
+            what.push(format!(
+                "stack face {}",
+                if stack.face_up { "up" } else { "down" }
             ));
         }
         for remove in setup.removes.iter().filter(|r| r.deck == ix) {

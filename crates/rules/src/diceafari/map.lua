@@ -122,23 +122,20 @@ end
 function onLoad(script_state)
   raw = script_state or ""
   wiring = SafariTable.decode_object(raw) or {}
-  local why
-  ruleset, why = read_ruleset()
-  if ruleset == nil then
-    warn(why)
-    return
-  end
-  local deck = find(ruleset.decks, ruleset.rules.maps)
-  local maps = {}
-  for _, layout in ipairs(ruleset.rules.map_layouts) do
-    local card = deck and find(deck.cards, layout.card)
-    table.insert(maps, {
-      title = card and card.title or tostring(layout.card),
-      tiles = layout.tiles or {},
-      photo_spaces = layout.photo_spaces or {},
-    })
-  end
-  render(maps)
+  SafariTable.when_found(read_ruleset, function(read)
+    ruleset = read
+    local deck = find(ruleset.decks, ruleset.rules.maps)
+    local maps = {}
+    for _, layout in ipairs(ruleset.rules.map_layouts) do
+      local card = deck and find(deck.cards, layout.card)
+      table.insert(maps, {
+        title = card and card.title or tostring(layout.card),
+        tiles = layout.tiles or {},
+        photo_spaces = layout.photo_spaces or {},
+      })
+    end
+    render(maps)
+  end, warn)
 end
 
 function onSave()

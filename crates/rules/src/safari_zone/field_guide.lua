@@ -35,9 +35,10 @@ end
 -- Where things are on the tile. Box places come from the ruleset in mm from the page's top
 -- left; the tile's extent is measured, since the game sizes a tile from its image.
 
-local half_width, half_depth = 1, 1.4142
--- Which way the image runs along the tile's local axes (docs/tabletop-simulator.md).
-local X_SIGN, Z_SIGN = -1, 1
+local half_width, half_depth = 0.7071, 1
+-- A button's position is in the button frame (docs/tabletop-simulator.md): +x toward the
+-- image's right, -z toward its top; `positionToWorld` takes the object's local frame, whose
+-- x runs the other way.
 local LIFT = 0.11
 -- Buttons are drawn at a quarter size and made four times larger, so that a small box's
 -- button is above the game's smallest width.
@@ -57,7 +58,12 @@ end
 local function at_mm(x, y)
   local page = rules.sheet
   local u, v = x / page.width_mm - 0.5, y / page.height_mm - 0.5
-  return { X_SIGN * u * 2 * half_width, LIFT, Z_SIGN * v * 2 * half_depth }
+  return { u * 2 * half_width, LIFT, v * 2 * half_depth }
+end
+
+-- The table's point under a point of the button frame.
+local function world_at(p)
+  return self.positionToWorld({ -p[1], p[2], p[3] })
 end
 
 local function size_mm(width, height)
@@ -68,7 +74,33 @@ end
 -- Below the printed page, the n-th row of controls (from 0), at `column` of 4 across.
 local function control_at(row, column, columns)
   local across = (column - 0.5) / columns - 0.5
-  return { X_SIGN * across * 2 * half_width, LIFT, Z_SIGN * (half_depth + 0.18 + row * 0.3) }
+  return { across * 2 * half_width, LIFT, half_depth + 0.18 + row * 0.3 }
+end
+
+-- A label that fits `width` (local units) on one line, or on two broken at a space, in the
+-- largest letters up to `largest` (a line's height, local units) that fit: labels are not
+-- wrapped or shrunk by the game. A letter is taken as 0.55 of its height wide on average.
+local LETTER = 0.55
+local function fitted(label, width, largest)
+  local one = math.min(largest, width / (LETTER * math.max(1, #label)))
+  if one >= largest * 0.75 then
+    return label, one
+  end
+  local best, at = nil, nil
+  for position in string.gmatch(label, "() ") do
+    local longest = math.max(position - 1, #label - position)
+    if best == nil or longest < best then
+      best, at = longest, position
+    end
+  end
+  if at == nil then
+    return label, one
+  end
+  local two = math.min(largest * 0.6, width / (LETTER * best))
+  if two <= one then
+    return label, one
+  end
+  return string.sub(label, 1, at - 1) .. "\n" .. string.sub(label, at + 1), two
 end
 
 ------------------------------------------------------------------------------------------
@@ -250,7 +282,7 @@ local function draw_cards(count)
       warn("the Encounter Deck is out of cards: shuffle the discard pile and put it where the deck was; the cards you could not draw are not drawn this turn.")
       break
     end
-    local spot = self.positionToWorld(control_at(4, n, count + 1))
+    local spot = world_at(control_at(4, n, count + 1))
     local remainder = deck.type == "Card"
     local card = remainder and deck or deck.takeObject({ position = spot, flip = true, smooth = true })
     if remainder then
@@ -333,7 +365,7 @@ local function follow(from)
       met = event.card
     elseif kind == "throw" and event.caught and met ~= nil then
       -- A card caught stays with its catcher.
-      move_card(met, self.positionToWorld(control_at(6, 1, 1)))
+      move_card(met, world_at(control_at(6, 1, 1)))
       met = nil
     end
   end
@@ -477,7 +509,7 @@ function onLoad(script_state)
   unplayable = state.unplayable
   math.randomseed(os.time() + (tonumber(tostring(self.getGUID()), 16) or 0))
   measure()
-  start_sheet(state, 0)
+  start_sheet(state)
   -- The tile takes its size from its image: measured again once the image has loaded.
   if Wait ~= nil then
     Wait.condition(function()
@@ -489,25 +521,17 @@ function onLoad(script_state)
   end
 end
 
--- Starts the sheet once the rules object is on the table: objects spawned together may load
--- in any order, so a missing one is waited for, a second at a time, for ten seconds.
-start_sheet = function(state, tries)
-  local why
-  rules, why = read_rules()
-  if rules == nil and tries < 10 and Wait ~= nil then
-    Wait.time(function()
-      start_sheet(state, tries + 1)
-    end, 1)
-    return
-  end
-  if rules == nil then
+-- Starts the sheet once the rules object is on the table (`SafariTable.when_found`).
+start_sheet = function(state)
+  SafariTable.when_found(read_rules, function(read)
+    rules = read
+    replay(state.inputs or {})
+    render()
+  end, function(why)
     problem = why
     warn(why)
     render()
-    return
-  end
-  replay(state.inputs or {})
-  render()
+  end)
 end
 
 function onSave()
@@ -604,27 +628,29 @@ local function button(spec)
 end
 
 local function control(row, column, columns, label, fn, tooltip, colour)
-  local width = 2 * half_width / columns * UNITS_PER_LOCAL * 0.95
+  local width = 2 * half_width / columns * 0.95
+  local shown, font = fitted(label, width * 0.92, 0.13)
   button({
     click_function = handlers.add(fn),
-    label = label,
+    label = shown,
     position = control_at(row, column, columns),
-    width = width,
+    width = width * UNITS_PER_LOCAL,
     height = 0.26 * UNITS_PER_LOCAL,
-    font_size = 0.13 * UNITS_PER_LOCAL,
+    font_size = font * UNITS_PER_LOCAL,
     color = colour or { 1, 1, 1, 0.95 },
     tooltip = tooltip or "",
   })
 end
 
 local function text(row, label)
+  local shown, font = fitted(label, 2 * half_width * 0.98, 0.12)
   button({
     click_function = handlers.add(function() end),
-    label = label,
+    label = shown,
     position = control_at(row, 1, 1),
     width = 0,
     height = 0,
-    font_size = 0.12 * UNITS_PER_LOCAL,
+    font_size = font * UNITS_PER_LOCAL,
     font_color = { 1, 1, 1 },
   })
 end

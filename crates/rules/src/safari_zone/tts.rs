@@ -195,14 +195,17 @@ pub fn export(
         "{} cards: shuffle, and draw one per habitat rolled.",
         contained.len()
     );
-    objects.push(tts::deck(
+    // Face down, facing the seats: a card drawn with `flip` comes out face up.
+    let mut deck = tts::deck(
         deck_guid.clone(),
         &ruleset.deck.name,
         &description,
         contained,
         custom_decks,
         transform(-8.0, 0.0, 180.0, 1.0),
-    ));
+    );
+    deck["Transform"]["rotZ"] = json!(180.0);
+    objects.push(deck);
 
     // Dice: a texture per die, faces named by their rotation values.
     let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
@@ -398,7 +401,7 @@ pub fn export(
             &ruleset.game.name,
             most,
             layouts,
-            transform(-8.0, 6.0, 0.0, 1.0),
+            transform(-8.0, 6.0, 180.0, 1.0),
         ));
     }
 
@@ -408,7 +411,7 @@ pub fn export(
         rules_guid,
         &rules_name,
         "The game's rules as data, for scripts: call getRuleset() on this object.",
-        transform(-8.0, -6.0, 0.0, 1.0),
+        transform(-8.0, -6.0, 180.0, 1.0),
     );
     rules["LuaScript"] = json!(rules_lua(
         safari_engine::ruleset::FORMAT,
