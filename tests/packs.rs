@@ -693,10 +693,13 @@ fn a_roll_and_write_sheet_prints_one_page_and_gives_each_player_one() {
             .keys()
             .any(|k| picture.ends_with(k.trim_start_matches("tts/images")))
     );
-    assert_ne!(
-        sheets[0]["Transform"]["posX"], sheets[1]["Transform"]["posX"],
-        "side by side"
-    );
+    let at = |o: &Value| {
+        (
+            o["Transform"]["posX"].clone(),
+            o["Transform"]["posZ"].clone(),
+        )
+    };
+    assert_ne!(at(sheets[0]), at(sheets[1]), "each at its own seat");
     // The ruleset keeps every box with its terms as written, inherited `fill` included.
     let ruleset: Value = serde_json::from_slice(&built["ruleset.json"]).unwrap();
     let sheet = &ruleset["sheets"][0];
@@ -752,8 +755,9 @@ fn a_sheet_of_its_own_paper_is_printed_and_pictured_at_that_size() {
         .filter(|o| o["Nickname"].as_str().unwrap().starts_with("Photo Log: "))
         .collect();
     assert_eq!(logs.len(), 2, "one for each of the two players");
+    // A tile at scale 1 is two units deep (docs/tabletop-simulator.md): the pad's height.
     let scale = logs[0]["Transform"]["scaleX"].as_f64().unwrap();
-    assert!((scale - 148.0 / 25.4 / 2.0).abs() < 1e-6, "{scale}");
+    assert!((scale - 210.0 / 25.4 / 2.0).abs() < 1e-6, "{scale}");
 }
 
 #[test]

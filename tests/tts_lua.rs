@@ -485,6 +485,7 @@ pub(crate) fn set_out_in_order(
             env.set_metatable(Some(meta)).unwrap();
             env.set("self", o.clone()).unwrap();
             env.set("_G", env.clone()).unwrap();
+            o.set("script_env", env.clone()).unwrap();
             lua.load(script)
                 .set_name(object["Nickname"].as_str().unwrap_or("script"))
                 .set_environment(env.clone())
@@ -932,7 +933,7 @@ impl Tabletop {
     }
 
     /// Clicks the setup object's button for `players`.
-    fn choose_players(&self, players: u32) {
+    pub fn choose_players(&self, players: u32) {
         let (_, env, o) = self
             .scripts
             .iter()
@@ -1278,4 +1279,155 @@ fn every_script_waits_for_the_rules_object() {
         };
         assert_eq!(buttons(&last), buttons(&first), "{}", game.display());
     }
+}
+
+/// A load or a rewind in the middle of an encounter keeps the cards it drew: the sheet's script
+/// loaded again from its save (as the game does on a rewind) still lets them go to the discard
+/// pile, rather than leaving them in front of the sheet.
+#[test]
+fn a_load_mid_encounter_keeps_the_cards_drawn() {
+    let table = set_out(&default_game(), &|_| {});
+    let (env, o) = table.sheet(0);
+    let mut steps = 0;
+    while !table.labels(&o).iter().any(|l| l == "Let them go") {
+        assert!(
+            table.auto(&env, &o).is_some() && steps < 400,
+            "no encounter"
+        );
+        steps += 1;
+    }
+    let saved: String = env.get::<Function>("onSave").unwrap().call(()).unwrap();
+    let drawn: Vec<Table> = table
+        .stand
+        .lua
+        .load("local out = {} for _, o in ipairs(getObjects()) do if o.type == 'Card' then table.insert(out, o) end end return out")
+        .eval::<Table>()
+        .unwrap()
+        .sequence_values()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!drawn.is_empty());
+    // The script loaded again, from its save, on the same object.
+    let lua = &table.stand.lua;
+    let again = lua.create_table().unwrap();
+    let meta = lua.create_table().unwrap();
+    meta.set("__index", lua.globals()).unwrap();
+    again.set_metatable(Some(meta)).unwrap();
+    again.set("self", o.clone()).unwrap();
+    again.set("_G", again.clone()).unwrap();
+    let script = safari::rules::safari_zone::tts::field_guide_lua();
+    lua.load(script.as_str())
+        .set_environment(again.clone())
+        .exec()
+        .unwrap();
+    again
+        .get::<Function>("onLoad")
+        .unwrap()
+        .call::<()>(saved)
+        .unwrap();
+    let run: Function = lua
+        .globals()
+        .get::<Table>("Stand")
+        .unwrap()
+        .get("run")
+        .unwrap();
+    run.call::<()>(1.0).unwrap();
+    let moves = |cards: &[Table]| -> Vec<i64> {
+        cards
+            .iter()
+            .map(|c| c.get::<i64>("moves").unwrap())
+            .collect()
+    };
+    // The cards of this encounter: those not moved since they were drawn (a card caught on
+    // an earlier turn lies by the sheet, moved once).
+    let drawn: Vec<Table> = drawn
+        .into_iter()
+        .filter(|c| c.get::<i64>("moves").unwrap() == 0)
+        .collect();
+    assert!(!drawn.is_empty());
+    let before = moves(&drawn);
+    assert!(table.click(&again, &o, "Let them go", "White"));
+    let after = moves(&drawn);
+    assert!(
+        before.iter().zip(&after).all(|(b, a)| a > b),
+        "every card drawn goes to the discard pile after the load: {before:?} then {after:?}"
+    );
+}
+
+/// Once every Field Guide on the table is out, the chat names the winner: the most VP, ties
+/// broken by unique species (the Park Rules), as each sheet's own line says it ended.
+#[test]
+fn the_winner_is_announced_when_every_sheet_is_out() {
+    let table = set_out(&default_game(), &|_| {});
+    let sheets = table
+        .scripts
+        .iter()
+        .filter(|(n, _, _)| n.starts_with("Field Guide"))
+        .count();
+    let mut finals = Vec::new();
+    for n in 0..sheets {
+        let (env, o) = table.sheet(n);
+        let mut steps = 0;
+        while table.auto(&env, &o).is_some() {
+            steps += 1;
+            assert!(steps < 5000, "a game that does not end");
+        }
+        let prompt = table
+            .labels(&o)
+            .into_iter()
+            .find(|l| l.starts_with("Out: "))
+            .expect("out");
+        let numbers: Vec<u64> = prompt
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let colour = table
+            .scripts
+            .iter()
+            .filter(|(n, _, _)| n.starts_with("Field Guide"))
+            .nth(n)
+            .unwrap()
+            .0
+            .clone();
+        finals.push((numbers[0], numbers[1], colour));
+        let announced = table
+            .stand
+            .chat()
+            .iter()
+            .any(|l| l.contains("every Field Guide is out"));
+        assert_eq!(
+            announced,
+            n + 1 == sheets,
+            "announced only once every sheet is out"
+        );
+    }
+    let best = finals
+        .iter()
+        .map(|(vp, species, _)| (*vp, *species))
+        .max()
+        .unwrap();
+    let winners: Vec<String> = finals
+        .iter()
+        .filter(|(vp, species, _)| (*vp, *species) == best)
+        .map(|(_, _, name)| {
+            name.trim_start_matches("Field Guide (")
+                .trim_end_matches(')')
+                .to_string()
+        })
+        .collect();
+    let line = table
+        .stand
+        .chat()
+        .into_iter()
+        .rev()
+        .find(|l| l.contains("every Field Guide is out"))
+        .unwrap();
+    assert!(
+        line.contains(&winners.join(" and ")),
+        "{line} for {finals:?}"
+    );
+    assert!(
+        line.contains(&format!("with {} VP and {} species", best.0, best.1)),
+        "{line}"
+    );
 }

@@ -36,6 +36,8 @@ struct Button {
 
 /// An object on the table, as drawn.
 struct Thing {
+    /// Its object as the save (or the script that put it out) gives it.
+    data: serde_json::Value,
     guid: String,
     name: String,
     kind: String,
@@ -66,6 +68,17 @@ impl Thing {
 
     fn face(&self) -> (f64, f64) {
         (self.half[0], self.half[2])
+    }
+
+    /// The seat a hand zone makes, where it lies now.
+    fn seat(&self) -> Seat {
+        let mut zone = self.data.clone();
+        let [x, y, z] = self.transform.position;
+        let [rx, ry, rz] = self.transform.rotation;
+        zone["Transform"] = serde_json::json!({
+            "posX": x, "posY": y, "posZ": z, "rotX": rx, "rotY": ry, "rotZ": rz,
+        });
+        Seat::of_hand_zone(&zone)
     }
 }
 
@@ -174,6 +187,7 @@ fn things(table: &Tabletop) -> Vec<Thing> {
         };
         let buttons: Table = o.get("buttons").unwrap();
         things.push(Thing {
+            data: data.clone(),
             guid,
             name: data["Nickname"].as_str().unwrap_or_default().to_string(),
             kind: data["Name"].as_str().unwrap_or_default().to_string(),
@@ -460,10 +474,10 @@ fn draw(table: &Tabletop, things: &[Thing], view: &View, fonts: &Fonts) -> Vec<u
 }
 
 /// The seats: every hand zone's (the first of a colour), or a seat at the table's −z side.
-fn seats(things: &[Thing], table: &Tabletop) -> Vec<Seat> {
+fn seats(things: &[Thing]) -> Vec<Seat> {
     let mut seats: Vec<Seat> = Vec::new();
     for thing in things.iter().filter(|t| t.kind == "HandTrigger") {
-        let seat = Seat::of_hand_zone(&table.saved[&thing.guid]);
+        let seat = thing.seat();
         if !seats.iter().any(|s| s.colour == seat.colour) {
             seats.push(seat);
         }
@@ -600,6 +614,24 @@ fn look(table: &Tabletop, things: &[Thing], fonts: &Fonts) -> Findings {
             }
         }
     }
+    // A button lies over nothing but its own object: a card, a deck, a die or a sheet under it
+    // would take the click or hide the label.
+    for thing in things {
+        for button in thing.buttons.iter().filter(|b| b.half.0 > 0.0) {
+            let area = Area::around(&thing.corners(button.centre, button.half));
+            for other in things
+                .iter()
+                .filter(|o| o.guid != thing.guid && o.kind != "HandTrigger")
+            {
+                if area.overlaps(&Area::around(&other.corners((0.0, 0.0), other.face()))) {
+                    findings.faults.push(format!(
+                        "{}: the button {:?} lies over {}",
+                        thing.name, button.label, other.name
+                    ));
+                }
+            }
+        }
+    }
     // One sheet's image, buttons and labels never lie on another sheet.
     for a in &sheets {
         let mut areas = vec![Area::around(&a.corners((0.0, 0.0), a.face()))];
@@ -635,13 +667,11 @@ fn an_encounter_looks_right(table: &Tabletop, fonts: &Fonts, folder: &Path) -> V
         steps += 1;
     }
     let things = things(table);
-    let white = Seat::of_hand_zone(
-        things
-            .iter()
-            .find(|t| t.kind == "HandTrigger")
-            .map(|t| &table.saved[&t.guid])
-            .expect("a hand zone"),
-    );
+    let white = things
+        .iter()
+        .find(|t| t.kind == "HandTrigger")
+        .map(Thing::seat)
+        .expect("a hand zone");
     let png = picture(table, &things, &white, fonts);
     std::fs::write(folder.join("safari-zone-encounter-White.png"), png).unwrap();
     if let Some(sheet) = things.iter().find(|t| t.name.starts_with("Field Guide")) {
@@ -663,6 +693,77 @@ fn an_encounter_looks_right(table: &Tabletop, fonts: &Fonts, folder: &Path) -> V
                 card.name
             ));
         }
+    }
+    faults
+}
+
+/// Each seat's own things (a sheet named for its colour, its hand zone) lie at that seat,
+/// nearer its hand zone than any other's, and a sheet reads upright for its player.
+fn seats_right(things: &[Thing]) -> Vec<String> {
+    let mut faults = Vec::new();
+    let zones: Vec<(Seat, Vec3)> = things
+        .iter()
+        .filter(|t| t.kind == "HandTrigger")
+        .map(|t| (t.seat(), t.transform.position))
+        .collect();
+    for thing in things.iter().filter(|t| t.kind == "Custom_Tile") {
+        let Some((seat, _)) = zones.iter().find(|(seat, _)| {
+            thing.name.ends_with(&format!("({})", seat.colour))
+                || thing.name.ends_with(&format!(": {}", seat.colour))
+        }) else {
+            continue;
+        };
+        if !seat.reads_upright(&thing.transform) {
+            faults.push(format!("{} is not upright for {}", thing.name, seat.colour));
+        }
+        let distance = |at: Vec3| {
+            let p = thing.transform.position;
+            ((p[0] - at[0]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
+        };
+        let nearest = zones
+            .iter()
+            .min_by(|a, b| distance(a.1).total_cmp(&distance(b.1)))
+            .map(|(s, _)| s.colour.clone());
+        if nearest.as_deref() != Some(seat.colour.as_str()) {
+            faults.push(format!(
+                "{} lies nearer {}'s seat than {}'s",
+                thing.name,
+                nearest.unwrap_or_default(),
+                seat.colour
+            ));
+        }
+    }
+    faults
+}
+
+/// Every number of players a game's setup object offers, chosen: the table then looks right
+/// as well (pictures of the fewest written beside the others).
+fn every_count_looks_right(game: &Path, name: &str, fonts: &Fonts, folder: &Path) -> Vec<String> {
+    let first = set_out(game, &|_| {});
+    let Some((_, _, setup)) = first
+        .scripts
+        .iter()
+        .find(|(n, _, _)| n.ends_with("how many players?"))
+    else {
+        return Vec::new();
+    };
+    let counts: Vec<String> = first
+        .labels(setup)
+        .into_iter()
+        .filter(|l| l.parse::<u32>().is_ok())
+        .collect();
+    let mut faults = Vec::new();
+    for count in counts {
+        let table = set_out(game, &|_| {});
+        table.choose_players(count.parse().unwrap());
+        let things = things(&table);
+        let mut found = look(&table, &things, fonts).faults;
+        found.extend(seats_right(&things));
+        if let Some(seat) = seats(&things).first() {
+            let png = picture(&table, &things, seat, fonts);
+            std::fs::write(folder.join(format!("{name}-{count}-players.png")), png).unwrap();
+        }
+        faults.extend(found.into_iter().map(|f| format!("{count} players: {f}")));
     }
     faults
 }
@@ -691,7 +792,7 @@ fn every_table_looks_right_from_every_seat() {
         let name = game.file_name().unwrap().to_string_lossy().to_string();
         let table = set_out(&game, &|_| {});
         let things = things(&table);
-        for seat in seats(&things, &table) {
+        for seat in seats(&things) {
             let png = picture(&table, &things, &seat, &fonts);
             std::fs::write(folder.join(format!("{name}-{}.png", seat.colour)), png).unwrap();
         }
@@ -708,6 +809,10 @@ fn every_table_looks_right_from_every_seat() {
                 findings.faults.push(format!("{} lies face up", deck.name));
             }
         }
+        findings.faults.extend(seats_right(&things));
+        findings
+            .faults
+            .extend(every_count_looks_right(&game, &name, &fonts, &folder));
         if name == "safari-zone" {
             findings
                 .faults

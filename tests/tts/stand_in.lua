@@ -100,6 +100,12 @@ function Stand.object(fields)
   o.getObjects = function()
     return o.contained
   end
+  -- A function of the object's script (`script_env`, set when its script is loaded).
+  o.call = function(name, params)
+    local env = o.script_env
+    assert(env ~= nil and type(env[name]) == "function", "no function " .. tostring(name) .. " on " .. tostring(fields.name))
+    return env[name](params)
+  end
   o.getButtons = function()
     return o.buttons
   end
@@ -224,7 +230,7 @@ function Stand.from_data(data)
     table.insert(contained, Stand.from_data(inner))
   end
   local at = data.Transform or {}
-  return Stand.object({
+  local made = Stand.object({
     guid = data.GUID,
     name = data.Nickname,
     description = data.Description,
@@ -237,6 +243,8 @@ function Stand.from_data(data)
     half = Stand.half_of and Stand.half_of(data) or nil,
     contained = contained,
   })
+  made.data = data
+  return made
 end
 
 Stand.spawned = {}

@@ -30,7 +30,7 @@ pub trait Rules: Sync {
 }
 
 /// A rules module's scripted object on the table, its Lua placed after the table's shared
-/// script (the backends' `tts_common.lua`). It reads the ruleset from the rules object and finds
+/// script (the backends' `tts/common.lua`). It reads the ruleset from the rules object and finds
 /// the pieces it moves from its saved state, the table's wiring: `rules` (the rules object's
 /// GUID), `rules_name`, `format` and `version` (the ruleset it reads), `sets` (each tile and
 /// token set's bag GUID) and `mm_per_unit`.
@@ -39,4 +39,7 @@ pub struct TableScript {
     pub name: String,
     pub description: String,
     pub lua: &'static str,
+    /// The room (width, depth in table units) the script lays things out in: the table keeps
+    /// it clear in its middle, and tells the script where it is (`origin` in its state).
+    pub room: (f64, f64),
 }

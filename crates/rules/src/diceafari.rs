@@ -316,11 +316,20 @@ impl Rules for DiceAfari {
     }
 
     fn table_script(&self, table: &Table) -> Option<super::TableScript> {
-        Params::of(table)?;
+        let params = Params::of(table)?;
+        // The largest map, tiles a little apart as map.lua lays them (1.04 tiles a tile).
+        let step = table.tiles.get(params.tiles)?.size_mm / 25.4 * 1.04;
+        let (columns, rows) = table.decks[params.maps]
+            .cards
+            .iter()
+            .filter_map(Shape::of)
+            .flat_map(|shape| shape.tiles().into_iter())
+            .fold((0, 0), |(c, r), at| (c.max(at.0 + 1), r.max(at.1 + 1)));
         Some(super::TableScript {
             name: "DiceAFARI: lay out the map".to_string(),
             description: "Click a Map Card's name: the Safari Tiles are laid in its shape, and a Photo Token face down on each space between two tiles.".to_string(),
             lua: include_str!("diceafari/map.lua"),
+            room: (columns as f64 * step, rows as f64 * step),
         })
     }
 

@@ -6,6 +6,9 @@
 
 local wiring = {}
 local raw = ""
+-- The map reads upright from White's side of the table (docs/tabletop-simulator.md): its
+-- first row furthest from White.
+local UPRIGHT = 180
 local ruleset = nil
 
 local function warn(message)
@@ -83,13 +86,13 @@ local function lay_out(map)
   tile_bag.shuffle()
   photo_bag.shuffle()
   for _, at in ipairs(map.tiles) do
-    tile_bag.takeObject({ position = place(at[1], at[2], 0), rotation = { 0, 0, 0 }, smooth = false })
+    tile_bag.takeObject({ position = place(at[1], at[2], 0), rotation = { 0, UPRIGHT, 0 }, smooth = false })
   end
   for _, space in ipairs(map.photo_spaces) do
     local a, b = space[1], space[2]
     photo_bag.takeObject({
       position = place((a[1] + b[1]) / 2, (a[2] + b[2]) / 2, 0.3),
-      rotation = { 0, 0, 180 },
+      rotation = { 0, UPRIGHT, 180 },
       smooth = false,
     })
   end

@@ -325,6 +325,48 @@ local function automatic(request)
   return false, nil
 end
 
+-- Where this sheet's game stands, for the other sheets (`obj.call("safariStanding")`): its
+-- colour, whether it is over, its VP and unique species.
+function safariStanding()
+  if game == nil then
+    return nil
+  end
+  return { colour = wiring.colour, over = game.request == nil, vp = game.vp, species = game.unique_species }
+end
+
+-- Once every Field Guide on the table is out, the winner: the most VP, ties broken by the
+-- most unique species (the Park Rules); a tie on both is shared.
+local function announce_the_winner()
+  local standings = {}
+  for _, object in ipairs(getObjects()) do
+    local ok_name, name = pcall(object.getName)
+    if ok_name and type(name) == "string" and string.sub(name, 1, 11) == "Field Guide" then
+      local ok, standing = pcall(object.call, "safariStanding")
+      if not ok or type(standing) ~= "table" or not standing.over then
+        return
+      end
+      table.insert(standings, standing)
+    end
+  end
+  if #standings < 2 then
+    return
+  end
+  local best = nil
+  for _, s in ipairs(standings) do
+    if best == nil or s.vp > best.vp or (s.vp == best.vp and s.species > best.species) then
+      best = s
+    end
+  end
+  local winners = {}
+  for _, s in ipairs(standings) do
+    if s.vp == best.vp and s.species == best.species then
+      table.insert(winners, tostring(s.colour))
+    end
+  end
+  local line = "every Field Guide is out: " .. table.concat(winners, " and ") .. (#winners == 1 and " wins" or " share the win") .. " with " .. best.vp .. " VP and " .. best.species .. " species."
+  broadcastToAll(line, { 0.6, 0.9, 0.6 })
+end
+
 -- What the events since `from` did on the table: cards moved, and a line in the chat.
 local met = nil
 local function follow(from)
@@ -371,6 +413,11 @@ local function follow(from)
   end
   if #lines > 0 and not replaying then
     say(table.concat(lines, "; "))
+  end
+  for n = from + 1, #game.events do
+    if game.events[n].event == "out" and not replaying then
+      announce_the_winner()
+    end
   end
 end
 
@@ -521,11 +568,46 @@ function onLoad(script_state)
   end
 end
 
+-- The card objects this sheet's turns drew and still has in play, by card id (GUIDs), and the
+-- card met: saved so that a load or a rewind mid-encounter still moves them.
+local function cards_in_play()
+  local saved = {}
+  for id, cards in pairs(on_table) do
+    local guids = {}
+    for _, card in ipairs(cards) do
+      local ok, guid = pcall(card.getGUID)
+      if ok and type(guid) == "string" then
+        table.insert(guids, guid)
+      end
+    end
+    if #guids > 0 then
+      saved[tostring(id)] = guids
+    end
+  end
+  return saved
+end
+
+local function restore_cards(state)
+  if type(state.cards) == "table" then
+    for id, guids in pairs(state.cards) do
+      on_table[id] = {}
+      for _, guid in ipairs(type(guids) == "table" and guids or {}) do
+        local card = getObjectFromGUID(guid)
+        if card ~= nil then
+          table.insert(on_table[id], card)
+        end
+      end
+    end
+  end
+  met = state.met
+end
+
 -- Starts the sheet once the rules object is on the table (`SafariTable.when_found`).
 start_sheet = function(state)
   SafariTable.when_found(read_rules, function(read)
     rules = read
     replay(state.inputs or {})
+    restore_cards(state)
     render()
   end, function(why)
     problem = why
@@ -535,7 +617,7 @@ start_sheet = function(state)
 end
 
 function onSave()
-  return JSON.encode({ table = wiring, inputs = inputs, unplayable = unplayable })
+  return JSON.encode({ table = wiring, inputs = inputs, unplayable = unplayable, cards = cards_in_play(), met = met })
 end
 
 ------------------------------------------------------------------------------------------

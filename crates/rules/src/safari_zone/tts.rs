@@ -14,8 +14,7 @@ use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
     self, D6_ROTATIONS, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck,
-    encoded, hand_zone, object, page_key, rules_lua, save_name, seat_colour, setup_object,
-    sprite_sheet, transform,
+    encoded, object, page_key, rules_lua, save_name, setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -31,10 +30,26 @@ pub fn field_guide_lua() -> String {
     ))
 }
 
-/// Where the Encounter Deck lies (`transform(-8.0, 0.0, ..)` below).
-const DECK_AT: [f64; 3] = [-8.0, 1.0, 0.0];
-/// Where the discard pile goes: left of the deck (at x = -8).
-const DISCARD_SPOT: [f64; 3] = [-11.0, 1.5, 0.0];
+/// The middle of the table, between the seats (x, z; as White sees it, x to the right and z
+/// away): the Encounter Deck with the discard pile before it, the dice in a row a set, the
+/// setup and rules objects.
+const DECK_AT: [f64; 3] = [-4.5, 1.0, 2.0];
+const DISCARD_SPOT: [f64; 3] = [-4.5, 1.5, -2.0];
+const DICE_AT: (f64, f64) = (-1.5, 3.0);
+const SETUP_AT: (f64, f64) = (1.0, -3.0);
+const RULES_AT: (f64, f64) = (5.5, -3.0);
+/// Half the middle's extent (x, z).
+const MIDDLE: (f64, f64) = (7.0, 5.5);
+/// Turned to read upright from White's side of the table (its hand zone not turned).
+const FACING_WHITE: f64 = 180.0;
+/// The Field Guide at the table: a tile of this scale is this many units deep (two a unit of
+/// scale, docs/tabletop-simulator.md), about the printed sheet's size in inches.
+const SHEET_SCALE: f64 = 6.0;
+/// A seat: the sheet, with room either side, from the seat's inner edge the sheet (a unit in),
+/// its controls and the cards its turns draw below it, and the hand zone behind them.
+const SEAT_WIDTH_BESIDE_SHEET: f64 = 4.0;
+const SHEET_BACK: f64 = 1.0 + SHEET_SCALE;
+const HAND_BACK: f64 = SHEET_BACK + 3.0 * SHEET_SCALE + 4.5;
 
 /// The Field Guide tile's resolution: sharp enough to read every label when zoomed in.
 const SHEET_DPI: f64 = 150.0;
@@ -202,7 +217,7 @@ pub fn export(
         &description,
         contained,
         custom_decks,
-        transform(-8.0, 0.0, 180.0, 1.0),
+        transform(DECK_AT[0], DECK_AT[2], FACING_WHITE, 1.0),
     );
     deck["Transform"]["rotZ"] = json!(180.0);
     objects.push(deck);
@@ -252,9 +267,9 @@ pub fn export(
                 &format!("{} {}", set.name, die_index + 1),
                 "",
                 transform(
-                    -3.0 + 1.6 * die_index as f64,
-                    -6.0 - 2.0 * set_index as f64,
-                    0.0,
+                    DICE_AT.0 + 1.6 * die_index as f64,
+                    DICE_AT.1 - 2.0 * set_index as f64,
+                    FACING_WHITE,
                     1.0,
                 ),
             );
@@ -308,101 +323,46 @@ pub fn export(
                 })
         }
     };
-    // Each seat's objects, for the setup object to take away.
-    let mut seat_objects: Vec<Vec<String>> =
-        vec![Vec::new(); ruleset.parameters.players_max as usize];
-    if let Some(tiles) = tiles {
-        let front_url = publish("field-guide", std::sync::Arc::clone(&tiles.front));
-        let back_url = publish("park-rules", std::sync::Arc::clone(&tiles.back));
-        let aspect = tiles.aspect;
-        for player in 0..ruleset.parameters.players_max {
-            let mut tile = object(
-                "Custom_Tile",
-                guid(&format!("field-guide/{player}")),
-                &format!("Field Guide ({})", seat_colour(player as usize)),
-                "",
-                transform(6.0 + 16.0 * player as f64, 4.0, 180.0, 7.5),
-            );
-            // The script marks the boxes; its state is the table's wiring, and then every
-            // answer the game was given (field_guide.lua).
-            tile["LuaScript"] = json!(field_guide_lua());
-            tile["LuaScriptState"] = json!(
-                json!({
-                    "table": {
-                        "rules": rules_guid,
-                        "rules_name": rules_name,
-                        "deck": deck_guid,
-                        "deck_name": ruleset.deck.name,
-                        "deck_at": DECK_AT,
-                        "discard": DISCARD_SPOT,
-                        "dice": dice_guids,
-                        "colour": seat_colour(player as usize),
-                    }
-                })
-                .to_string()
-            );
-            // Unlocked, so that a player can flip it to the Park Rules and back.
-            tile["CustomImage"] = json!({
-                "ImageURL": front_url,
-                "ImageSecondaryURL": back_url,
-                "ImageScalar": 1.0,
-                "WidthScale": 0.0,
-                "CustomTile": {
-                    "Type": 0,
-                    "Thickness": 0.1,
-                    "Stackable": false,
-                    "Stretch": true,
-                },
-            });
-            tile["Description"] = json!(format!(
-                "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({aspect:.3}:1)"
-            ));
-            seat_objects[player as usize].push(tile["GUID"].as_str().unwrap().to_string());
-            objects.push(tile);
-            // The seat's hand zone, below the sheet and the cards its turns draw.
-            let zone = hand_zone(
-                guid(&format!("hand/{player}")),
-                seat_colour(player as usize),
-                6.0 + 16.0 * player as f64,
-                -27.0,
-                14.0,
-            );
-            seat_objects[player as usize].push(zone["GUID"].as_str().unwrap().to_string());
-            objects.push(zone);
-        }
-    }
-
-    // The table is laid out for the most players; the setup object takes away the seats of
-    // the players who are not there.
+    // The Field Guides, a seat each around the table, laid out for the most players; the
+    // setup object lays the table out again for fewer.
     let (fewest, most) = (
         ruleset.parameters.players_min.max(1),
         ruleset.parameters.players_max,
     );
-    if fewest < most {
-        let layouts = (fewest..=most)
-            .map(|players| {
-                let remove = seat_objects
-                    .iter()
-                    .skip(players as usize)
-                    .flatten()
-                    .cloned()
-                    .collect();
-                (
-                    players,
-                    Layout {
-                        remove,
-                        spawn: Vec::new(),
-                    },
-                )
-            })
-            .collect();
-        objects.push(setup_object(
-            guid("setup"),
-            &ruleset.game.name,
-            most,
-            layouts,
-            transform(-8.0, 6.0, 180.0, 1.0),
-        ));
+    if let Some(tiles) = tiles {
+        let sheet = SeatSheet {
+            front_url: publish("field-guide", std::sync::Arc::clone(&tiles.front)),
+            back_url: publish("park-rules", std::sync::Arc::clone(&tiles.back)),
+            aspect: tiles.aspect,
+            wiring: json!({
+                "rules": rules_guid,
+                "rules_name": rules_name,
+                "deck": deck_guid,
+                "deck_name": ruleset.deck.name,
+                "deck_at": DECK_AT,
+                "discard": DISCARD_SPOT,
+                "dice": dice_guids,
+            }),
+        };
+        let before = guids.clone();
+        let laid = seated(most as usize, &sheet, &mut guids);
+        if fewest < most {
+            // The seats of fewer players are the first seats, moved round the table.
+            let layouts = (fewest..=most)
+                .map(|players| {
+                    let seats = seated(players as usize, &sheet, &mut before.clone());
+                    (players, Layout::from_to(&laid, seats))
+                })
+                .collect();
+            objects.push(setup_object(
+                guids.next("setup"),
+                &ruleset.game.name,
+                most,
+                layouts,
+                transform(SETUP_AT.0, SETUP_AT.1, FACING_WHITE, 1.0),
+            ));
+        }
+        objects.extend(laid);
     }
 
     // The rules object: the ruleset in its saved state.
@@ -411,7 +371,7 @@ pub fn export(
         rules_guid,
         &rules_name,
         "The game's rules as data, for scripts: call getRuleset() on this object.",
-        transform(-8.0, -6.0, 180.0, 1.0),
+        transform(RULES_AT.0, RULES_AT.1, FACING_WHITE, 1.0),
     );
     rules["LuaScript"] = json!(rules_lua(
         safari_engine::ruleset::FORMAT,
@@ -478,6 +438,64 @@ pub fn export(
         });
     }
     outputs
+}
+
+/// What every seat's Field Guide shows and is wired to.
+struct SeatSheet {
+    front_url: String,
+    back_url: String,
+    /// Height over width of the front.
+    aspect: f64,
+    /// The objects the sheet's script works with (the rules, the deck, the dice, where the
+    /// discard pile goes); the seat adds its colour.
+    wiring: Value,
+}
+
+/// The Field Guides and hand zones of `players` seats, around the table.
+fn seated(players: usize, sheet: &SeatSheet, guids: &mut Guids) -> Vec<Value> {
+    let width = 2.0 * SHEET_SCALE / sheet.aspect;
+    let seats = tts::seats::around_the_table(
+        players,
+        tts::seats::SeatSize {
+            width: width + SEAT_WIDTH_BESIDE_SHEET,
+            middle: MIDDLE,
+        },
+    );
+    let mut objects = Vec::new();
+    for (player, seat) in seats.iter().enumerate() {
+        let (x, z) = seat.place(0.0, SHEET_BACK);
+        let mut tile = object(
+            "Custom_Tile",
+            guids.next(&format!("field-guide/{player}")),
+            &format!("Field Guide ({})", seat.colour),
+            &format!(
+                "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({:.3}:1)",
+                sheet.aspect
+            ),
+            transform(x, z, seat.upright(), SHEET_SCALE),
+        );
+        // The script marks the boxes; its state is the table's wiring, and then every answer
+        // the game was given (field_guide.lua).
+        let mut wiring = sheet.wiring.clone();
+        wiring["colour"] = json!(seat.colour);
+        tile["LuaScript"] = json!(field_guide_lua());
+        tile["LuaScriptState"] = json!(json!({ "table": wiring }).to_string());
+        // Unlocked, so that a player can flip it to the Park Rules and back.
+        tile["CustomImage"] = json!({
+            "ImageURL": sheet.front_url,
+            "ImageSecondaryURL": sheet.back_url,
+            "ImageScalar": 1.0,
+            "WidthScale": 0.0,
+            "CustomTile": { "Type": 0, "Thickness": 0.1, "Stackable": false, "Stretch": true },
+        });
+        objects.push(tile);
+        objects.push(seat.hand_zone(
+            guids.next(&format!("hand/{player}")),
+            HAND_BACK,
+            width + SEAT_WIDTH_BESIDE_SHEET - 1.0,
+        ));
+    }
+    objects
 }
 
 fn face_value(face: &crate::safari_zone::ruleset::Face) -> String {

@@ -13,6 +13,8 @@ use typst_layout::Page;
 
 use super::print::cache::{self, Key};
 
+pub mod seats;
+
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
 pub(crate) const MAX_SHEET_PX: u32 = 4096;
 /// A deck sheet holds at most 10 x 7 cards.
@@ -186,16 +188,43 @@ pub fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) -> Valu
     zone
 }
 
-/// What the setup object does for one number of players: the objects it takes away (by GUID)
-/// and the objects it puts out.
+/// What the setup object does for one number of players: the objects it takes away (by GUID),
+/// the objects it moves (by GUID, to the place and turn of a `Transform`) and the objects it
+/// puts out.
 #[derive(Debug, Default)]
 pub struct Layout {
     pub remove: Vec<String>,
+    pub moves: Vec<(String, Value)>,
     pub spawn: Vec<Value>,
 }
 
+impl Layout {
+    /// The table laid out as `objects` (objects with GUIDs) from a table laid out as `laid`:
+    /// what both have is moved, what only `laid` has is taken away, what only `objects` has is
+    /// put out.
+    pub fn from_to(laid: &[Value], objects: Vec<Value>) -> Layout {
+        let guid = |o: &Value| o["GUID"].as_str().unwrap_or_default().to_string();
+        let now: std::collections::HashSet<String> = objects.iter().map(guid).collect();
+        let before: std::collections::HashSet<String> = laid.iter().map(guid).collect();
+        let mut layout = Layout {
+            remove: laid.iter().map(guid).filter(|g| !now.contains(g)).collect(),
+            ..Layout::default()
+        };
+        for object in objects {
+            if before.contains(&guid(&object)) {
+                layout
+                    .moves
+                    .push((guid(&object), object["Transform"].clone()));
+            } else {
+                layout.spawn.push(object);
+            }
+        }
+        layout
+    }
+}
+
 /// The setup object: it asks how many play when the table loads and sets the table for that
-/// many (`tts_setup.lua`), the save being laid out for `laid_out` players.
+/// many (`tts/setup.lua`), the save being laid out for `laid_out` players.
 pub fn setup_object(
     guid: String,
     game_name: &str,
@@ -216,13 +245,24 @@ pub fn setup_object(
     let layouts: serde_json::Map<String, Value> = layouts
         .into_iter()
         .map(|(players, layout)| {
+            let moves: Vec<Value> = layout
+                .moves
+                .iter()
+                .map(|(guid, at)| {
+                    json!({
+                        "guid": guid,
+                        "position": [at["posX"], at["posY"], at["posZ"]],
+                        "rotation": [at["rotX"], at["rotY"], at["rotZ"]],
+                    })
+                })
+                .collect();
             (
                 players.to_string(),
-                json!({ "remove": layout.remove, "spawn": layout.spawn }),
+                json!({ "remove": layout.remove, "move": moves, "spawn": layout.spawn }),
             )
         })
         .collect();
-    setup["LuaScript"] = json!(table_script(include_str!("tts_setup.lua")));
+    setup["LuaScript"] = json!(table_script(include_str!("setup.lua")));
     setup["LuaScriptState"] =
         json!(json!({ "counts": counts, "laid_out": laid_out, "layouts": layouts }).to_string());
     setup["Locked"] = json!(true);
@@ -362,17 +402,17 @@ pub fn images_not_written(outputs: &[crate::Output], base: &str) -> Vec<String> 
     missing.into_iter().collect()
 }
 
-/// The Lua of the rules object (`tts_rules.lua`) for rulesets of `format` whose `version_key`
+/// The Lua of the rules object (`tts/rules.lua`) for rulesets of `format` whose `version_key`
 /// is `version`: the ruleset travels in its saved state, is decoded and checked once on load
 /// (one of another format or version is refused in the chat), and other scripts ask for it.
 /// A script for an object of the table: `body` after what every such script shares
-/// (`tts_common.lua`: reading a ruleset, finding the rules object, naming button functions).
+/// (`tts/common.lua`: reading a ruleset, finding the rules object, naming button functions).
 pub fn table_script(body: &str) -> String {
-    format!("{}\n{body}", include_str!("tts_common.lua"))
+    format!("{}\n{body}", include_str!("common.lua"))
 }
 
 pub fn rules_lua(format: &str, version_key: &str, version: u32) -> String {
-    table_script(include_str!("tts_rules.lua"))
+    table_script(include_str!("rules.lua"))
         .replace("@FORMAT@", format)
         .replace("@VERSION_KEY@", version_key)
         .replace("@FORMAT_VERSION@", &version.to_string())

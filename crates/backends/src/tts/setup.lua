@@ -1,8 +1,8 @@
 -- The setup object of a table safari built: it asks how many play, and sets the table for
 -- that many. The save is laid out for one number of players; for each other number, this
--- object's saved state lists the objects to take away (by GUID) and the objects to put out
--- (as the game saves them). Once chosen, it leaves the table, so that a saved game does not
--- ask again.
+-- object's saved state lists the objects to take away (by GUID), the objects to move (by
+-- GUID, to a place and a turn) and the objects to put out (as the game saves them). Once
+-- chosen, it leaves the table, so that a saved game does not ask again.
 
 local state = { counts = {}, layouts = {}, laid_out = 0 }
 local raw = ""
@@ -15,6 +15,13 @@ local function choose(players)
     local object = getObjectFromGUID(guid)
     if object ~= nil then
       object.destruct()
+    end
+  end
+  for _, move in ipairs(layout.move or {}) do
+    local object = getObjectFromGUID(move.guid)
+    if object ~= nil then
+      object.setPosition(move.position)
+      object.setRotation(move.rotation)
     end
   end
   for _, data in ipairs(layout.spawn or {}) do
