@@ -269,6 +269,50 @@ pub fn setup_object(
     setup
 }
 
+/// The saved object's JSON: the save's own fields left empty (a saved object is spawned into
+/// a table, not loaded as one), and `objects`.
+pub fn saved_object(game_name: &str, objects: Vec<Value>) -> Vec<u8> {
+    let saved = json!({
+        "SaveName": game_name,
+        "GameMode": "", "Date": "", "VersionNumber": "", "GameType": "", "GameComplexity": "",
+        "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "",
+        "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+    });
+    let mut bytes = serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// The rules object of a game named `game_name`: the ruleset (of `format`, whose
+/// `version_key` is `version`) in its saved state, handed to the table's other scripts by
+/// `rules.lua`; locked.
+pub fn rules_object(
+    guid: String,
+    game_name: &str,
+    (format, version_key, version): (&str, &str, u32),
+    ruleset_json: &str,
+    at: Value,
+) -> Value {
+    let mut rules = object(
+        "BlockSquare",
+        guid,
+        &rules_name(game_name),
+        "The game's rules as data, for scripts: call getRuleset() on this object.",
+        at,
+    );
+    rules["LuaScript"] = json!(rules_lua(format, version_key, version));
+    rules["LuaScriptState"] = json!(ruleset_json);
+    rules["Locked"] = json!(true);
+    rules
+}
+
+/// The rules object's name, by which scripts find it when its GUID was taken.
+pub fn rules_name(game_name: &str) -> String {
+    format!("{game_name} ruleset")
+}
+
 /// Makes a card or a deck what players expect of one: it can be held in a hand, and face down
 /// it hides its face and name (Tabletop Simulator's own default for cards).
 pub fn held_in_hands(object: &mut Value) {

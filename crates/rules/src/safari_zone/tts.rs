@@ -14,7 +14,7 @@ use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
     self, D6_ROTATIONS, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck,
-    encoded, object, page_key, rules_lua, save_name, setup_object, sprite_sheet, transform,
+    encoded, object, page_key, save_name, setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -95,6 +95,28 @@ pub(crate) fn last_sheet_key(game_id: &str) -> Key {
     cache::key(&("last sheet tiles", game_id))
 }
 
+/// The export's images as files under `tts/images/`, each named by its hash, and their URLs.
+struct Published<'a> {
+    outputs: Vec<Output>,
+    base: &'a str,
+}
+
+impl Published<'_> {
+    /// `png` as a file named `<stem>-<hash>.png`; its URL.
+    fn publish(&mut self, stem: &str, png: std::sync::Arc<Png>) -> String {
+        let file = format!("{stem}-{}.png", png.hash);
+        let bytes = match std::sync::Arc::try_unwrap(png) {
+            Ok(png) => png.bytes,
+            Err(shared) => shared.bytes.clone(),
+        };
+        self.outputs.push(Output {
+            path: format!("tts/images/{file}"),
+            bytes,
+        });
+        format!("{}/{file}", self.base)
+    }
+}
+
 /// The saved object, its thumbnail and its images, under `tts/`. With a cache (`reuse`),
 /// images whose pages are as in an earlier build are not rasterised or encoded again: a
 /// one-card edit redraws that card's face and encodes its sprite sheet, nothing else.
@@ -109,58 +131,105 @@ pub fn export(
         game: ruleset.game.id.clone(),
         taken: Default::default(),
     };
-    let mut guid = |role: &str| guids.next(role);
-    let rules_guid = guid("ruleset");
-    let rules_name = format!("{} ruleset", ruleset.game.name);
-    let deck_guid = guid("deck");
-    // The dice's objects by role, for the Field Guides' scripts to show what they roll.
-    let mut dice_guids: serde_json::Map<String, Value> = serde_json::Map::new();
-    let mut outputs = Vec::new();
-    let encode = |key: &dyn Fn() -> Key, draw: &dyn Fn() -> Image| encoded(reuse, key, draw);
-    // An encoded image as a file named by its hash, and its URL.
-    let mut publish = |stem: &str, png: std::sync::Arc<Png>| -> String {
-        let file = format!("{stem}-{}.png", png.hash);
-        let bytes = match std::sync::Arc::try_unwrap(png) {
-            Ok(png) => png.bytes,
-            Err(shared) => shared.bytes.clone(),
+    let mut images = Published {
+        outputs: Vec::new(),
+        base: &options.asset_base,
+    };
+    let rules_guid = guids.next("ruleset");
+    let sheets = card_sheets(sources, reuse, &mut images);
+    let mut objects = vec![encounter_deck(ruleset, &sheets, &mut guids)];
+    let (dice, dice_guids) = dice(ruleset, sources, reuse, &mut images, &mut guids);
+    objects.extend(dice);
+    if let Some(tiles) = sheet_tiles(ruleset, sources, reuse) {
+        let sheet = SeatSheet {
+            front_url: images.publish("field-guide", std::sync::Arc::clone(&tiles.front)),
+            back_url: images.publish("park-rules", std::sync::Arc::clone(&tiles.back)),
+            aspect: tiles.aspect,
+            wiring: json!({
+                "rules": rules_guid,
+                "rules_name": tts::rules_name(&ruleset.game.name),
+                "deck": objects[0]["GUID"],
+                "deck_name": ruleset.deck.name,
+                "deck_at": DECK_AT,
+                "discard": DISCARD_SPOT,
+                "dice": dice_guids,
+            }),
         };
+        objects.extend(seats_and_setup(ruleset, &sheet, &mut guids));
+    }
+    objects.push(tts::rules_object(
+        rules_guid,
+        &ruleset.game.name,
+        (
+            safari_engine::ruleset::FORMAT,
+            "format_version",
+            safari_engine::ruleset::FORMAT_VERSION,
+        ),
+        ruleset_json,
+        transform(RULES_AT.0, RULES_AT.1, FACING_WHITE, 1.0),
+    ));
+    let name = save_name(&ruleset.game.name);
+    let mut outputs = images.outputs;
+    outputs.push(Output {
+        path: format!("tts/{name}.json"),
+        bytes: tts::saved_object(&ruleset.game.name, objects),
+    });
+    if let Some(bytes) = sheets.back.map(|back| thumbnail(back, reuse)) {
         outputs.push(Output {
-            path: format!("tts/images/{file}"),
+            path: format!("tts/{name}.png"),
             bytes,
         });
-        format!("{}/{file}", options.asset_base)
-    };
+    }
+    outputs
+}
 
-    // Card faces: one slot per design (copies share it), 70 per sheet at most.
+/// The deck's faces on sprite sheets (one slot per design, copies share it; 70 to a sheet at
+/// most) and its back, published; each design's card id.
+struct CardSheets<'a> {
+    custom: serde_json::Map<String, Value>,
+    slot_of_design: Vec<u32>,
+    back: Option<&'a Page>,
+}
+
+fn card_sheets<'a>(
+    sources: &TtsSources<'a>,
+    reuse: Reuse,
+    images: &mut Published,
+) -> CardSheets<'a> {
     let pages = sources.cards.pages();
     let (design_pages, back_page) = pages.split_at(pages.len().saturating_sub(1));
     let per_sheet = (MAX_COLUMNS * MAX_ROWS) as usize;
-    let mut custom_decks = serde_json::Map::new();
-    let mut slot_of_design = Vec::new();
+    let mut sheets = CardSheets {
+        custom: serde_json::Map::new(),
+        slot_of_design: Vec::new(),
+        back: back_page.first(),
+    };
     // One resolution for every sheet and the back: the one the fullest (first) sheet allows.
     let grid = |cards: usize| {
         let columns = (cards as u32).clamp(1, MAX_COLUMNS);
         (columns, (cards as u32).div_ceil(columns).clamp(1, MAX_ROWS))
     };
-    let scale = back_page.first().map_or(1.0, |back| {
+    let scale = sheets.back.map_or(1.0, |back| {
         let (columns, rows) = grid(design_pages.len().min(per_sheet));
         let size = back.frame.size();
         card_scale(size.x.to_pt(), size.y.to_pt(), columns, rows)
     });
-    let back_url = back_page.first().map(|page| {
-        let png = encode(&|| page_key(page, scale), &|| {
+    let back_url = sheets.back.map(|page| {
+        let png = encoded(reuse, &|| page_key(page, scale), &|| {
             Image::of_page(page, scale, false)
         });
-        publish("card-back", png)
+        images.publish("card-back", png)
     });
     for (sheet, chunk) in design_pages.chunks(per_sheet).enumerate() {
         let deck_id = sheet as u32 + 1;
         let (columns, rows) = grid(chunk.len());
         let faces: Vec<&Page> = chunk.iter().collect();
         let sprite = sprite_sheet(&faces, scale, (columns, rows), reuse);
-        slot_of_design.extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
-        let face_url = publish(&format!("card-faces-{deck_id}"), sprite);
-        custom_decks.insert(
+        let face_url = images.publish(&format!("card-faces-{deck_id}"), sprite);
+        sheets
+            .slot_of_design
+            .extend((0..chunk.len() as u32).map(|index| deck_id * 100 + index));
+        sheets.custom.insert(
             deck_id.to_string(),
             custom_deck(
                 &face_url,
@@ -170,10 +239,12 @@ pub fn export(
             ),
         );
     }
+    sheets
+}
 
-    let mut objects = Vec::new();
-
-    // The deck: one Card per physical card, in deck order.
+/// The Encounter Deck: one Card per physical card, in deck order (each sheet shuffles it before
+/// its first draw), face down and facing White: a card drawn with `flip` comes out face up.
+fn encounter_deck(ruleset: &Ruleset, sheets: &CardSheets, guids: &mut Guids) -> Value {
     let capture_dice: usize = ruleset
         .dice
         .iter()
@@ -182,7 +253,7 @@ pub fn export(
         .sum();
     let mut contained = Vec::new();
     for (design, card) in ruleset.deck.cards.iter().enumerate() {
-        let Some(&card_id) = slot_of_design.get(design) else {
+        let Some(&card_id) = sheets.slot_of_design.get(design) else {
             continue;
         };
         let species = ruleset
@@ -194,15 +265,15 @@ pub fn export(
         let memo = serde_json::to_string(card).expect("cards serialise");
         for copy in 0..card.copies {
             let mut object = tts::card(
-                guid(&format!("card/{}/{copy}", card.id)),
+                guids.next(&format!("card/{}/{copy}", card.id)),
                 species,
                 &description,
                 card_id,
-                transform(0.0, 0.0, 180.0, 1.0),
+                transform(0.0, 0.0, FACING_WHITE, 1.0),
             );
             object["Memo"] = json!(memo);
             // Each card keeps its sheet, as it does once drawn from the deck.
-            tts::with_its_sheet(&mut object, &custom_decks);
+            tts::with_its_sheet(&mut object, &sheets.custom);
             contained.push(object);
         }
     }
@@ -210,33 +281,44 @@ pub fn export(
         "{} cards: shuffle, and draw one per habitat rolled.",
         contained.len()
     );
-    // Face down, facing the seats: a card drawn with `flip` comes out face up.
     let mut deck = tts::deck(
-        deck_guid.clone(),
+        guids.next("deck"),
         &ruleset.deck.name,
         &description,
         contained,
-        custom_decks,
+        sheets.custom.clone(),
         transform(DECK_AT[0], DECK_AT[2], FACING_WHITE, 1.0),
     );
     deck["Transform"]["rotZ"] = json!(180.0);
-    objects.push(deck);
+    deck
+}
 
-    // Dice: a texture per die, faces named by their rotation values.
+/// The dice, a row a set in the middle: a texture per die (dice alike share one), faces named
+/// by their rotation values; and their GUIDs by role, for the Field Guides' scripts to show
+/// what they roll.
+fn dice(
+    ruleset: &Ruleset,
+    sources: &TtsSources,
+    reuse: Reuse,
+    images: &mut Published,
+    guids: &mut Guids,
+) -> (Vec<Value>, serde_json::Map<String, Value>) {
     let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
     let mut next_face = 0;
     let mut textures: std::collections::HashMap<String, String> = Default::default();
+    let mut objects = Vec::new();
+    let mut by_role = serde_json::Map::new();
     for (set_index, set) in ruleset.dice.iter().enumerate() {
         for (die_index, die) in set.dice.iter().enumerate() {
             let pages =
                 &faces_per_page[next_face..(next_face + die.len()).min(faces_per_page.len())];
             next_face += die.len();
-            // Dice alike (five expedition dice) share one texture.
             let key = format!("{die:?}");
             let url = match textures.get(&key) {
                 Some(url) => String::clone(url),
                 None => {
-                    let url = publish(&format!("die-{}", set.id), tts::die_texture(pages, reuse));
+                    let texture = tts::die_texture(pages, reuse);
+                    let url = images.publish(&format!("die-{}", set.id), texture);
                     textures.insert(key, url.clone());
                     url
                 }
@@ -250,12 +332,12 @@ pub fn export(
                     json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
                 })
                 .collect();
-            let die_guid = guid(&format!("die/{}/{die_index}", set.id));
+            let die_guid = guids.next(&format!("die/{}/{die_index}", set.id));
             let role = match set.role {
                 super::model::DiceRole::Expedition => "expedition",
                 super::model::DiceRole::Capture => "capture",
             };
-            dice_guids
+            by_role
                 .entry(role)
                 .or_insert_with(|| Value::Array(Vec::new()))
                 .as_array_mut()
@@ -284,160 +366,92 @@ pub fn export(
             objects.push(object);
         }
     }
+    (objects, by_role)
+}
 
-    // One Field Guide per player, locked so the vector paint tool can mark it.
-    let tiles = match &sources.sheet {
-        Sheet::Last(tiles) => Some(std::sync::Arc::clone(tiles)),
-        Sheet::Pages(document) => {
-            let sheet_pages = document.pages();
-            sheet_pages
-                .first()
-                .zip(sheet_pages.get(1))
-                .map(|(front, back)| {
-                    let scale = SHEET_DPI / 72.0;
-                    // Both sides at once (a side the cache has is not drawn again).
-                    let (front_png, back_png) = rayon::join(
-                        || {
-                            encode(&|| page_key(front, scale), &|| {
-                                Image::of_page(front, scale, false)
-                            })
-                        },
-                        || {
-                            encode(&|| page_key(back, scale), &|| {
-                                Image::of_page(back, scale, false)
-                            })
-                        },
-                    );
-                    let tiles = std::sync::Arc::new(SheetTiles {
-                        front: front_png,
-                        back: back_png,
-                        aspect: front.frame.height().to_pt() / front.frame.width().to_pt(),
-                    });
-                    if let Some(cache) = reuse.0 {
-                        cache.put(
-                            last_sheet_key(&ruleset.game.id),
-                            std::sync::Arc::clone(&tiles),
-                        );
-                    }
-                    tiles
-                })
-        }
+/// The Field Guide's two sides as tiles: the session's last ones, or drawn from the pages
+/// (both at once; a side the cache has is not drawn again) and kept for the next build.
+fn sheet_tiles(
+    ruleset: &Ruleset,
+    sources: &TtsSources,
+    reuse: Reuse,
+) -> Option<std::sync::Arc<SheetTiles>> {
+    let document = match &sources.sheet {
+        Sheet::Last(tiles) => return Some(std::sync::Arc::clone(tiles)),
+        Sheet::Pages(document) => document,
     };
-    // The Field Guides, a seat each around the table, laid out for the most players; the
-    // setup object lays the table out again for fewer.
+    let pages = document.pages();
+    let (front, back) = pages.first().zip(pages.get(1))?;
+    let scale = SHEET_DPI / 72.0;
+    let side = |page: &Page| {
+        encoded(reuse, &|| page_key(page, scale), &|| {
+            Image::of_page(page, scale, false)
+        })
+    };
+    let (front_png, back_png) = rayon::join(|| side(front), || side(back));
+    let tiles = std::sync::Arc::new(SheetTiles {
+        front: front_png,
+        back: back_png,
+        aspect: front.frame.height().to_pt() / front.frame.width().to_pt(),
+    });
+    if let Some(cache) = reuse.0 {
+        cache.put(
+            last_sheet_key(&ruleset.game.id),
+            std::sync::Arc::clone(&tiles),
+        );
+    }
+    Some(tiles)
+}
+
+/// The Field Guides, a seat each around the table, laid out for the most players; and, for a
+/// game of more than one number of players, the setup object that lays the table out again
+/// for fewer (the first seats moved round the table, the others taken away).
+fn seats_and_setup(ruleset: &Ruleset, sheet: &SeatSheet, guids: &mut Guids) -> Vec<Value> {
     let (fewest, most) = (
         ruleset.parameters.players_min.max(1),
         ruleset.parameters.players_max,
     );
-    if let Some(tiles) = tiles {
-        let sheet = SeatSheet {
-            front_url: publish("field-guide", std::sync::Arc::clone(&tiles.front)),
-            back_url: publish("park-rules", std::sync::Arc::clone(&tiles.back)),
-            aspect: tiles.aspect,
-            wiring: json!({
-                "rules": rules_guid,
-                "rules_name": rules_name,
-                "deck": deck_guid,
-                "deck_name": ruleset.deck.name,
-                "deck_at": DECK_AT,
-                "discard": DISCARD_SPOT,
-                "dice": dice_guids,
-            }),
-        };
-        let before = guids.clone();
-        let laid = seated(most as usize, &sheet, &mut guids);
-        if fewest < most {
-            // The seats of fewer players are the first seats, moved round the table.
-            let layouts = (fewest..=most)
-                .map(|players| {
-                    let seats = seated(players as usize, &sheet, &mut before.clone());
-                    (players, Layout::from_to(&laid, seats))
-                })
-                .collect();
-            objects.push(setup_object(
-                guids.next("setup"),
-                &ruleset.game.name,
-                most,
-                layouts,
-                transform(SETUP_AT.0, SETUP_AT.1, FACING_WHITE, 1.0),
-            ));
-        }
-        objects.extend(laid);
+    let before = guids.clone();
+    let laid = seated(most as usize, sheet, guids);
+    let mut objects = Vec::new();
+    if fewest < most {
+        let layouts = (fewest..=most)
+            .map(|players| {
+                let seats = seated(players as usize, sheet, &mut before.clone());
+                (players, Layout::from_to(&laid, seats))
+            })
+            .collect();
+        objects.push(setup_object(
+            guids.next("setup"),
+            &ruleset.game.name,
+            most,
+            layouts,
+            transform(SETUP_AT.0, SETUP_AT.1, FACING_WHITE, 1.0),
+        ));
     }
+    objects.extend(laid);
+    objects
+}
 
-    // The rules object: the ruleset in its saved state.
-    let mut rules = object(
-        "BlockSquare",
-        rules_guid,
-        &rules_name,
-        "The game's rules as data, for scripts: call getRuleset() on this object.",
-        transform(RULES_AT.0, RULES_AT.1, FACING_WHITE, 1.0),
+/// The thumbnail: the card back, centred on a 256 px square.
+fn thumbnail(back: &Page, reuse: Reuse) -> Vec<u8> {
+    let size = back.frame.size();
+    let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
+    let png = reuse.get(
+        || cache::key(&("thumbnail", page_key(back, scale))),
+        || {
+            let card = Image::of_page(back, scale, false);
+            let mut square = Image::blank(256, 256);
+            square.paste(
+                &card,
+                (256 - card.width.min(256)) / 2,
+                (256 - card.height.min(256)) / 2,
+                false,
+            );
+            square.png()
+        },
     );
-    rules["LuaScript"] = json!(rules_lua(
-        safari_engine::ruleset::FORMAT,
-        "format_version",
-        safari_engine::ruleset::FORMAT_VERSION
-    ));
-    rules["LuaScriptState"] = json!(ruleset_json);
-    rules["Locked"] = json!(true);
-    objects.push(rules);
-
-    let name = save_name(&ruleset.game.name);
-    let saved = json!({
-        "SaveName": ruleset.game.name,
-        "GameMode": "",
-        "Date": "",
-        "VersionNumber": "",
-        "GameType": "",
-        "GameComplexity": "",
-        "Tags": [],
-        "Gravity": 0.5,
-        "PlayArea": 0.5,
-        "Table": "",
-        "Sky": "",
-        "Note": "",
-        "Rules": "",
-        "XmlUI": "",
-        "LuaScript": "",
-        "LuaScriptState": "",
-        "ObjectStates": objects,
-        "TabStates": {},
-    });
-    let mut json_bytes = serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
-    json_bytes.push(b'\n');
-
-    // The thumbnail: the card back, centred on a 256 px square.
-    let thumbnail = back_page.first().map(|page| {
-        let size = page.frame.size();
-        let scale = 256.0 / size.x.to_pt().max(size.y.to_pt());
-        let png = reuse.get(
-            || cache::key(&("thumbnail", page_key(page, scale))),
-            || {
-                let card = Image::of_page(page, scale, false);
-                let mut square = Image::blank(256, 256);
-                square.paste(
-                    &card,
-                    (256 - card.width.min(256)) / 2,
-                    (256 - card.height.min(256)) / 2,
-                    false,
-                );
-                square.png()
-            },
-        );
-        cache::owned(png)
-    });
-
-    outputs.push(Output {
-        path: format!("tts/{name}.json"),
-        bytes: json_bytes,
-    });
-    if let Some(bytes) = thumbnail {
-        outputs.push(Output {
-            path: format!("tts/{name}.png"),
-            bytes,
-        });
-    }
-    outputs
+    cache::owned(png)
 }
 
 /// What every seat's Field Guide shows and is wired to.

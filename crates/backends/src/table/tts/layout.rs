@@ -12,7 +12,7 @@ use super::{MM_PER_UNIT, Picture, TILE_UNITS, What, stem};
 use crate::components::{Keep, Setup, Table};
 use crate::table::data::TableData;
 use crate::tts::seats::{self, Seat, SeatSize};
-use crate::tts::{Guids, Layout, object, rules_lua, seat_colour, setup_object, transform};
+use crate::tts::{Guids, Layout, object, seat_colour, setup_object, transform};
 
 /// What the layout works from: the game, its pictures' addresses.
 pub(super) struct Ctx<'a> {
@@ -460,20 +460,17 @@ fn rules_objects(
     (bags, room_at): (serde_json::Map<String, Value>, Option<(f64, f64)>),
 ) -> Vec<Value> {
     let data = ctx.data;
-    let mut rules = object(
-        "BlockSquare",
+    let rules = crate::tts::rules_object(
         guids.next("ruleset"),
-        &format!("{} ruleset", data.name),
-        "The game's rules as data, for scripts: call getRuleset() on this object.",
+        &data.name,
+        (
+            crate::table::ruleset::FORMAT,
+            "version",
+            crate::table::ruleset::VERSION,
+        ),
+        ruleset_json,
         transform(CONTROLS_X[1], controls, FACING_WHITE, 1.0),
     );
-    rules["LuaScript"] = json!(rules_lua(
-        crate::table::ruleset::FORMAT,
-        "version",
-        crate::table::ruleset::VERSION,
-    ));
-    rules["LuaScriptState"] = json!(ruleset_json);
-    rules["Locked"] = json!(true);
     let mut objects = Vec::new();
     if let Some(script) = &data.table_script {
         let mut object = object(

@@ -122,127 +122,9 @@ impl Export {
                 what,
             });
         };
-        for (ix, deck) in data.decks.iter().enumerate() {
-            let (w, h) = (deck.card_size.width, deck.card_size.height);
-            for (sheet, first) in (0..deck.designs.len())
-                .step_by(MAX_COLUMNS * MAX_ROWS)
-                .enumerate()
-            {
-                let count = (deck.designs.len() - first).min(MAX_COLUMNS * MAX_ROWS);
-                let columns = count.min(MAX_COLUMNS);
-                let rows = count.div_ceil(columns);
-                // Cards as large as the sheet limit allows, at most at the picture resolution;
-                // each face is a whole number of pixels, rounded up, so a pixel a card is
-                // left for that.
-                let k = (px_to_mm(MAX_SHEET_PX / columns as f64 - 1.0) / w)
-                    .min(px_to_mm(MAX_SHEET_PX / rows as f64 - 1.0) / h)
-                    .min(1.0);
-                let (cw, ch) = (w * k, h * k);
-                push(
-                    format!("deck-{}-{}", deck.id, sheet + 1),
-                    cw * columns as f64,
-                    ch * rows as f64,
-                    What::DeckSheet {
-                        deck: ix,
-                        first,
-                        count,
-                        columns,
-                        rows,
-                        card_width: cw,
-                        card_height: ch,
-                    },
-                );
-            }
-            push(
-                format!("deck-{}-back", deck.id),
-                w,
-                h,
-                What::DeckBack { deck: ix },
-            );
-        }
-        let mut faces: BTreeMap<(String, &'static str, u64), f64> = BTreeMap::new();
-        for set in data.tiles.iter().chain(&data.tokens) {
-            let shape = if set.shape == "hex" { "hex" } else { "square" };
-            for kind in &set.kinds {
-                for symbol in std::iter::once(&kind.symbol).chain(kind.back.as_ref()) {
-                    faces.insert((symbol.clone(), shape, set.size.to_bits()), set.size);
-                }
-            }
-        }
-        for ((symbol, shape, _), size) in faces {
-            let w = if shape == "hex" {
-                size * 2.0 / 3f64.sqrt()
-            } else {
-                size
-            };
-            push(
-                format!("{shape}-{symbol}-{}", size.round()),
-                w,
-                size,
-                What::Face { shape, symbol },
-            );
-        }
-        for set in &data.pieces {
-            for piece in &set.pieces {
-                for (side, back) in [("", false), ("back-", true)] {
-                    push(
-                        format!("standee-{side}{}-{}", set.id, piece.id),
-                        set.size * 0.62,
-                        set.size,
-                        What::Standee {
-                            symbol: piece.symbol.clone(),
-                            back,
-                        },
-                    );
-                }
-            }
-        }
-        for (ix, board) in data.boards.iter().enumerate() {
-            // As large as the game loads reliably, at most at the picture resolution.
-            let k = (px_to_mm(MAX_SHEET_PX) / board.width.max(board.height)).min(1.0);
-            push(
-                format!("board-{}", board.id),
-                board.width * k,
-                board.height * k,
-                What::Board {
-                    board: ix,
-                    scale: k,
-                },
-            );
-        }
-        for (ix, set) in data.dice.iter().enumerate() {
-            if set.die == "d6" {
-                let side = px_to_mm(DIE_TEXTURE_PX as f64);
-                push(
-                    format!("die-{}", set.id),
-                    side,
-                    side,
-                    What::DieTexture {
-                        dice: ix,
-                        faces: set.faces.len(),
-                    },
-                );
-            }
-        }
-        for (ix, sheet) in data.sheets.iter().enumerate() {
-            let (w, h) = (sheet.paper.width, sheet.paper.height);
-            let k = (px_to_mm(MAX_SHEET_PX) / w.max(h)).min(1.0);
-            push(
-                format!("sheet-{}", sheet.id),
-                w * k,
-                h * k,
-                What::Sheet {
-                    sheet: ix,
-                    scale: k,
-                },
-            );
-        }
-        push(
-            "thumbnail".to_string(),
-            px_to_mm(256.0),
-            px_to_mm(256.0),
-            What::Title,
-        );
+        plan_decks(data, &mut push);
+        plan_pieces(data, &mut push);
+        plan_the_rest(data, &mut push);
         Export { pictures }
     }
 
@@ -365,17 +247,7 @@ impl Export {
             url: &url,
         };
         let objects = layout::objects(&ctx, &mut guids, ruleset_json);
-        let saved = json!({
-            "SaveName": data.name,
-            "GameMode": "", "Date": "", "VersionNumber": "", "GameType": "", "GameComplexity": "",
-            "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "",
-            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": objects,
-            "TabStates": {},
-        });
-        let mut json_bytes =
-            serde_json::to_vec_pretty(&saved).expect("the saved object serialises");
-        json_bytes.push(b'\n');
+        let json_bytes = crate::tts::saved_object(&data.name, objects);
         let name = save_name(&data.name);
         kept.push(Output {
             path: format!("tts/{name}.json"),
@@ -389,6 +261,143 @@ impl Export {
         }
         kept
     }
+}
+
+/// What a plan adds a picture with: its stem, size in mm, and what it is.
+type Push<'a> = dyn FnMut(String, f64, f64, What) + 'a;
+
+/// Each deck's sheets of faces (at most 10 x 7, each as large as the sheet limit allows) and
+/// its back.
+fn plan_decks(data: &TableData, push: &mut Push) {
+    for (ix, deck) in data.decks.iter().enumerate() {
+        let (w, h) = (deck.card_size.width, deck.card_size.height);
+        for (sheet, first) in (0..deck.designs.len())
+            .step_by(MAX_COLUMNS * MAX_ROWS)
+            .enumerate()
+        {
+            let count = (deck.designs.len() - first).min(MAX_COLUMNS * MAX_ROWS);
+            let columns = count.min(MAX_COLUMNS);
+            let rows = count.div_ceil(columns);
+            // Cards as large as the sheet limit allows, at most at the picture resolution;
+            // each face is a whole number of pixels, rounded up, so a pixel a card is
+            // left for that.
+            let k = (px_to_mm(MAX_SHEET_PX / columns as f64 - 1.0) / w)
+                .min(px_to_mm(MAX_SHEET_PX / rows as f64 - 1.0) / h)
+                .min(1.0);
+            let (cw, ch) = (w * k, h * k);
+            push(
+                format!("deck-{}-{}", deck.id, sheet + 1),
+                cw * columns as f64,
+                ch * rows as f64,
+                What::DeckSheet {
+                    deck: ix,
+                    first,
+                    count,
+                    columns,
+                    rows,
+                    card_width: cw,
+                    card_height: ch,
+                },
+            );
+        }
+        push(
+            format!("deck-{}-back", deck.id),
+            w,
+            h,
+            What::DeckBack { deck: ix },
+        );
+    }
+}
+
+/// Each tile and token face (once per symbol, shape and size), and each standee's two sides.
+fn plan_pieces(data: &TableData, push: &mut Push) {
+    let mut faces: BTreeMap<(String, &'static str, u64), f64> = BTreeMap::new();
+    for set in data.tiles.iter().chain(&data.tokens) {
+        let shape = if set.shape == "hex" { "hex" } else { "square" };
+        for kind in &set.kinds {
+            for symbol in std::iter::once(&kind.symbol).chain(kind.back.as_ref()) {
+                faces.insert((symbol.clone(), shape, set.size.to_bits()), set.size);
+            }
+        }
+    }
+    for ((symbol, shape, _), size) in faces {
+        let w = if shape == "hex" {
+            size * 2.0 / 3f64.sqrt()
+        } else {
+            size
+        };
+        push(
+            format!("{shape}-{symbol}-{}", size.round()),
+            w,
+            size,
+            What::Face { shape, symbol },
+        );
+    }
+    for set in &data.pieces {
+        for piece in &set.pieces {
+            for (side, back) in [("", false), ("back-", true)] {
+                push(
+                    format!("standee-{side}{}-{}", set.id, piece.id),
+                    set.size * 0.62,
+                    set.size,
+                    What::Standee {
+                        symbol: piece.symbol.clone(),
+                        back,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The boards, the d6 textures, the sheets and the thumbnail.
+fn plan_the_rest(data: &TableData, push: &mut Push) {
+    for (ix, board) in data.boards.iter().enumerate() {
+        // As large as the game loads reliably, at most at the picture resolution.
+        let k = (px_to_mm(MAX_SHEET_PX) / board.width.max(board.height)).min(1.0);
+        push(
+            format!("board-{}", board.id),
+            board.width * k,
+            board.height * k,
+            What::Board {
+                board: ix,
+                scale: k,
+            },
+        );
+    }
+    for (ix, set) in data.dice.iter().enumerate() {
+        if set.die == "d6" {
+            let side = px_to_mm(DIE_TEXTURE_PX as f64);
+            push(
+                format!("die-{}", set.id),
+                side,
+                side,
+                What::DieTexture {
+                    dice: ix,
+                    faces: set.faces.len(),
+                },
+            );
+        }
+    }
+    for (ix, sheet) in data.sheets.iter().enumerate() {
+        let (w, h) = (sheet.paper.width, sheet.paper.height);
+        let k = (px_to_mm(MAX_SHEET_PX) / w.max(h)).min(1.0);
+        push(
+            format!("sheet-{}", sheet.id),
+            w * k,
+            h * k,
+            What::Sheet {
+                sheet: ix,
+                scale: k,
+            },
+        );
+    }
+    push(
+        "thumbnail".to_string(),
+        px_to_mm(256.0),
+        px_to_mm(256.0),
+        What::Title,
+    );
 }
 
 /// A die: a `Custom_Dice` d6 with its texture; other types are Tabletop Simulator's own dice
