@@ -313,6 +313,30 @@ pub fn rules_name(game_name: &str) -> String {
     format!("{game_name} ruleset")
 }
 
+/// A six-sided `Custom_Dice` showing the texture at `url` (faces in the template's cells,
+/// `die_texture`), its faces named `faces` in the template's order: the game shows the name of
+/// the face that lands up.
+pub fn custom_d6(guid: String, name: &str, url: &str, faces: &[String], at: Value) -> Value {
+    let mut die = object("Custom_Dice", guid, name, "", at);
+    die["CustomImage"] = json!({
+        "ImageURL": url,
+        "ImageSecondaryURL": "",
+        "ImageScalar": 1.0,
+        "WidthScale": 0.0,
+        "CustomDice": { "Type": 1 },
+    });
+    die["RotationValues"] = Value::Array(
+        faces
+            .iter()
+            .zip(D6_ROTATIONS)
+            .map(|(value, [x, y, z])| {
+                json!({ "Value": value, "Rotation": { "x": x, "y": y, "z": z } })
+            })
+            .collect(),
+    );
+    die
+}
+
 /// Makes a card or a deck what players expect of one: it can be held in a hand, and face down
 /// it hides its face and name (Tabletop Simulator's own default for cards).
 pub fn held_in_hands(object: &mut Value) {

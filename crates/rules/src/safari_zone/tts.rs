@@ -13,8 +13,8 @@ use typst_layout::{Page, PagedDocument};
 use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
 use crate::backends::tts::{
-    self, D6_ROTATIONS, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck,
-    encoded, object, page_key, save_name, setup_object, sprite_sheet, transform,
+    self, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck, encoded, object,
+    page_key, save_name, setup_object, sprite_sheet, transform,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -323,15 +323,7 @@ fn dice(
                     url
                 }
             };
-            let rotation_values: Vec<Value> = die
-                .iter()
-                .take(6)
-                .enumerate()
-                .map(|(face, value)| {
-                    let [x, y, z] = D6_ROTATIONS[face];
-                    json!({ "Value": face_value(value), "Rotation": { "x": x, "y": y, "z": z } })
-                })
-                .collect();
+            let faces: Vec<String> = die.iter().take(6).map(face_value).collect();
             let die_guid = guids.next(&format!("die/{}/{die_index}", set.id));
             let role = match set.role {
                 super::model::DiceRole::Expedition => "expedition",
@@ -343,11 +335,11 @@ fn dice(
                 .as_array_mut()
                 .expect("a list")
                 .push(json!(die_guid));
-            let mut object = object(
-                "Custom_Dice",
+            let object = tts::custom_d6(
                 die_guid,
                 &format!("{} {}", set.name, die_index + 1),
-                "",
+                &url,
+                &faces,
                 transform(
                     DICE_AT.0 + 1.6 * die_index as f64,
                     DICE_AT.1 - 2.0 * set_index as f64,
@@ -355,14 +347,6 @@ fn dice(
                     1.0,
                 ),
             );
-            object["CustomImage"] = json!({
-                "ImageURL": url,
-                "ImageSecondaryURL": "",
-                "ImageScalar": 1.0,
-                "WidthScale": 0.0,
-                "CustomDice": { "Type": 1 },
-            });
-            object["RotationValues"] = Value::Array(rotation_values);
             objects.push(object);
         }
     }

@@ -15,15 +15,13 @@ mod layout;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::data::TableData;
 use crate::Output;
 use crate::components::Table;
 use crate::print::plan::{Images, Sprite, SpriteLayout};
-use crate::tts::{
-    D6_ROTATIONS, DIE_FACE_PX, DIE_TEXTURE_PX, Guids, object, save_name, short_hash, transform,
-};
+use crate::tts::{DIE_FACE_PX, DIE_TEXTURE_PX, Guids, object, save_name, short_hash, transform};
 
 /// Resolution of every picture.
 pub(crate) const DPI: f64 = 150.0;
@@ -423,20 +421,8 @@ fn die(
     let guid = guids.next(&format!("die/{}/{n}", set.id));
     let name = format!("{} {}", set.name, n + 1);
     if set.die == "d6" {
-        let mut object = object("Custom_Dice", guid, &name, "", transform(x, z, 0.0, 1.0));
-        object["CustomImage"] = json!({
-            "ImageURL": url(&format!("die-{}", set.id)),
-            "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
-            "CustomDice": { "Type": 1 },
-        });
-        object["RotationValues"] = Value::Array(
-            faces
-                .iter()
-                .zip(D6_ROTATIONS)
-                .map(|(value, [x, y, z])| json!({ "Value": value, "Rotation": { "x": x, "y": y, "z": z } }))
-                .collect(),
-        );
-        object
+        let url = url(&format!("die-{}", set.id));
+        crate::tts::custom_d6(guid, &name, &url, &faces, transform(x, z, 0.0, 1.0))
     } else {
         let builtin = format!("Die_{}", set.die.trim_start_matches('d'));
         let listed: Vec<String> = faces
