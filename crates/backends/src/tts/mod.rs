@@ -14,6 +14,8 @@ use typst_layout::Page;
 use super::print::cache::{self, Key};
 
 pub mod seats;
+pub mod table;
+pub mod things;
 
 /// The largest side of a sprite sheet Tabletop Simulator loads reliably.
 pub(crate) const MAX_SHEET_PX: u32 = 4096;
@@ -103,20 +105,44 @@ pub(crate) fn short_hash(bytes: &[u8]) -> String {
 /// re-hashed in the rare case two roles meet on the same six digits.
 #[derive(Clone)]
 pub struct Guids {
-    pub game: String,
-    pub taken: std::collections::HashSet<String>,
+    game: String,
+    taken: std::collections::HashSet<String>,
+    /// Each role's first GUID.
+    named: std::collections::HashMap<String, String>,
 }
 
 impl Guids {
+    pub fn new(game: &str) -> Guids {
+        Guids {
+            game: game.to_string(),
+            taken: Default::default(),
+            named: Default::default(),
+        }
+    }
+
     pub fn next(&mut self, role: &str) -> String {
         let mut salt = 0u32;
         loop {
             let digest = Sha256::digest(format!("{}\0{role}\0{salt}", self.game).as_bytes());
             let guid: String = digest.iter().take(3).map(|b| format!("{b:02x}")).collect();
             if self.taken.insert(guid.clone()) {
+                self.named.entry(role.to_string()).or_insert(guid.clone());
                 return guid;
             }
             salt += 1;
+        }
+    }
+
+    /// The GUID the thing of `role` was given first.
+    pub fn of(&self, role: &str) -> Option<String> {
+        self.named.get(role).cloned()
+    }
+
+    /// Takes in the roles another `Guids` (a clone of this one) named.
+    fn merge(&mut self, other: Guids) {
+        self.taken.extend(other.taken);
+        for (role, guid) in other.named {
+            self.named.entry(role).or_insert(guid);
         }
     }
 }
@@ -200,25 +226,35 @@ pub struct Layout {
 
 impl Layout {
     /// The table laid out as `objects` (objects with GUIDs) from a table laid out as `laid`:
-    /// what both have is moved, what only `laid` has is taken away, what only `objects` has is
-    /// put out.
+    /// what both have alike but for its place is moved, what only `laid` has (or has otherwise:
+    /// a deck of other cards) is taken away, what only `objects` has is put out.
     pub fn from_to(laid: &[Value], objects: Vec<Value>) -> Layout {
         let guid = |o: &Value| o["GUID"].as_str().unwrap_or_default().to_string();
-        let now: std::collections::HashSet<String> = objects.iter().map(guid).collect();
-        let before: std::collections::HashSet<String> = laid.iter().map(guid).collect();
-        let mut layout = Layout {
-            remove: laid.iter().map(guid).filter(|g| !now.contains(g)).collect(),
-            ..Layout::default()
+        let unplaced = |o: &Value| {
+            let mut o = o.clone();
+            o["Transform"] = Value::Null;
+            o
         };
+        let before: std::collections::HashMap<String, &Value> =
+            laid.iter().map(|o| (guid(o), o)).collect();
+        let mut layout = Layout::default();
+        let mut kept = std::collections::HashSet::new();
         for object in objects {
-            if before.contains(&guid(&object)) {
-                layout
-                    .moves
-                    .push((guid(&object), object["Transform"].clone()));
-            } else {
-                layout.spawn.push(object);
+            match before.get(&guid(&object)) {
+                Some(was) if unplaced(was) == unplaced(&object) => {
+                    kept.insert(guid(&object));
+                    layout
+                        .moves
+                        .push((guid(&object), object["Transform"].clone()));
+                }
+                _ => layout.spawn.push(object),
             }
         }
+        layout.remove = laid
+            .iter()
+            .map(guid)
+            .filter(|g| !kept.contains(g))
+            .collect();
         layout
     }
 }

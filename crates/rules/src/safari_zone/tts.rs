@@ -12,9 +12,11 @@ use typst_layout::{Page, PagedDocument};
 
 use crate::backends::Output;
 use crate::backends::print::cache::{self, Key, Reuse};
+use crate::backends::tts::table::{AtSeat, FACING_WHITE, Rules, SeatShape, Seating, Table};
+use crate::backends::tts::things::{self, Kind, Pose, Script, Shape, Thing, Tile};
 use crate::backends::tts::{
-    self, Guids, Layout, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck, encoded, object,
-    page_key, save_name, setup_object, sprite_sheet, transform,
+    self, MAX_COLUMNS, MAX_ROWS, Png, card_scale, custom_deck, encoded, page_key, save_name,
+    sprite_sheet,
 };
 use crate::raster::Image;
 use crate::safari_zone::ruleset::Ruleset;
@@ -32,16 +34,11 @@ pub fn field_guide_lua() -> String {
 
 /// The middle of the table, between the seats (x, z; as White sees it, x to the right and z
 /// away): the Encounter Deck with the discard pile before it, the dice in a row a set, the
-/// setup and rules objects.
+/// row of the setup and rules objects.
 const DECK_AT: [f64; 3] = [-4.5, 1.0, 2.0];
 const DISCARD_SPOT: [f64; 3] = [-4.5, 1.5, -2.0];
 const DICE_AT: (f64, f64) = (-1.5, 3.0);
-const SETUP_AT: (f64, f64) = (1.0, -3.0);
-const RULES_AT: (f64, f64) = (5.5, -3.0);
-/// Half the middle's extent (x, z).
-const MIDDLE: (f64, f64) = (7.0, 5.5);
-/// Turned to read upright from White's side of the table (its hand zone not turned).
-const FACING_WHITE: f64 = 180.0;
+const CONTROLS_AT: (f64, f64) = (1.0, -3.0);
 /// The Field Guide at the table: a tile of this scale is this many units deep (two a unit of
 /// scale, docs/tabletop-simulator.md), about the printed sheet's size in inches.
 const SHEET_SCALE: f64 = 6.0;
@@ -127,52 +124,72 @@ pub fn export(
     options: &TtsOptions,
     reuse: Reuse,
 ) -> Vec<Output> {
-    let mut guids = Guids {
-        game: ruleset.game.id.clone(),
-        taken: Default::default(),
-    };
     let mut images = Published {
         outputs: Vec::new(),
         base: &options.asset_base,
     };
-    let rules_guid = guids.next("ruleset");
     let sheets = card_sheets(sources, reuse, &mut images);
-    let mut objects = vec![encounter_deck(ruleset, &sheets, &mut guids)];
-    let (dice, dice_guids) = dice(ruleset, sources, reuse, &mut images, &mut guids);
-    objects.extend(dice);
+    let face_down = Pose {
+        face_down: true,
+        ..middle_at(DECK_AT[0], DECK_AT[2])
+    };
+    let mut middle = vec![(encounter_deck(ruleset, &sheets), face_down)];
+    let (dice, dice_roles) = dice(ruleset, sources, reuse, &mut images);
+    middle.extend(dice);
+    let (fewest, most) = (
+        ruleset.parameters.players_min.max(1),
+        ruleset.parameters.players_max.max(1),
+    );
+    let mut table = Table {
+        game: ruleset.game.id.clone(),
+        name: ruleset.game.name.clone(),
+        players: (fewest.min(most), most),
+        laid_out: most,
+        middle,
+        keep_clear: (0.0, 0.0),
+        controls: CONTROLS_AT,
+        blocks: Vec::new(),
+        seat: SeatShape {
+            width: SEAT_WIDTH_BESIDE_SHEET,
+            hand_back: HAND_BACK,
+            hand_width: SEAT_WIDTH_BESIDE_SHEET - 1.0,
+        },
+        seating: Default::default(),
+        rules: Rules {
+            format: safari_engine::ruleset::FORMAT.to_string(),
+            version_key: "format_version",
+            version: safari_engine::ruleset::FORMAT_VERSION,
+            json: ruleset_json.to_string(),
+        },
+    };
     if let Some(tiles) = sheet_tiles(ruleset, sources, reuse) {
         let sheet = SeatSheet {
             front_url: images.publish("field-guide", std::sync::Arc::clone(&tiles.front)),
             back_url: images.publish("park-rules", std::sync::Arc::clone(&tiles.back)),
             aspect: tiles.aspect,
             wiring: json!({
-                "rules": rules_guid,
+                "rules": { "$guid": "ruleset" },
                 "rules_name": tts::rules_name(&ruleset.game.name),
-                "deck": objects[0]["GUID"],
+                "deck": { "$guid": "deck" },
                 "deck_name": ruleset.deck.name,
                 "deck_at": DECK_AT,
                 "discard": DISCARD_SPOT,
-                "dice": dice_guids,
+                "dice": dice_roles,
+                "colour": { "$seat": "colour" },
             }),
         };
-        objects.extend(seats_and_setup(ruleset, &sheet, &mut guids));
+        let width = 2.0 * SHEET_SCALE / sheet.aspect + SEAT_WIDTH_BESIDE_SHEET;
+        table.seat.width = width;
+        table.seat.hand_width = width - 1.0;
+        table.seating = (fewest..=most)
+            .map(|players| (players, seated(players, &sheet)))
+            .collect();
     }
-    objects.push(tts::rules_object(
-        rules_guid,
-        &ruleset.game.name,
-        (
-            safari_engine::ruleset::FORMAT,
-            "format_version",
-            safari_engine::ruleset::FORMAT_VERSION,
-        ),
-        ruleset_json,
-        transform(RULES_AT.0, RULES_AT.1, FACING_WHITE, 1.0),
-    ));
     let name = save_name(&ruleset.game.name);
     let mut outputs = images.outputs;
     outputs.push(Output {
         path: format!("tts/{name}.json"),
-        bytes: tts::saved_object(&ruleset.game.name, objects),
+        bytes: tts::table::export(&table),
     });
     if let Some(bytes) = sheets.back.map(|back| thumbnail(back, reuse)) {
         outputs.push(Output {
@@ -181,6 +198,17 @@ pub fn export(
         });
     }
     outputs
+}
+
+/// A place in the middle, facing White.
+fn middle_at(x: f64, z: f64) -> Pose {
+    Pose {
+        x,
+        y: 1.0,
+        z,
+        turn: FACING_WHITE,
+        face_down: false,
+    }
 }
 
 /// The deck's faces on sprite sheets (one slot per design, copies share it; 70 to a sheet at
@@ -244,14 +272,14 @@ fn card_sheets<'a>(
 
 /// The Encounter Deck: one Card per physical card, in deck order (each sheet shuffles it before
 /// its first draw), face down and facing White: a card drawn with `flip` comes out face up.
-fn encounter_deck(ruleset: &Ruleset, sheets: &CardSheets, guids: &mut Guids) -> Value {
+fn encounter_deck(ruleset: &Ruleset, sheets: &CardSheets) -> Thing {
     let capture_dice: usize = ruleset
         .dice
         .iter()
         .filter(|set| set.role == super::model::DiceRole::Capture)
         .map(|set| set.dice.len())
         .sum();
-    let mut contained = Vec::new();
+    let mut cards = Vec::new();
     for (design, card) in ruleset.deck.cards.iter().enumerate() {
         let Some(&card_id) = sheets.slot_of_design.get(design) else {
             continue;
@@ -263,50 +291,43 @@ fn encounter_deck(ruleset: &Ruleset, sheets: &CardSheets, guids: &mut Guids) -> 
             .map_or(card.species.as_str(), |s| s.name.as_str());
         let description = card_description(ruleset, card, capture_dice);
         let memo = serde_json::to_string(card).expect("cards serialise");
-        for copy in 0..card.copies {
-            let mut object = tts::card(
-                guids.next(&format!("card/{}/{copy}", card.id)),
-                species,
-                &description,
-                card_id,
-                transform(0.0, 0.0, FACING_WHITE, 1.0),
-            );
-            object["Memo"] = json!(memo);
-            // Each card keeps its sheet, as it does once drawn from the deck.
-            tts::with_its_sheet(&mut object, &sheets.custom);
-            contained.push(object);
-        }
+        cards.extend((0..card.copies).map(|copy| things::Card {
+            role: format!("card/{}/{copy}", card.id),
+            name: species.to_string(),
+            description: description.clone(),
+            id: card_id,
+            memo: memo.clone(),
+        }));
     }
-    let description = format!(
-        "{} cards: shuffle, and draw one per habitat rolled.",
-        contained.len()
-    );
-    let mut deck = tts::deck(
-        guids.next("deck"),
-        &ruleset.deck.name,
-        &description,
-        contained,
-        sheets.custom.clone(),
-        transform(DECK_AT[0], DECK_AT[2], FACING_WHITE, 1.0),
-    );
-    deck["Transform"]["rotZ"] = json!(180.0);
-    deck
+    Thing {
+        role: "deck".to_string(),
+        name: ruleset.deck.name.clone(),
+        description: format!(
+            "{} cards: shuffle, and draw one per habitat rolled.",
+            cards.len()
+        ),
+        kind: Kind::Cards(things::Cards {
+            cards,
+            sheets: sheets.custom.clone(),
+        }),
+        locked: false,
+        script: None,
+    }
 }
 
 /// The dice, a row a set in the middle: a texture per die (dice alike share one), faces named
-/// by their rotation values; and their GUIDs by role, for the Field Guides' scripts to show
-/// what they roll.
+/// by their rotation values; and their roles by what they roll, for the Field Guides' scripts
+/// to show what they roll.
 fn dice(
     ruleset: &Ruleset,
     sources: &TtsSources,
     reuse: Reuse,
     images: &mut Published,
-    guids: &mut Guids,
-) -> (Vec<Value>, serde_json::Map<String, Value>) {
+) -> (Vec<(Thing, Pose)>, serde_json::Map<String, Value>) {
     let faces_per_page: Vec<&Page> = sources.die_faces.pages().iter().collect();
     let mut next_face = 0;
     let mut textures: std::collections::HashMap<String, String> = Default::default();
-    let mut objects = Vec::new();
+    let mut placed = Vec::new();
     let mut by_role = serde_json::Map::new();
     for (set_index, set) in ruleset.dice.iter().enumerate() {
         for (die_index, die) in set.dice.iter().enumerate() {
@@ -323,34 +344,36 @@ fn dice(
                     url
                 }
             };
-            let faces: Vec<String> = die.iter().take(6).map(face_value).collect();
-            let die_guid = guids.next(&format!("die/{}/{die_index}", set.id));
-            let role = match set.role {
+            let role = format!("die/{}/{die_index}", set.id);
+            let rolls = match set.role {
                 super::model::DiceRole::Expedition => "expedition",
                 super::model::DiceRole::Capture => "capture",
             };
             by_role
-                .entry(role)
+                .entry(rolls)
                 .or_insert_with(|| Value::Array(Vec::new()))
                 .as_array_mut()
                 .expect("a list")
-                .push(json!(die_guid));
-            let object = tts::custom_d6(
-                die_guid,
-                &format!("{} {}", set.name, die_index + 1),
-                &url,
-                &faces,
-                transform(
-                    DICE_AT.0 + 1.6 * die_index as f64,
-                    DICE_AT.1 - 2.0 * set_index as f64,
-                    FACING_WHITE,
-                    1.0,
-                ),
+                .push(json!({ "$guid": role }));
+            let thing = Thing {
+                role,
+                name: format!("{} {}", set.name, die_index + 1),
+                description: String::new(),
+                kind: Kind::Die(things::Die::D6 {
+                    texture: url,
+                    faces: die.iter().take(6).map(face_value).collect(),
+                }),
+                locked: false,
+                script: None,
+            };
+            let at = middle_at(
+                DICE_AT.0 + 1.6 * die_index as f64,
+                DICE_AT.1 - 2.0 * set_index as f64,
             );
-            objects.push(object);
+            placed.push((thing, at));
         }
     }
-    (objects, by_role)
+    (placed, by_role)
 }
 
 /// The Field Guide's two sides as tiles: the session's last ones, or drawn from the pages
@@ -387,36 +410,6 @@ fn sheet_tiles(
     Some(tiles)
 }
 
-/// The Field Guides, a seat each around the table, laid out for the most players; and, for a
-/// game of more than one number of players, the setup object that lays the table out again
-/// for fewer (the first seats moved round the table, the others taken away).
-fn seats_and_setup(ruleset: &Ruleset, sheet: &SeatSheet, guids: &mut Guids) -> Vec<Value> {
-    let (fewest, most) = (
-        ruleset.parameters.players_min.max(1),
-        ruleset.parameters.players_max,
-    );
-    let before = guids.clone();
-    let laid = seated(most as usize, sheet, guids);
-    let mut objects = Vec::new();
-    if fewest < most {
-        let layouts = (fewest..=most)
-            .map(|players| {
-                let seats = seated(players as usize, sheet, &mut before.clone());
-                (players, Layout::from_to(&laid, seats))
-            })
-            .collect();
-        objects.push(setup_object(
-            guids.next("setup"),
-            &ruleset.game.name,
-            most,
-            layouts,
-            transform(SETUP_AT.0, SETUP_AT.1, FACING_WHITE, 1.0),
-        ));
-    }
-    objects.extend(laid);
-    objects
-}
-
 /// The thumbnail: the card back, centred on a 256 px square.
 fn thumbnail(back: &Page, reuse: Reuse) -> Vec<u8> {
     let size = back.frame.size();
@@ -445,55 +438,50 @@ struct SeatSheet {
     /// Height over width of the front.
     aspect: f64,
     /// The objects the sheet's script works with (the rules, the deck, the dice, where the
-    /// discard pile goes); the seat adds its colour.
+    /// discard pile goes, the seat's colour).
     wiring: Value,
 }
 
-/// The Field Guides and hand zones of `players` seats, around the table.
-fn seated(players: usize, sheet: &SeatSheet, guids: &mut Guids) -> Vec<Value> {
-    let width = 2.0 * SHEET_SCALE / sheet.aspect;
-    let seats = tts::seats::around_the_table(
-        players,
-        tts::seats::SeatSize {
-            width: width + SEAT_WIDTH_BESIDE_SHEET,
-            middle: MIDDLE,
-        },
-    );
-    let mut objects = Vec::new();
-    for (player, seat) in seats.iter().enumerate() {
-        let (x, z) = seat.place(0.0, SHEET_BACK);
-        let mut tile = object(
-            "Custom_Tile",
-            guids.next(&format!("field-guide/{player}")),
-            &format!("Field Guide ({})", seat.colour),
-            &format!(
-                "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({:.3}:1)",
-                sheet.aspect
-            ),
-            transform(x, z, seat.upright(), SHEET_SCALE),
-        );
-        // The script marks the boxes; its state is the table's wiring, and then every answer
-        // the game was given (field_guide.lua).
-        let mut wiring = sheet.wiring.clone();
-        wiring["colour"] = json!(seat.colour);
-        tile["LuaScript"] = json!(field_guide_lua());
-        tile["LuaScriptState"] = json!(json!({ "table": wiring }).to_string());
-        // Unlocked, so that a player can flip it to the Park Rules and back.
-        tile["CustomImage"] = json!({
-            "ImageURL": sheet.front_url,
-            "ImageSecondaryURL": sheet.back_url,
-            "ImageScalar": 1.0,
-            "WidthScale": 0.0,
-            "CustomTile": { "Type": 0, "Thickness": 0.1, "Stackable": false, "Stretch": true },
-        });
-        objects.push(tile);
-        objects.push(seat.hand_zone(
-            guids.next(&format!("hand/{player}")),
-            HAND_BACK,
-            width + SEAT_WIDTH_BESIDE_SHEET - 1.0,
-        ));
+/// Each of `players` seats' Field Guide, its script wired to the table and to its seat.
+fn seated(players: u32, sheet: &SeatSheet) -> Seating {
+    let seats = (0..players)
+        .map(|player| {
+            let tile = Thing {
+                role: format!("field-guide/{player}"),
+                name: format!("Field Guide ({})", tts::seat_colour(player as usize)),
+                description: format!(
+                    "Click a box to fill it when the rules let you; the buttons below play your turn. Flip it (F) for the Park Rules. ({:.3}:1)",
+                    sheet.aspect
+                ),
+                // Unlocked, so that a player can flip it to the Park Rules and back.
+                kind: Kind::Tile(Tile {
+                    front: sheet.front_url.clone(),
+                    back: sheet.back_url.clone(),
+                    shape: Shape::Square,
+                    height: 2.0 * SHEET_SCALE,
+                    stackable: false,
+                }),
+                locked: false,
+                // The script marks the boxes; its state is the table's wiring, and then every
+                // answer the game was given (field_guide.lua).
+                script: Some(Script {
+                    lua: field_guide_lua(),
+                    state: json!({ "table": sheet.wiring }),
+                }),
+            };
+            let at = AtSeat {
+                across: 0.0,
+                back: SHEET_BACK,
+                y: 1.0,
+                face_down: false,
+            };
+            vec![(tile, at)]
+        })
+        .collect();
+    Seating {
+        middle: Vec::new(),
+        seats,
     }
-    objects
 }
 
 fn face_value(face: &crate::safari_zone::ruleset::Face) -> String {

@@ -1,32 +1,31 @@
-//! A game of components' decks on the table: each deck's cards (a `Card` per copy of a
-//! design, on its sheets), dealt as the setup for a number of players says: hands to the seats
+//! A game of components' decks on the table: each deck's cards (a card per copy of a design,
+//! on its sheets), dealt as the setup for a number of players says: hands to the seats
 //! (placed there by the layout), grids beside the boards, cards set aside, and the rest as the
 //! draw pile, face down unless the setup stacks it face up.
 
-use serde_json::{Value, json};
-
-use super::layout::{Ctx, FACING_WHITE, at, deck_sheets, hand_name, sheet_stem};
+use super::layout::{Ctx, deck_sheets, hand_name, middle_at, sheet_stem, thing};
 use super::{MM_PER_UNIT, What};
 use crate::components::{Setup, Table};
-use crate::tts::{Guids, short_hash, transform};
+use crate::tts::short_hash;
+use crate::tts::things::{self, Kind, Pose, Thing};
 
 /// The spacing of cards laid in a grid, in game units (a card at scale 1 is about 2.2 x 3.1).
 const CARD_STEP: (f64, f64) = (2.6, 3.6);
 
-/// One deck's cards, each a `Card` on its sheet, and the design of each.
+/// One deck's cards on its sheets, and the design of each.
 struct Cards {
-    cards: Vec<Value>,
+    cards: Vec<things::Card>,
     designs: Vec<usize>,
-    custom: serde_json::Map<String, Value>,
+    sheets: serde_json::Map<String, serde_json::Value>,
 }
 
-fn cards(ctx: &Ctx, ix: usize, guids: &mut Guids) -> Cards {
+fn cards(ctx: &Ctx, ix: usize) -> Cards {
     let deck = &ctx.data.decks[ix];
     let back = (ctx.url)(&format!("deck-{}-back", deck.id));
     let mut made = Cards {
         cards: Vec::new(),
         designs: Vec::new(),
-        custom: serde_json::Map::new(),
+        sheets: serde_json::Map::new(),
     };
     for (sheet_ix, sheet) in deck_sheets(ctx, ix).iter().enumerate() {
         let What::DeckSheet {
@@ -40,7 +39,7 @@ fn cards(ctx: &Ctx, ix: usize, guids: &mut Guids) -> Cards {
             continue;
         };
         let deck_id = 100 * (ix + 1) + sheet_ix + 1;
-        made.custom.insert(
+        made.sheets.insert(
             deck_id.to_string(),
             crate::tts::custom_deck(
                 &(ctx.url)(sheet_stem(sheet)),
@@ -51,19 +50,18 @@ fn cards(ctx: &Ctx, ix: usize, guids: &mut Guids) -> Cards {
         );
         for design in first..first + count {
             let card = &deck.designs[design];
+            let mut description = card.text.clone();
+            if let Some(caption) = &card.caption {
+                description = format!("{description}\n{caption}").trim().to_string();
+            }
             for copy in 0..card.copies {
-                let id = deck_id * 100 + (design - first);
-                let mut description = card.text.clone();
-                if let Some(caption) = &card.caption {
-                    description = format!("{description}\n{caption}").trim().to_string();
-                }
-                made.cards.push(crate::tts::card(
-                    guids.next(&format!("card/{}/{}/{copy}", deck.id, card.id)),
-                    &card.title,
-                    &description,
-                    id as u32,
-                    transform(0.0, 0.0, FACING_WHITE, 1.0),
-                ));
+                made.cards.push(things::Card {
+                    role: format!("card/{}/{}/{copy}", deck.id, card.id),
+                    name: card.title.clone(),
+                    description: description.clone(),
+                    id: (deck_id * 100 + (design - first)) as u32,
+                    memo: String::new(),
+                });
                 made.designs.push(design);
             }
         }
@@ -71,60 +69,46 @@ fn cards(ctx: &Ctx, ix: usize, guids: &mut Guids) -> Cards {
     made
 }
 
-/// A pile of some of the deck's cards (by index), at the table's centre until placed: a
-/// `DeckCustom`, or a lone `Card`; face down unless `face_up`.
+/// A pile of some of the deck's cards (by index): a deck, or a lone card.
 fn pile(
     ctx: &Ctx,
     ix: usize,
     made: &Cards,
     which: &[usize],
     (role, name): (&str, &str),
-    face_up: bool,
-    guids: &mut Guids,
-) -> Option<Value> {
+) -> Option<Thing> {
     let deck = &ctx.data.decks[ix];
-    let mut object = match which {
+    let mut cards: Vec<things::Card> = which.iter().map(|c| made.cards[*c].clone()).collect();
+    match cards.as_mut_slice() {
         [] => return None,
-        [one] => {
-            let mut card = made.cards[*one].clone();
-            if role == "/aside" {
-                card["Nickname"] = json!(format!(
-                    "{} (set aside)",
-                    card["Nickname"].as_str().unwrap_or_default()
-                ));
-            }
-            crate::tts::with_its_sheet(&mut card, &made.custom);
-            card
-        }
-        _ => crate::tts::deck(
-            guids.next(&format!("deck/{}{role}", deck.id)),
-            name,
-            &deck_description(ctx.table, ix),
-            which.iter().map(|c| made.cards[*c].clone()).collect(),
-            made.custom.clone(),
-            transform(0.0, 0.0, FACING_WHITE, 1.0),
-        ),
-    };
-    if !face_up {
-        object["Transform"]["rotZ"] = json!(180.0);
+        [one] if role == "/aside" => one.name = format!("{} (set aside)", one.name),
+        _ => {}
     }
-    Some(object)
+    let kind = Kind::Cards(things::Cards {
+        cards,
+        sheets: made.sheets.clone(),
+    });
+    let description = deck_description(ctx.table, ix);
+    Some(thing(
+        format!("deck/{}{role}", deck.id),
+        name,
+        &description,
+        kind,
+    ))
 }
 
 /// Deck `ix` as `setup` deals it for `players`: its piles in the middle (a row below the
 /// boards, the grids right of them), each seat's hand into `hands`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn lay(
     ctx: &Ctx,
     ix: usize,
     players: u32,
     setup: Option<&Setup>,
-    guids: &mut Guids,
-    middle: &mut Vec<Value>,
-    hands: &mut [Vec<Value>],
+    middle: &mut Vec<(Thing, Pose)>,
+    hands: &mut [Vec<Thing>],
 ) {
     let deck = &ctx.data.decks[ix];
-    let made = cards(ctx, ix, guids);
+    let made = cards(ctx, ix);
     let face_up = setup.is_some_and(|s| s.stacks.iter().any(|k| k.deck == ix && k.face_up));
     let boards = ctx.data.boards.iter().fold((0.0f64, 0.0f64), |(w, h), b| {
         (
@@ -133,30 +117,32 @@ pub(super) fn lay(
         )
     });
     let (x, z) = (-6.0 + 4.0 * ix as f64, -(boards.1 + 4.0));
-    let mut place = |object: Option<Value>, at_x: f64, at_z: f64| {
-        if let Some(mut object) = object {
-            at(&mut object, at_x, 1.0, at_z);
-            middle.push(object);
+    let mut place = |pile: Option<Thing>, at_x: f64, at_z: f64, face_up: bool| {
+        if let Some(pile) = pile {
+            let pose = Pose {
+                face_down: !face_up,
+                ..middle_at(at_x, 1.0, at_z)
+            };
+            middle.push((pile, pose));
         }
     };
     let dealt = setup.and_then(|setup| deal(ctx.table, setup, players, ix, &made.designs));
     let Some(dealt) = dealt else {
         let all: Vec<usize> = (0..made.cards.len()).collect();
-        let whole = pile(ctx, ix, &made, &all, ("", &deck.name), face_up, guids);
-        place(whole, x, z);
+        place(pile(ctx, ix, &made, &all, ("", &deck.name)), x, z, face_up);
         return;
     };
     for (seat, hand) in dealt.hands.iter().enumerate() {
         let role = format!("/hand/{}", seat + 1);
         let name = hand_name(&deck.name, seat);
         if let (Some(pile), Some(seat)) = (
-            pile(ctx, ix, &made, hand, (&role, &name), false, guids),
+            pile(ctx, ix, &made, hand, (&role, &name)),
             hands.get_mut(seat),
         ) {
             seat.push(pile);
         }
     }
-    for (grid, rows, columns, face_up) in &dealt.grids {
+    for (grid, rows, columns, grid_face_up) in &dealt.grids {
         let width = CARD_STEP.0 * *columns as f64;
         let height = CARD_STEP.1 * *rows as f64;
         let (left, top) = match ctx.data.boards.is_empty() {
@@ -168,31 +154,15 @@ pub(super) fn lay(
             let card_x = left + CARD_STEP.0 * (column as f64 + 0.5);
             // Above the row of decks; beside the boards, level with them.
             let card_z = top - CARD_STEP.1 * (row as f64 + 0.5);
-            let one = pile(ctx, ix, &made, &[*card], ("", &deck.name), *face_up, guids);
-            place(one, card_x, card_z);
+            let one = pile(ctx, ix, &made, &[*card], ("", &deck.name));
+            place(one, card_x, card_z, *grid_face_up);
         }
     }
     let aside = format!("{}: set aside", deck.name);
-    let set_aside = pile(
-        ctx,
-        ix,
-        &made,
-        &dealt.removed,
-        ("/aside", &aside),
-        true,
-        guids,
-    );
-    place(set_aside, x + 3.0, z);
-    let rest = pile(
-        ctx,
-        ix,
-        &made,
-        &dealt.rest,
-        ("", &deck.name),
-        face_up,
-        guids,
-    );
-    place(rest, x, z);
+    let set_aside = pile(ctx, ix, &made, &dealt.removed, ("/aside", &aside));
+    place(set_aside, x + 3.0, z, true);
+    let rest = pile(ctx, ix, &made, &dealt.rest, ("", &deck.name));
+    place(rest, x, z, face_up);
 }
 
 struct Dealt {

@@ -15,13 +15,12 @@ mod layout;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::data::TableData;
 use crate::Output;
 use crate::components::Table;
 use crate::print::plan::{Images, Sprite, SpriteLayout};
-use crate::tts::{DIE_FACE_PX, DIE_TEXTURE_PX, Guids, object, save_name, short_hash, transform};
+use crate::tts::{DIE_FACE_PX, DIE_TEXTURE_PX, save_name, short_hash};
 
 /// Resolution of every picture.
 pub(crate) const DPI: f64 = 150.0;
@@ -30,8 +29,6 @@ const MAX_SHEET_PX: f64 = crate::tts::MAX_SHEET_PX as f64;
 const MAX_COLUMNS: usize = crate::tts::MAX_COLUMNS as usize;
 const MAX_ROWS: usize = crate::tts::MAX_ROWS as usize;
 const MM_PER_UNIT: f64 = 25.4;
-/// A tile at scale 1 is this many units on its short side.
-const TILE_UNITS: f64 = 2.0;
 
 fn px_to_mm(px: f64) -> f64 {
     px / DPI * 25.4
@@ -234,18 +231,13 @@ impl Export {
                 .cloned()
                 .unwrap_or_else(|| format!("{base}/{stem}.png"))
         };
-        let mut guids = Guids {
-            game: data.id.clone(),
-            taken: Default::default(),
-        };
         let ctx = layout::Ctx {
             data,
             table,
             pictures: &self.pictures,
             url: &url,
         };
-        let objects = layout::objects(&ctx, &mut guids, ruleset_json);
-        let json_bytes = crate::tts::saved_object(&data.name, objects);
+        let json_bytes = crate::tts::table::export(&layout::table(&ctx, ruleset_json));
         let name = save_name(&data.name);
         kept.push(Output {
             path: format!("tts/{name}.json"),
@@ -398,18 +390,16 @@ fn plan_the_rest(data: &TableData, push: &mut Push) {
     );
 }
 
-/// A die: a `Custom_Dice` d6 with its texture; other types are Tabletop Simulator's own dice
-/// of that type, their faces listed in the description (there is no verified texture layout
-/// for them).
+/// Die `n` of a set: a d6 with its texture; other types are Tabletop Simulator's own dice of
+/// that type, their faces listed in the description (there is no verified texture layout for
+/// them).
 fn die(
     data: &TableData,
     set: &super::data::DiceData,
     n: u32,
-    guids: &mut Guids,
     url: &dyn Fn(&str) -> String,
-    x: f64,
-    z: f64,
-) -> Value {
+) -> crate::tts::things::Thing {
+    use crate::tts::things::Die;
     let faces: Vec<String> = set
         .faces
         .iter()
@@ -418,24 +408,20 @@ fn die(
             super::data::FaceData::Symbol(s) => data.symbols[s].label.clone(),
         })
         .collect();
-    let guid = guids.next(&format!("die/{}/{n}", set.id));
-    let name = format!("{} {}", set.name, n + 1);
-    if set.die == "d6" {
-        let url = url(&format!("die-{}", set.id));
-        crate::tts::custom_d6(guid, &name, &url, &faces, transform(x, z, 0.0, 1.0))
-    } else {
-        let builtin = format!("Die_{}", set.die.trim_start_matches('d'));
-        let listed: Vec<String> = faces
-            .iter()
-            .enumerate()
-            .map(|(i, f)| format!("{}: {f}", i + 1))
-            .collect();
-        object(
-            &builtin,
-            guid,
-            &name,
-            &format!("Faces: {}", listed.join(", ")),
-            transform(x, z, 0.0, 1.0),
-        )
-    }
+    let die = match set.die {
+        "d6" => Die::D6 {
+            texture: url(&format!("die-{}", set.id)),
+            faces,
+        },
+        other => Die::Builtin {
+            sides: other.trim_start_matches('d').parse().unwrap_or(6),
+            faces,
+        },
+    };
+    layout::thing(
+        format!("die/{}/{n}", set.id),
+        &format!("{} {}", set.name, n + 1),
+        "",
+        crate::tts::things::Kind::Die(die),
+    )
 }
