@@ -295,52 +295,70 @@ fn every_die_has_its_stickers_and_a_paper_die() {
 }
 
 #[test]
-fn the_save_lays_the_decks_out_as_the_smallest_setup_deals_them() {
+fn the_save_lays_the_decks_out_and_its_setup_deals_them_as_each_count_says() {
     let built = build("gamewright-safari", |o| o.targets = vec![Target::Tts]);
     let save = save(&built);
     let decks = objects(&save, "DeckCustom");
-    // Two players: a hand of 7 each, face down; the Safari Charlie pile face up.
-    let hands: Vec<&&Value> = decks
+    // The animals in one pile face down, for the setup object to shuffle and deal when the
+    // number of players is chosen (every load deals anew); the Safari Charlie pile face up.
+    let animals = decks
         .iter()
-        .filter(|d| d["Nickname"].as_str().unwrap().ends_with("'s hand"))
-        .collect();
-    assert_eq!(hands.len(), 2, "{decks:?}");
+        .find(|d| d["Nickname"] == "Animal Cards")
+        .expect("the animal deck");
+    assert_eq!(animals["Transform"]["rotZ"], 180.0);
     let charlie = decks
         .iter()
         .find(|d| d["Nickname"] == "Safari Charlie")
         .unwrap();
     assert_eq!(charlie["ContainedObjects"].as_array().unwrap().len(), 8);
     assert_eq!(charlie["Transform"]["rotZ"], 0.0);
-    // The jungle: 6 rows of 7 lone cards face down, each at its own place.
-    let jungle = objects(&save, "Card");
-    assert_eq!(jungle.len(), 42);
-    let places: std::collections::BTreeSet<(i64, i64)> = jungle
+    assert!(
+        objects(&save, "Card").is_empty(),
+        "nothing dealt in the save"
+    );
+    assert!(
+        animals["Description"]
+            .as_str()
+            .unwrap()
+            .contains("5 players: deal 6 to each player, lay 5 rows of 5 face down, remove Hyena")
+    );
+    let setup = objects(&save, "BlockSquare")
+        .into_iter()
+        .find(|o| {
+            o["Nickname"]
+                .as_str()
+                .unwrap()
+                .ends_with("how many players?")
+        })
+        .expect("a setup object");
+    let state: Value = serde_json::from_str(setup["LuaScriptState"].as_str().unwrap()).unwrap();
+    // Two players: a hand of 7 each, then the jungle of 6 rows of 7 face down.
+    let deals = state["layouts"]["2"]["deal"].as_array().unwrap();
+    assert_eq!(deals.len(), 1, "{deals:?}");
+    assert_eq!(deals[0]["deck"], animals["GUID"]);
+    assert_eq!(deals[0]["each"], 7);
+    assert_eq!(deals[0]["colours"], serde_json::json!(["White", "Red"]));
+    let cells = deals[0]["cells"].as_array().unwrap();
+    let places: std::collections::BTreeSet<(i64, i64)> = cells
         .iter()
         .map(|c| {
-            assert_eq!(c["Transform"]["rotZ"], 180.0);
-            let at = |k: &str| (c["Transform"][k].as_f64().unwrap() * 10.0).round() as i64;
-            (at("posX"), at("posZ"))
+            assert_eq!(c["rotation"][2], 180.0);
+            let at = |k: usize| (c["position"][k].as_f64().unwrap() * 10.0).round() as i64;
+            (at(0), at(2))
         })
         .collect();
     assert_eq!(places.len(), 42);
     let columns: std::collections::BTreeSet<i64> = places.iter().map(|p| p.0).collect();
     let rows: std::collections::BTreeSet<i64> = places.iter().map(|p| p.1).collect();
     assert_eq!((rows.len(), columns.len()), (6, 7));
-    // Every animal card once, in a hand or in the jungle, each by a slot of a sheet the save
-    // exports.
-    let mut cards: Vec<&Value> = jungle.clone();
-    for hand in &hands {
-        assert_eq!(hand["Transform"]["rotZ"], 180.0);
-        let inside = hand["ContainedObjects"].as_array().unwrap();
-        assert_eq!(inside.len(), 7);
-        assert_eq!(hand["DeckIDs"].as_array().unwrap().len(), 7);
-        cards.extend(inside);
-        assert!(
-            hand["Description"].as_str().unwrap().contains(
-                "5 players: deal 6 to each player, lay 5 rows of 5 face down, remove Hyena"
-            )
-        );
-    }
+    // 2 x 7 + 42 = the whole deck: every animal card once, each by a slot of a sheet the
+    // save exports.
+    let cards: Vec<&Value> = animals["ContainedObjects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(cards.len(), 2 * 7 + 42);
     let mut ids: Vec<u64> = cards
         .iter()
         .map(|c| c["CardID"].as_u64().unwrap())
@@ -349,13 +367,7 @@ fn the_save_lays_the_decks_out_as_the_smallest_setup_deals_them() {
     ids.dedup();
     assert_eq!(ids.len(), 56, "each animal card once");
     let mut sheets = serde_json::Map::new();
-    for object in hands
-        .iter()
-        .map(|h| &h["CustomDeck"])
-        .chain(jungle.iter().map(|c| &c["CustomDeck"]))
-    {
-        sheets.extend(object.as_object().unwrap().clone());
-    }
+    sheets.extend(animals["CustomDeck"].as_object().unwrap().clone());
     for id in &ids {
         let sheet = &sheets[&(id / 100).to_string()];
         let slots = sheet["NumWidth"].as_u64().unwrap() * sheet["NumHeight"].as_u64().unwrap();

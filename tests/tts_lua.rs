@@ -5,7 +5,7 @@
 //! scripts use, which records what they do (the chat among it).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -944,13 +944,26 @@ impl Tabletop {
             "a button for {players} players: {:?}",
             self.labels(o)
         );
+        // What it put out finishes spawning, and the decks are dealt.
+        self.stand.lua.load("Stand.run(1)").exec().unwrap();
+    }
+
+    /// How many cards each colour holds in its hand, in seat order of the colours dealt to.
+    fn hands(&self) -> BTreeMap<String, usize> {
+        let hands: Table = self.stand.lua.load("return Stand.hands").eval().unwrap();
+        hands
+            .pairs::<String, Table>()
+            .map(Result::unwrap)
+            .map(|(colour, cards)| (colour, cards.raw_len()))
+            .collect()
     }
 }
 
 /// The setup object asks how many play and sets the table for that many: Safari Zone RNW's
-/// table keeps that many Field Guides and hand zones; Gamewright's Safari's deals that many
-/// hidden hands and lays its jungle as the rulebook says for that count (five players: six
-/// cards each, a 5 x 5 jungle, the Hyena 4 set aside). Then the setup object leaves.
+/// table keeps that many Field Guides and hand zones; Gamewright's Safari's shuffles its deck
+/// then, deals a hand into each seat's hand zone and lays its jungle as the rulebook says for
+/// that count (five players: six cards each, a 5 x 5 jungle, the Hyena 4 set aside). Then the
+/// setup object leaves.
 #[test]
 fn the_table_is_set_for_the_number_of_players_chosen() {
     for players in 1..=4u32 {
@@ -983,12 +996,21 @@ fn the_table_is_set_for_the_number_of_players_chosen() {
         let table = set_out(&gamewright, &|_| {});
         table.choose_players(players);
         let census = table.census();
-        let hands: Vec<usize> = census
+        let hands = table.hands();
+        let colours = ["White", "Red", "Yellow", "Green", "Blue"];
+        let expected: BTreeMap<String, usize> = colours[..seats]
             .iter()
-            .filter(|o| o.0.ends_with("'s hand") && o.1 == "Deck")
-            .map(|o| o.2)
+            .map(|c| (c.to_string(), each))
             .collect();
-        assert_eq!(hands, vec![each; seats], "{players} players: {census:?}");
+        assert_eq!(hands, expected, "{players} players: {census:?}");
+        // Shuffled when dealt, not when built: every load deals anew.
+        let shuffled: usize = table
+            .stand
+            .lua
+            .load("return Stand.shuffles or 0")
+            .eval()
+            .unwrap();
+        assert!(shuffled >= 1, "{players} players: the deck is shuffled");
         let zones = census.iter().filter(|o| o.1 == "HandTrigger").count();
         assert_eq!(zones, seats, "{players} players");
         let aside: Vec<&(String, String, usize)> = census
@@ -1030,7 +1052,7 @@ fn every_save_loads_and_sets_every_number_of_players() {
             .iter()
             .filter_map(|l| l.parse().ok())
             .collect();
-        assert!(counts.len() > 1, "{}: {counts:?}", dir.display());
+        assert!(!counts.is_empty(), "{}: {counts:?}", dir.display());
         for players in counts {
             let table = set_out(&dir, &|_| {});
             table.choose_players(players);

@@ -2,7 +2,7 @@
 -- what they do: objects by GUID, buttons, moves, dice shown, and (through the Rust stand-in)
 -- the chat. Loaded before the scripts, in the same Lua 5.2.
 
-Stand = { objects = {}, order = {}, seated = {} }
+Stand = { objects = {}, order = {}, seated = {}, hands = {} }
 
 -- MoonSharp's `error` takes a string only (a table raises "bad argument"), unlike Lua 5.2's.
 local lua_error = error
@@ -128,7 +128,19 @@ function Stand.object(fields)
   -- Shuffling keeps the order: the stand-in's games repeat.
   o.shuffle = function()
     o.shuffled = (o.shuffled or 0) + 1
+    Stand.shuffles = (Stand.shuffles or 0) + 1
     return true
+  end
+  -- As the game does once a deck is down to one card: the card is left on the table in the
+  -- deck's place (the deck's `remainder`), and the deck is gone. A bag stays a bag.
+  local function left_one()
+    if o.type == "Deck" and #o.contained == 1 then
+      o.remainder = table.remove(o.contained, 1)
+      o.remainder.position = o.position
+      o.remainder.rotation = o.rotation
+      Stand.objects[o.getGUID()] = nil
+      Stand.add(o.remainder)
+    end
   end
   -- As the API documents it: the card comes out where `position` says (else 2 to the
   -- container's +x), turned as `rotation` says, else as the container is, turned over about
@@ -147,12 +159,22 @@ function Stand.object(fields)
     card.taken = true
     Stand.objects[card.getGUID()] = card
     table.insert(Stand.order, card.getGUID())
-    if #o.contained == 1 then
-      o.remainder = o.contained[1]
-      o.remainder.position = o.position
-      o.remainder.rotation = o.rotation
-    end
+    left_one()
     return card
+  end
+  -- `deal(number, colour)`: that many from the top into the hand of that colour
+  -- (`Stand.hands`), as the API documents it.
+  o.deal = function(number, colour)
+    Stand.hands[colour] = Stand.hands[colour] or {}
+    for _ = 1, number do
+      local card = table.remove(o.contained, 1)
+      if card == nil then
+        break
+      end
+      table.insert(Stand.hands[colour], card)
+    end
+    left_one()
+    return true
   end
   return o
 end
@@ -253,6 +275,11 @@ function spawnObjectData(params)
   local o = Stand.from_data(params.data)
   Stand.add(o)
   table.insert(Stand.spawned, o)
+  -- As in the game, an object put out takes a frame to finish spawning.
+  o.spawning = true
+  Wait.frames(function()
+    o.spawning = false
+  end, 1)
   return o
 end
 

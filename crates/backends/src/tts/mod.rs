@@ -215,13 +215,15 @@ pub fn hand_zone(guid: String, colour: &str, x: f64, z: f64, width: f64) -> Valu
 }
 
 /// What the setup object does for one number of players: the objects it takes away (by GUID),
-/// the objects it moves (by GUID, to the place and turn of a `Transform`) and the objects it
-/// puts out.
+/// the objects it moves (by GUID, to the place and turn of a `Transform`), the objects it
+/// puts out, and the decks it shuffles and deals (`setup.lua`'s `deal`: `deck`, a GUID;
+/// `each`, cards to every one of `colours`' hands; `cells`, a card to each place and turn).
 #[derive(Debug, Default)]
 pub struct Layout {
     pub remove: Vec<String>,
     pub moves: Vec<(String, Value)>,
     pub spawn: Vec<Value>,
+    pub deals: Vec<Value>,
 }
 
 impl Layout {
@@ -294,7 +296,10 @@ pub fn setup_object(
                 .collect();
             (
                 players.to_string(),
-                json!({ "remove": layout.remove, "move": moves, "spawn": layout.spawn }),
+                json!({
+                    "remove": layout.remove, "move": moves, "spawn": layout.spawn,
+                    "deal": layout.deals,
+                }),
             )
         })
         .collect();

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::seats::{SeatSize, around_the_table};
 use super::things::{Pose, Thing, at_seat, resolve};
@@ -64,6 +64,17 @@ pub struct SeatShape {
 pub struct Seating {
     pub middle: Vec<(Thing, Pose)>,
     pub seats: Vec<Vec<(Thing, AtSeat)>>,
+    /// The decks the setup object shuffles and deals once the number is chosen.
+    pub deals: Vec<Deal>,
+}
+
+/// A deck (by role) shuffled and dealt when the table is set: `each` cards into every seat's
+/// hand, then a card to each of `cells` (in White's frame, face down or up as each says).
+#[derive(Debug, Clone)]
+pub struct Deal {
+    pub deck: String,
+    pub each: u32,
+    pub cells: Vec<Pose>,
 }
 
 /// A place at a seat: `across` to the player's right of the seat's middle, `back` from its inner
@@ -117,7 +128,8 @@ pub fn export(table: &Table) -> Vec<u8> {
             guids.merge(theirs);
         }
     }
-    let setup_guid = (fewest < most).then(|| guids.next("setup"));
+    let deals = table.seating.values().any(|s| !s.deals.is_empty());
+    let setup_guid = (fewest < most || deals).then(|| guids.next("setup"));
     let mut blocks: Vec<Value> = table
         .blocks
         .iter()
@@ -135,9 +147,13 @@ pub fn export(table: &Table) -> Vec<u8> {
     }
     if let Some(guid) = setup_guid {
         let layouts = (fewest..=most)
-            .map(|count| match others.remove(&count) {
-                Some(theirs) => (count, Layout::from_to(&laid, theirs)),
-                None => (count, Layout::default()),
+            .map(|count| {
+                let mut layout = match others.remove(&count) {
+                    Some(theirs) => Layout::from_to(&laid, theirs),
+                    None => Layout::default(),
+                };
+                layout.deals = deals_of(table, count, &named);
+                (count, layout)
             })
             .collect();
         objects.push(setup_object(
@@ -164,6 +180,33 @@ pub fn export(table: &Table) -> Vec<u8> {
     saved_object(&table.name, objects)
 }
 
+/// The decks `players`' setup deals, for the setup object: each deck's GUID, the seats'
+/// colours, and each cell's place and turn.
+fn deals_of(table: &Table, players: u32, named: &dyn Fn(&str) -> Option<String>) -> Vec<Value> {
+    let Some(seating) = table.seating.get(&players) else {
+        return Vec::new();
+    };
+    let colours: Vec<&str> = (0..players as usize).map(super::seat_colour).collect();
+    seating
+        .deals
+        .iter()
+        .map(|deal| {
+            let cells: Vec<Value> = deal
+                .cells
+                .iter()
+                .map(|cell| {
+                    let at = at(*cell);
+                    json!({
+                        "position": [at["posX"], at["posY"], at["posZ"]],
+                        "rotation": [0.0, cell.turn, if cell.face_down { 180.0 } else { 0.0 }],
+                    })
+                })
+                .collect();
+            json!({ "deck": named(&deal.deck), "each": deal.each, "colours": colours, "cells": cells })
+        })
+        .collect()
+}
+
 fn at(pose: Pose) -> Value {
     let mut at = super::transform(pose.x, pose.z, pose.turn, 1.0);
     at["posY"] = pose.y.into();
@@ -180,7 +223,10 @@ fn seated(table: &Table, players: u32, guids: &mut Guids, fixed: Extent) -> Vec<
         .iter()
         .map(|(thing, pose)| thing.saved(*pose, guids))
         .collect();
-    let middle = fixed.with(Extent::of(seating.middle.iter().map(|(_, pose)| pose)));
+    let cells = seating.deals.iter().flat_map(|deal| &deal.cells);
+    let middle = fixed.with(Extent::of(
+        seating.middle.iter().map(|(_, pose)| pose).chain(cells),
+    ));
     let seats = around_the_table(
         players as usize,
         SeatSize {
@@ -279,6 +325,18 @@ mod tests {
                     Seating {
                         middle: Vec::new(),
                         seats,
+                        // Two cards a hand, and one face up in the middle.
+                        deals: vec![Deal {
+                            deck: "deck".to_string(),
+                            each: 2,
+                            cells: vec![Pose {
+                                x: 1.0,
+                                y: 1.0,
+                                z: 2.0,
+                                turn: FACING_WHITE,
+                                face_down: false,
+                            }],
+                        }],
                     },
                 )
             })
@@ -359,10 +417,17 @@ mod tests {
             .find(|o| o["Nickname"] == "Test: how many players?")
             .unwrap();
         let layouts = &state(setup)["layouts"];
+        // Every number deals the deck: shuffled when chosen, into that many hands.
+        let deck = objects.iter().find(|o| o["Nickname"] == "deck").unwrap();
+        let deal = json!([{
+            "deck": deck["GUID"], "each": 2, "colours": ["White", "Red", "Yellow"],
+            "cells": [{ "position": [1.0, 1.0, 2.0], "rotation": [0.0, 180.0, 0.0] }],
+        }]);
         assert_eq!(
             layouts["3"],
-            json!({ "move": [], "remove": [], "spawn": [] })
+            json!({ "move": [], "remove": [], "spawn": [], "deal": deal })
         );
+        assert_eq!(layouts["2"]["deal"][0]["colours"], json!(["White", "Red"]));
         let two = &layouts["2"];
         let guid_of =
             |name: &str| objects.iter().find(|o| o["Nickname"] == name).unwrap()["GUID"].clone();

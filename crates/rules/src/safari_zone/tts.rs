@@ -481,6 +481,7 @@ fn seated(players: u32, sheet: &SeatSheet) -> Seating {
     Seating {
         middle: Vec::new(),
         seats,
+        deals: Vec::new(),
     }
 }
 

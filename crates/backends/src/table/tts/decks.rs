@@ -3,10 +3,10 @@
 //! (placed there by the layout), grids beside the boards, cards set aside, and the rest as the
 //! draw pile, face down unless the setup stacks it face up.
 
-use super::layout::{Ctx, deck_sheets, hand_name, middle_at, sheet_stem, thing};
+use super::layout::{Ctx, deck_sheets, middle_at, sheet_stem, thing};
 use super::{MM_PER_UNIT, What};
 use crate::components::{Setup, Table};
-use crate::tts::short_hash;
+use crate::tts::table::Deal;
 use crate::tts::things::{self, Kind, Pose, Thing};
 
 /// The spacing of cards laid in a grid, in game units (a card at scale 1 is about 2.2 x 3.1).
@@ -97,15 +97,16 @@ fn pile(
     ))
 }
 
-/// Deck `ix` as `setup` deals it for `players`: its piles in the middle (a row below the
-/// boards, the grids right of them), each seat's hand into `hands`.
+/// Deck `ix` as `setup` lays it out: its draw pile with the cards it sets aside beside it (in
+/// a row below the boards, a deck every 6 units so that neither touches the next deck), and
+/// what the setup object deals from it once the number of players is chosen (shuffled then:
+/// every load deals anew): the hands, then the grids' cards beside the boards.
 pub(super) fn lay(
     ctx: &Ctx,
     ix: usize,
-    players: u32,
     setup: Option<&Setup>,
     middle: &mut Vec<(Thing, Pose)>,
-    hands: &mut [Vec<Thing>],
+    deals: &mut Vec<Deal>,
 ) {
     let deck = &ctx.data.decks[ix];
     let made = cards(ctx, ix);
@@ -116,7 +117,7 @@ pub(super) fn lay(
             h.max(b.height / MM_PER_UNIT / 2.0),
         )
     });
-    let (x, z) = (-6.0 + 4.0 * ix as f64, -(boards.1 + 4.0));
+    let (x, z) = (-6.0 + 6.0 * ix as f64, -(boards.1 + 4.0));
     let mut place = |pile: Option<Thing>, at_x: f64, at_z: f64, face_up: bool| {
         if let Some(pile) = pile {
             let pose = Pose {
@@ -126,108 +127,69 @@ pub(super) fn lay(
             middle.push((pile, pose));
         }
     };
-    let dealt = setup.and_then(|setup| deal(ctx.table, setup, players, ix, &made.designs));
-    let Some(dealt) = dealt else {
-        let all: Vec<usize> = (0..made.cards.len()).collect();
-        place(pile(ctx, ix, &made, &all, ("", &deck.name)), x, z, face_up);
-        return;
-    };
-    for (seat, hand) in dealt.hands.iter().enumerate() {
-        let role = format!("/hand/{}", seat + 1);
-        let name = hand_name(&deck.name, seat);
-        if let (Some(pile), Some(seat)) = (
-            pile(ctx, ix, &made, hand, (&role, &name)),
-            hands.get_mut(seat),
-        ) {
-            seat.push(pile);
-        }
-    }
-    for (grid, rows, columns, grid_face_up) in &dealt.grids {
-        let width = CARD_STEP.0 * *columns as f64;
-        let height = CARD_STEP.1 * *rows as f64;
-        let (left, top) = match ctx.data.boards.is_empty() {
-            true => (-width / 2.0, height),
-            false => (boards.0 + 3.0, height / 2.0),
-        };
-        for (k, card) in grid.iter().enumerate() {
-            let (row, column) = (k / *columns as usize, k % *columns as usize);
-            let card_x = left + CARD_STEP.0 * (column as f64 + 0.5);
-            // Above the row of decks; beside the boards, level with them.
-            let card_z = top - CARD_STEP.1 * (row as f64 + 0.5);
-            let one = pile(ctx, ix, &made, &[*card], ("", &deck.name));
-            place(one, card_x, card_z, *grid_face_up);
+    let mut rest: Vec<usize> = (0..made.cards.len()).collect();
+    let mut removed = Vec::new();
+    for remove in setup
+        .iter()
+        .flat_map(|s| &s.removes)
+        .filter(|r| r.deck == ix)
+    {
+        if let Some(k) = rest.iter().position(|c| made.designs[*c] == remove.card) {
+            removed.push(rest.remove(k));
         }
     }
     let aside = format!("{}: set aside", deck.name);
-    let set_aside = pile(ctx, ix, &made, &dealt.removed, ("/aside", &aside));
+    let set_aside = pile(ctx, ix, &made, &removed, ("/aside", &aside));
     place(set_aside, x + 3.0, z, true);
-    let rest = pile(ctx, ix, &made, &dealt.rest, ("", &deck.name));
-    place(rest, x, z, face_up);
-}
-
-struct Dealt {
-    hands: Vec<Vec<usize>>,
-    grids: Vec<(Vec<usize>, u32, u32, bool)>,
-    removed: Vec<usize>,
-    rest: Vec<usize>,
-}
-
-fn deal(
-    table: &Table,
-    setup: &crate::components::Setup,
-    players: u32,
-    deck: usize,
-    designs: &[usize],
-) -> Option<Dealt> {
-    use rand::SeedableRng;
-    use rand::seq::SliceRandom;
-    let deals: Vec<_> = setup.deals.iter().filter(|d| d.deck == deck).collect();
-    let grids: Vec<_> = setup.grids.iter().filter(|g| g.deck == deck).collect();
-    let removes: Vec<_> = setup.removes.iter().filter(|r| r.deck == deck).collect();
-    if deals.is_empty() && grids.is_empty() && removes.is_empty() {
-        return None;
-    }
-    let seed = short_hash(format!("{}\0{deck}", table.manifest.id).as_bytes());
-    let seed = u64::from_str_radix(&seed[..8], 16).unwrap_or(0);
-    let mut order: Vec<usize> = (0..designs.len()).collect();
-    order.shuffle(&mut rand_pcg::Pcg64Mcg::seed_from_u64(seed));
-    let mut removed = Vec::new();
-    for remove in removes {
-        if let Some(k) = order.iter().position(|c| designs[*c] == remove.card) {
-            removed.push(order.remove(k));
-        }
-    }
-    let mut take = |n: usize| -> Vec<usize> { order.drain(..n.min(order.len())).collect() };
-    let mut hands = vec![
-        Vec::new();
-        if deals.is_empty() {
-            0
-        } else {
-            players as usize
-        }
-    ];
-    for deal in &deals {
-        for hand in &mut hands {
-            hand.extend(take(deal.each as usize));
-        }
-    }
-    let grids = grids
+    let draw_pile = pile(ctx, ix, &made, &rest, ("", &deck.name));
+    place(draw_pile, x, z, face_up);
+    let Some(setup) = setup else {
+        return;
+    };
+    let each = setup
+        .deals
         .iter()
-        .map(|g| {
-            (
-                take((g.rows * g.columns) as usize),
-                g.rows,
-                g.columns,
-                g.face_up,
-            )
-        })
+        .filter(|d| d.deck == ix)
+        .map(|d| d.each)
+        .sum();
+    let cells: Vec<Pose> = setup
+        .grids
+        .iter()
+        .filter(|g| g.deck == ix)
+        .flat_map(|g| grid_cells(ctx, boards, g))
         .collect();
-    Some(Dealt {
-        hands,
-        grids,
-        removed,
-        rest: order,
-    })
+    if each > 0 || !cells.is_empty() {
+        deals.push(Deal {
+            deck: format!("deck/{}", deck.id),
+            each,
+            cells,
+        });
+    }
+}
+
+/// Where a grid's cards lie, row by row: beside the boards, level with them (above the row of
+/// decks when there is no board).
+fn grid_cells(ctx: &Ctx, boards: (f64, f64), grid: &crate::components::Grid) -> Vec<Pose> {
+    let (rows, columns) = (grid.rows as usize, grid.columns as usize);
+    let width = CARD_STEP.0 * columns as f64;
+    let height = CARD_STEP.1 * rows as f64;
+    let (left, top) = match ctx.data.boards.is_empty() {
+        true => (-width / 2.0, height),
+        false => (boards.0 + 3.0, height / 2.0),
+    };
+    (0..rows * columns)
+        .map(|k| {
+            let (row, column) = (k / columns, k % columns);
+            Pose {
+                face_down: !grid.face_up,
+                ..middle_at(
+                    left + CARD_STEP.0 * (column as f64 + 0.5),
+                    1.0,
+                    top - CARD_STEP.1 * (row as f64 + 0.5),
+                )
+            }
+        })
+        .collect()
 }
 
 /// A deck's description: how each player count's setup uses it.

@@ -267,17 +267,21 @@ fn piece(ctx: &Ctx, set: &crate::table::data::SetData, kind_ix: usize, copy: u32
     )
 }
 
-/// Everything that depends on the number of players: the decks as that count's setup deals
-/// them (in the middle), and each seat's sheets, hand and tokens.
+/// Everything that depends on the number of players: the decks as that count's setup lays
+/// them out (in the middle) and deals them, and each seat's sheets and tokens.
 fn at_the_table(ctx: &Ctx, players: u32, setup: Option<&Setup>) -> Seating {
     let mut middle = Vec::new();
-    let mut hands: Vec<Vec<Thing>> = vec![Vec::new(); players as usize];
+    let mut deals = Vec::new();
     for ix in 0..ctx.data.decks.len() {
-        super::decks::lay(ctx, ix, players, setup, &mut middle, &mut hands);
+        super::decks::lay(ctx, ix, setup, &mut middle, &mut deals);
     }
-    let mut seats = seated(ctx, hands);
+    let mut seats = seated(ctx, players);
     given_tokens(ctx, &mut seats, setup);
-    Seating { middle, seats }
+    Seating {
+        middle,
+        seats,
+        deals,
+    }
 }
 
 /// The sheets' largest width and height, in units.
@@ -301,14 +305,13 @@ fn hand_back(ctx: &Ctx) -> f64 {
     (if tallest > 0.0 { 2.0 + tallest } else { 0.0 }) + 3.0
 }
 
-/// Each seat's things, from its inner edge toward its player: its sheets (a pile, each upright
-/// for the player), then its hands dealt face down where its hand zone is.
-fn seated(ctx: &Ctx, hands: Vec<Vec<Thing>>) -> Vec<Vec<(Thing, AtSeat)>> {
+/// Each seat's sheets, from its inner edge toward its player (a pile, each upright for the
+/// player); its hand zone lies behind them.
+fn seated(ctx: &Ctx, players: u32) -> Vec<Vec<(Thing, AtSeat)>> {
     let data = ctx.data;
     let (_, tallest) = sheet_size(ctx);
-    let back = hand_back(ctx);
     let mut seats = Vec::new();
-    for (k, hand) in hands.into_iter().enumerate() {
+    for k in 0..players as usize {
         let mut things = Vec::new();
         for (j, sheet) in data.sheets.iter().enumerate() {
             let kind = Kind::Tile(Tile {
@@ -329,16 +332,6 @@ fn seated(ctx: &Ctx, hands: Vec<Vec<Thing>>) -> Vec<Vec<(Thing, AtSeat)>> {
                 thing(format!("sheet/{}/{}", sheet.id, k + 1), &name, "", kind),
                 at,
             ));
-        }
-        let piles = hand.len() as f64;
-        for (d, pile) in hand.into_iter().enumerate() {
-            let at = AtSeat {
-                across: (d as f64 - (piles - 1.0) / 2.0) * 2.6,
-                back,
-                y: 1.0,
-                face_down: true,
-            };
-            things.push((pile, at));
         }
         seats.push(things);
     }
@@ -426,11 +419,6 @@ fn rules_script(ctx: &Ctx, room_at: Option<(f64, f64)>) -> Option<Thing> {
         }),
     });
     Some(block)
-}
-
-/// The name of seat `seat` (from 0) for a pile dealt to it.
-pub(super) fn hand_name(deck: &str, seat: usize) -> String {
-    format!("{deck}: {}'s hand", seat_colour(seat))
 }
 
 /// The pictures of deck `ix`'s sheets.
