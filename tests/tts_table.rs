@@ -632,6 +632,24 @@ fn look(table: &Tabletop, things: &[Thing], fonts: &Fonts) -> Findings {
             }
         }
     }
+    // Piles of cards lie apart: a card or a deck partly on another hides both (one on top of
+    // another, centred, is a pile).
+    let piles: Vec<(&Thing, Area)> = things
+        .iter()
+        .filter(|t| matches!(t.kind.as_str(), "Card" | "DeckCustom" | "Deck"))
+        .map(|t| (t, Area::around(&t.corners((0.0, 0.0), t.face()))))
+        .collect();
+    for (k, (a, area)) in piles.iter().enumerate() {
+        for (b, other) in &piles[k + 1..] {
+            let (pa, pb) = (a.transform.position, b.transform.position);
+            let stacked = (pa[0] - pb[0]).abs() < 0.05 && (pa[2] - pb[2]).abs() < 0.05;
+            if area.overlaps(other) && !stacked {
+                findings
+                    .faults
+                    .push(format!("{} lies partly on {}", a.name, b.name));
+            }
+        }
+    }
     // One sheet's image, buttons and labels never lie on another sheet.
     for a in &sheets {
         let mut areas = vec![Area::around(&a.corners((0.0, 0.0), a.face()))];

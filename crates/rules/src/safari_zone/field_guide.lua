@@ -268,6 +268,17 @@ local function card_id_of(object)
   return card and card.id
 end
 
+-- A card is 2.2 units wide on the table (docs/tabletop-simulator.md): the cards drawn lie a
+-- row of them this far apart, centred below the sheet's controls, clear of each other however
+-- many are drawn.
+local CARD_PITCH = 2.5
+local function card_spot(n, count)
+  local scale = self.getScale()
+  local across = (n - (count + 1) / 2) * CARD_PITCH / math.max(scale.x, 1e-6)
+  local row = control_at(4, 1, 1)
+  return world_at({ across, row[2], row[3] })
+end
+
 -- Takes `count` cards from the Encounter Deck, face up in front of the sheet.
 local function draw_cards(count)
   local ids = {}
@@ -282,7 +293,7 @@ local function draw_cards(count)
       warn("the Encounter Deck is out of cards: shuffle the discard pile and put it where the deck was; the cards you could not draw are not drawn this turn.")
       break
     end
-    local spot = world_at(control_at(4, n, count + 1))
+    local spot = card_spot(n, count)
     local remainder = deck.type == "Card"
     local card = remainder and deck or deck.takeObject({ position = spot, flip = true, smooth = true })
     if remainder then
