@@ -147,14 +147,6 @@ impl Guids {
     }
 }
 
-pub fn transform(x: f64, z: f64, rotation_y: f64, scale: f64) -> Value {
-    json!({
-        "posX": x, "posY": 1.0, "posZ": z,
-        "rotX": 0.0, "rotY": rotation_y, "rotZ": 0.0,
-        "scaleX": scale, "scaleY": 1.0, "scaleZ": scale,
-    })
-}
-
 /// The fields every object has, filled in.
 pub fn object(name: &str, guid: String, nickname: &str, description: &str, at: Value) -> Value {
     json!({

@@ -26,7 +26,8 @@ local function deal(spec, deck)
       deck.deal(spec.each, colour)
     end
   end
-  local source = deck
+  -- Dealing the hands may have left one card: the deck's remainder.
+  local source = deck.remainder or deck
   for _, cell in ipairs(spec.cells or {}) do
     if source == nil then
       break

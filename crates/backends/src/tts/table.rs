@@ -161,7 +161,7 @@ pub fn export(table: &Table) -> Vec<u8> {
             &table.name,
             table.laid_out,
             layouts,
-            at(control(0)),
+            control(0).transform(1.0),
         ));
     }
     objects.extend(laid);
@@ -175,7 +175,7 @@ pub fn export(table: &Table) -> Vec<u8> {
             table.rules.version,
         ),
         &table.rules.json,
-        at(control(1)),
+        control(1).transform(1.0),
     ));
     saved_object(&table.name, objects)
 }
@@ -195,9 +195,8 @@ fn deals_of(table: &Table, players: u32, named: &dyn Fn(&str) -> Option<String>)
                 .cells
                 .iter()
                 .map(|cell| {
-                    let at = at(*cell);
                     json!({
-                        "position": [at["posX"], at["posY"], at["posZ"]],
+                        "position": [cell.x, cell.y, cell.z],
                         "rotation": [0.0, cell.turn, if cell.face_down { 180.0 } else { 0.0 }],
                     })
                 })
@@ -205,12 +204,6 @@ fn deals_of(table: &Table, players: u32, named: &dyn Fn(&str) -> Option<String>)
             json!({ "deck": named(&deal.deck), "each": deal.each, "colours": colours, "cells": cells })
         })
         .collect()
-}
-
-fn at(pose: Pose) -> Value {
-    let mut at = super::transform(pose.x, pose.z, pose.turn, 1.0);
-    at["posY"] = pose.y.into();
-    at
 }
 
 /// The table for `players`: what their count adds to the middle, then each seat's things and

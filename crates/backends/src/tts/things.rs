@@ -116,7 +116,20 @@ pub struct Pose {
 }
 
 impl Pose {
-    fn transform(&self, scale: f64) -> Value {
+    /// Where a card in a deck or a piece in a bag is saved: at the origin, turned as its
+    /// container.
+    fn inside(turn: f64) -> Pose {
+        Pose {
+            x: 0.0,
+            y: 1.0,
+            z: 0.0,
+            turn,
+            face_down: false,
+        }
+    }
+
+    /// The `Transform` of a thing at this pose and `scale`.
+    pub fn transform(&self, scale: f64) -> Value {
         json!({
             "posX": self.x, "posY": self.y, "posZ": self.z,
             "rotX": 0.0, "rotY": self.turn, "rotZ": if self.face_down { 180.0 } else { 0.0 },
@@ -228,10 +241,7 @@ fn figure(thing: &Thing, guid: String, front: &str, back: &str, at: Value) -> Va
 
 /// A lone card keeps its sheet with it, as it does once drawn from a deck.
 fn cards(thing: &Thing, guid: String, cards: &Cards, at: Value, guids: &mut Guids) -> Value {
-    let unplaced = json!({
-        "posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": at["rotY"], "rotZ": 0.0,
-        "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0,
-    });
+    let inside = Pose::inside(at["rotY"].as_f64().unwrap_or(0.0)).transform(1.0);
     let card = |card: &Card, guid: String, at: Value| {
         let mut saved = super::card(guid, &card.name, &card.description, card.id, at);
         saved["Memo"] = json!(card.memo);
@@ -244,7 +254,7 @@ fn cards(thing: &Thing, guid: String, cards: &Cards, at: Value, guids: &mut Guid
     let saved = cards
         .cards
         .iter()
-        .map(|one| card(one, guids.next(&one.role), unplaced.clone()))
+        .map(|one| card(one, guids.next(&one.role), inside.clone()))
         .collect();
     super::deck(
         guid,
@@ -258,69 +268,55 @@ fn cards(thing: &Thing, guid: String, cards: &Cards, at: Value, guids: &mut Guid
 
 /// A bag's pieces, turned as the bag is.
 fn bagged(contents: &[Thing], turn: f64, guids: &mut Guids) -> Value {
-    let unplaced = Pose {
-        x: 0.0,
-        y: 1.0,
-        z: 0.0,
-        turn,
-        face_down: false,
-    };
     contents
         .iter()
-        .map(|thing| thing.unbagged(unplaced, guids))
+        .map(|thing| thing.unbagged(Pose::inside(turn), guids))
         .collect()
 }
 
 /// `value` with every `{"$seat": …}` in it the colour of the seat it is at.
 pub fn at_seat(value: &mut Value, colour: &str) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Object(fields) if fields.len() == 1 && fields.contains_key("$seat") => {
-                *value = json!(colour);
-            }
-            Value::Object(fields) => stack.extend(fields.values_mut()),
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            _ => {}
+    walk(value, &mut |value| {
+        let placeholder =
+            matches!(value, Value::Object(f) if f.len() == 1 && f.contains_key("$seat"));
+        if placeholder {
+            *value = json!(colour);
         }
-    }
+        !placeholder
+    });
 }
 
 /// `value` with every `{"$guid": role}` in it the GUID `named` gives that role (`null` for a
 /// role no thing has), and every object's script state (left a value by [`Thing::saved`])
 /// written as the text Tabletop Simulator keeps.
 pub fn resolve(value: &mut Value, named: &dyn Fn(&str) -> Option<String>) {
-    fill_guids(value, named);
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Object(fields) => {
-                if let Some(state) = fields.get_mut("LuaScriptState")
-                    && !state.is_string()
-                {
-                    *state = json!(state.to_string());
-                }
-                stack.extend(fields.values_mut());
-            }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            _ => {}
-        }
-    }
-}
-
-/// `value` with every `{"$guid": role}` in it the GUID `named` gives that role.
-fn fill_guids(value: &mut Value, named: &dyn Fn(&str) -> Option<String>) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
+    walk(value, &mut |value| {
         let role = match &*value {
-            Value::Object(fields) if fields.len() == 1 => fields
-                .get("$guid")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            Value::Object(f) if f.len() == 1 => f.get("$guid").and_then(Value::as_str),
             _ => None,
         };
         if let Some(role) = role {
-            *value = named(&role).map_or(Value::Null, Value::String);
+            *value = named(role).map_or(Value::Null, Value::String);
+            return false;
+        }
+        true
+    });
+    walk(value, &mut |value| {
+        if let Some(state) = value.get_mut("LuaScriptState")
+            && !state.is_string()
+        {
+            *state = json!(state.to_string());
+        }
+        true
+    });
+}
+
+/// Calls `visit` on `value` and on what it holds, depth first, going into a value only when
+/// `visit` returns true.
+fn walk(value: &mut Value, visit: &mut dyn FnMut(&mut Value) -> bool) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        if !visit(value) {
             continue;
         }
         match value {
