@@ -53,5 +53,6 @@ mod tricky_safari;
 mod tts;
 mod tts_lua;
 mod tts_replay;
+mod tts_score;
 mod tts_table;
 mod typeset_bounds;

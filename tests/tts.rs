@@ -333,8 +333,9 @@ fn the_saved_object_matches_its_snapshot() {
     });
 }
 
-/// Cards and decks can be held in a hand and hide their face (name and tooltip too) when face
-/// down, in every game's save; sheets, dice and the rules object stay out of hands.
+/// Cards, decks and tokens can be held in a hand and hide their face (name and tooltip too)
+/// when face down, in every game's save; sheets, tiles, dice and the rules object stay out of
+/// hands.
 #[test]
 fn cards_go_into_hands_and_hide_face_down() {
     let packs = ["gamewright-safari", "diceafari", "tricky-safari"]
@@ -343,9 +344,17 @@ fn cards_go_into_hands_and_hide_face_down() {
         let files = export(&dir);
         let (path, saved) = saved_object(&files);
         let objects = saved["ObjectStates"].as_array().expect("ObjectStates");
+        let ruleset: Value = serde_json::from_slice(&files["ruleset.json"]).unwrap();
+        let token_sets: Vec<&Value> = ruleset["tokens"]
+            .as_array()
+            .map(|sets| sets.iter().map(|set| &set["id"]).collect())
+            .unwrap_or_default();
         let mut cards = 0;
         for object in all_objects(objects) {
-            let held = matches!(object["Name"].as_str(), Some("Card" | "DeckCustom"));
+            let memo: Value =
+                serde_json::from_str(object["Memo"].as_str().unwrap_or("null")).unwrap_or_default();
+            let token = token_sets.contains(&&memo["set"]);
+            let held = token || matches!(object["Name"].as_str(), Some("Card" | "DeckCustom"));
             cards += usize::from(held);
             assert_eq!(
                 object["Hands"], held,

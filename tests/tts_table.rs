@@ -157,6 +157,10 @@ fn things(table: &Tabletop) -> Vec<Thing> {
         .expect("the stand-in lists its objects");
     let mut things = Vec::new();
     for o in objects.sequence_values::<Table>().map(Result::unwrap) {
+        // A card in a hand is not drawn on the table.
+        if o.get::<Option<String>>("in_hand").unwrap().is_some() {
+            continue;
+        }
         let guid: String = o
             .get::<mlua::Function>("getGUID")
             .unwrap()
@@ -544,43 +548,57 @@ fn look(table: &Tabletop, things: &[Thing], fonts: &Fonts) -> Findings {
         .filter(|t| t.kind == "Custom_Tile" && t.buttons.len() > 1)
         .collect();
     for thing in &sheets {
-        // The Field Guide's boxes: its first buttons, one per placed box in the ruleset's order.
-        if let Some(places) = sheet["boxes"]
-            .as_array()
-            .filter(|_| thing.name.starts_with("Field Guide"))
-        {
-            let (width, height) = (
-                sheet["width_mm"].as_f64().unwrap(),
-                sheet["height_mm"].as_f64().unwrap(),
+        // The boxes and their places: a Field Guide's in the ruleset's order, its first
+        // buttons; a marked sheet's (tts/marks.lua) in its saved state, all its buttons.
+        let state: serde_json::Value =
+            serde_json::from_str(thing.data["LuaScriptState"].as_str().unwrap_or("{}"))
+                .unwrap_or_default();
+        let (places, (width, height)) = if thing.name.starts_with("Field Guide") {
+            let Some(places) = sheet["boxes"].as_array() else {
+                continue;
+            };
+            let page = ("width_mm", "height_mm");
+            (
+                places.clone(),
+                (
+                    sheet[page.0].as_f64().unwrap(),
+                    sheet[page.1].as_f64().unwrap(),
+                ),
+            )
+        } else if let Some(places) = state["boxes"].as_array() {
+            let page = (
+                state["page"][0].as_f64().unwrap(),
+                state["page"][1].as_f64().unwrap(),
             );
-            let off: Vec<String> = places
-                .iter()
-                .zip(&thing.buttons)
-                .filter(|(place, button)| {
-                    let mm = |k: &str| place[k].as_f64().unwrap();
-                    let low = convention::image_to_button(
-                        (mm("x") / width, mm("y") / height),
-                        thing.face(),
-                    );
-                    let high = convention::image_to_button(
-                        (
-                            (mm("x") + mm("width")) / width,
-                            (mm("y") + mm("height")) / height,
-                        ),
-                        thing.face(),
-                    );
-                    let (x, z) = button.centre;
-                    !((low.0..=high.0).contains(&x) && (low.1..=high.1).contains(&z))
-                })
-                .map(|(_, button)| button.tooltip.clone())
-                .collect();
-            findings.boxes_on_their_place.push((
-                thing.name.clone(),
-                places.len() - off.len(),
-                places.len(),
-                off,
-            ));
-        }
+            (places.clone(), page)
+        } else {
+            continue;
+        };
+        let off: Vec<String> = places
+            .iter()
+            .zip(&thing.buttons)
+            .filter(|(place, button)| {
+                let mm = |k: &str| place[k].as_f64().unwrap();
+                let low =
+                    convention::image_to_button((mm("x") / width, mm("y") / height), thing.face());
+                let high = convention::image_to_button(
+                    (
+                        (mm("x") + mm("width")) / width,
+                        (mm("y") + mm("height")) / height,
+                    ),
+                    thing.face(),
+                );
+                let (x, z) = button.centre;
+                !((low.0..=high.0).contains(&x) && (low.1..=high.1).contains(&z))
+            })
+            .map(|(_, button)| button.tooltip.clone())
+            .collect();
+        findings.boxes_on_their_place.push((
+            thing.name.clone(),
+            places.len() - off.len(),
+            places.len(),
+            off,
+        ));
     }
     // Labels are measured in their object's face frame, where they are set.
     for thing in things {

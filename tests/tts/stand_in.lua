@@ -30,9 +30,21 @@ function getObjects()
   return list
 end
 
+-- A player's colour: whether someone sits there, and what lies in its hand (`Stand.hands`,
+-- which `deal` fills and a test may set).
 Player = setmetatable({}, {
   __index = function(_, colour)
-    return { color = colour, seated = Stand.seated[colour] == true }
+    return {
+      color = colour,
+      seated = Stand.seated[colour] == true,
+      getHandObjects = function()
+        local held = {}
+        for _, o in ipairs(Stand.hands[colour] or {}) do
+          table.insert(held, o)
+        end
+        return held
+      end,
+    }
   end,
 })
 
@@ -163,7 +175,8 @@ function Stand.object(fields)
     return card
   end
   -- `deal(number, colour)`: that many from the top into the hand of that colour
-  -- (`Stand.hands`), as the API documents it.
+  -- (`Stand.hands`), as the API documents it. A card in a hand is still an object of the
+  -- table (`getObjects` lists it), `in_hand` of that colour.
   o.deal = function(number, colour)
     Stand.hands[colour] = Stand.hands[colour] or {}
     for _ = 1, number do
@@ -171,12 +184,23 @@ function Stand.object(fields)
       if card == nil then
         break
       end
+      card.in_hand = colour
       table.insert(Stand.hands[colour], card)
+      Stand.add(card)
     end
     left_one()
     return true
   end
-  return o
+  -- `is_face_down`, read only: roughly face down, its face (local +y) toward the table.
+  return setmetatable(o, {
+    __index = function(_, key)
+      if key == "is_face_down" then
+        local x, z = o.rotation.x % 360, o.rotation.z % 360
+        return (z > 90 and z < 270) ~= (x > 90 and x < 270)
+      end
+      return nil
+    end,
+  })
 end
 
 function Stand.add(o)
@@ -283,20 +307,23 @@ function spawnObjectData(params)
   return o
 end
 
--- The objects on the table now, by name: how many, and how many cards each holds.
+-- The objects on the table now (not in a hand), by name: how many, and how many cards each
+-- holds.
 function Stand.census()
   local names = {}
   for _, o in ipairs(getObjects()) do
-    table.insert(names, { o.getName(), o.type, #o.contained })
+    if not o.in_hand then
+      table.insert(names, { o.getName(), o.type, #o.contained })
+    end
   end
   return names
 end
 
--- How many objects on the table have each description.
+-- How many objects on the table (not in a hand) have each description.
 function Stand.descriptions()
   local counts = {}
   for _, o in ipairs(getObjects()) do
-    if o.description ~= nil and o.description ~= "" then
+    if not o.in_hand and o.description ~= nil and o.description ~= "" then
       counts[o.description] = (counts[o.description] or 0) + 1
     end
   end
@@ -363,4 +390,80 @@ function Stand.run(seconds)
     end
     Stand.clock = math.min(finish, Stand.clock + 0.1)
   until false
+end
+
+-- Sets out a position for a test, from every object whose memo says what it is (on the table,
+-- in a deck or bag, in a hand): `position.hands` gives each colour's (a list of memos) and
+-- `position.table` what lies where (`what`, a memo; `at`, {x, y, z}; `face_down`). An object
+-- is matched by every field of its memo; what the position leaves out is off the table
+-- (`Stand.aside`).
+-- Returns what it could not find.
+function Stand.arrange(position)
+  local pool = {}
+  -- What the position may place: cards, tiles, tokens and pieces (not sheets).
+  local function gather(o)
+    local ok, memo = pcall(JSON.decode, o.memo or "")
+    if ok and type(memo) == "table" and (memo.deck or memo.set or memo.pieces) then
+      o.what = memo
+      table.insert(pool, o)
+      return true
+    end
+    return false
+  end
+  for _, guid in ipairs(Stand.order) do
+    local o = Stand.objects[guid]
+    if o ~= nil then
+      local kept = {}
+      for _, inner in ipairs(o.contained or {}) do
+        if not gather(inner) then
+          table.insert(kept, inner)
+        end
+      end
+      o.contained = kept
+      if gather(o) then
+        Stand.objects[guid] = nil
+      end
+    end
+  end
+  Stand.hands = {}
+  for _, o in ipairs(Stand.aside or {}) do
+    table.insert(pool, o)
+  end
+  local missing = {}
+  local function take(what)
+    for n, o in ipairs(pool) do
+      local same = true
+      for key, value in pairs(what) do
+        same = same and o.what[key] == value
+      end
+      if same then
+        return table.remove(pool, n)
+      end
+    end
+    table.insert(missing, JSON.encode(what))
+    return nil
+  end
+  for colour, list in pairs(position.hands or {}) do
+    Stand.hands[colour] = {}
+    for _, what in ipairs(list) do
+      local o = take(what)
+      if o ~= nil then
+        o.in_hand = colour
+        table.insert(Stand.hands[colour], o)
+        Stand.add(o)
+      end
+    end
+  end
+  for _, entry in ipairs(position.table or {}) do
+    local o = take(entry.what)
+    if o ~= nil then
+      o.position = { x = entry.at[1], y = entry.at[2], z = entry.at[3] }
+      o.rotation = { x = 0, y = 180, z = entry.face_down and 180 or 0 }
+      o.in_hand = nil
+      Stand.add(o)
+    end
+  end
+  -- What the position leaves out is kept off the table, for the next.
+  Stand.aside = pool
+  return missing
 end

@@ -315,22 +315,37 @@ impl Rules for DiceAfari {
         })
     }
 
-    fn table_script(&self, table: &Table) -> Option<super::TableScript> {
-        let params = Params::of(table)?;
+    fn table_scripts(&self, table: &Table) -> Vec<super::TableScript> {
+        let Some(params) = Params::of(table) else {
+            return Vec::new();
+        };
         // The largest map, tiles a little apart as map.lua lays them (1.04 tiles a tile).
-        let step = table.tiles.get(params.tiles)?.size_mm / 25.4 * 1.04;
+        let Some(tiles) = table.tiles.get(params.tiles) else {
+            return Vec::new();
+        };
+        let step = tiles.size_mm / 25.4 * 1.04;
         let (columns, rows) = table.decks[params.maps]
             .cards
             .iter()
             .filter_map(Shape::of)
             .flat_map(|shape| shape.tiles().into_iter())
             .fold((0, 0), |(c, r), at| (c.max(at.0 + 1), r.max(at.1 + 1)));
-        Some(super::TableScript {
-            name: "DiceAFARI: lay out the map".to_string(),
-            description: "Click a Map Card's name: the Safari Tiles are laid in its shape, and a Photo Token face down on each space between two tiles.".to_string(),
-            lua: include_str!("diceafari/map.lua"),
-            room: (columns as f64 * step, rows as f64 * step),
-        })
+        vec![
+            super::TableScript {
+                id: "map",
+                name: format!("{}: lay out the map", table.manifest.name),
+                description: "Click a Map Card's name: the Safari Tiles are laid in its shape, and a Photo Token face down on each space between two tiles.".to_string(),
+                lua: include_str!("diceafari/map.lua"),
+                room: Some((columns as f64 * step, rows as f64 * step)),
+            },
+            super::TableScript {
+                id: "score",
+                name: format!("{}: count the score", table.manifest.name),
+                description: "At the end (or to see where everyone stands): each player's photos (in their hand, and those on the map between two of their Travel Tokens) and Travel Tokens on the map scored as the rulebook scores them, said in the chat.".to_string(),
+                lua: include_str!("diceafari/score.lua"),
+                room: None,
+            },
+        ]
     }
 
     fn card_caption(&self, table: &Table, deck: usize, card: usize) -> Option<String> {

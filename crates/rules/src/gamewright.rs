@@ -181,6 +181,19 @@ impl Rules for Gamewright {
         })
     }
 
+    fn table_scripts(&self, table: &Table) -> Vec<super::TableScript> {
+        if Params::of(table).is_none() {
+            return Vec::new();
+        }
+        vec![super::TableScript {
+            id: "score",
+            name: format!("{}: count the score", table.manifest.name),
+            description: "At the end (or to see where everyone stands): each hand scored as the rulebook scores it, and who wins, said in the chat.".to_string(),
+            lua: include_str!("gamewright/score.lua"),
+            room: None,
+        }]
+    }
+
     fn card_caption(&self, table: &Table, deck: usize, card: usize) -> Option<String> {
         let params = Params::of(table)?;
         let card = &table.decks[deck].cards[card];

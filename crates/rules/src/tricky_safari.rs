@@ -185,6 +185,19 @@ impl Rules for TrickySafari {
         }
     }
 
+    fn table_scripts(&self, table: &Table) -> Vec<super::TableScript> {
+        if table.param("log").and_then(|p| p.index()).is_none() {
+            return Vec::new();
+        }
+        vec![super::TableScript {
+            id: "score",
+            name: format!("{}: count the score", table.manifest.name),
+            description: "Counts each player's photos from the animals ticked on their photo log and the moves filled, and says who wins, in the chat.".to_string(),
+            lua: include_str!("tricky_safari/score.lua"),
+            room: None,
+        }]
+    }
+
     fn ruleset(&self, table: &Table) -> serde_json::Value {
         let written = |key: &str| table.param(key).map(|p| p.written.clone());
         let Some(params) = Params::of(table) else {

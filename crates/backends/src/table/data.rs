@@ -30,9 +30,9 @@ pub struct TableData {
     pub boards: Vec<BoardData>,
     pub pieces: Vec<PiecesData>,
     pub sheets: Vec<SheetPageData>,
-    /// The rules module's scripted object for the Tabletop Simulator table, if any.
+    /// The rules module's scripted objects for the Tabletop Simulator table.
     #[serde(skip)]
-    pub table_script: Option<crate::components::rules::TableScript>,
+    pub table_scripts: Vec<crate::components::rules::TableScript>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -286,7 +286,7 @@ pub fn table_data(
         paper: PaperSize::of(paper),
         color_space,
         rules: module.ruleset(table),
-        table_script: module.table_script(table),
+        table_scripts: module.table_scripts(table),
         symbols,
         decks,
         dice: table

@@ -503,15 +503,28 @@ pub fn images_not_written(outputs: &[crate::Output], base: &str) -> Vec<String> 
     missing.into_iter().collect()
 }
 
-/// The Lua of the rules object (`tts/rules.lua`) for rulesets of `format` whose `version_key`
-/// is `version`: the ruleset travels in its saved state, is decoded and checked once on load
-/// (one of another format or version is refused in the chat), and other scripts ask for it.
 /// A script for an object of the table: `body` after what every such script shares
 /// (`tts/common.lua`: reading a ruleset, finding the rules object, naming button functions).
 pub fn table_script(body: &str) -> String {
     format!("{}\n{body}", include_str!("common.lua"))
 }
 
+/// The script of a rules module's object on a table of components (`components::rules::
+/// TableScript`): `body` after what every table script shares and what reads a table of
+/// components (`tts/table_reading.lua`: the ruleset, what an object is, the seats in play).
+pub fn rules_module_script(body: &str) -> String {
+    table_script(&format!("{}\n{body}", include_str!("table_reading.lua")))
+}
+
+/// The script of a sheet its player marks (`tts/marks.lua`): a button over every box, the
+/// marks in its saved state.
+pub fn marks_lua() -> String {
+    table_script(include_str!("marks.lua"))
+}
+
+/// The Lua of the rules object (`tts/rules.lua`) for rulesets of `format` whose `version_key`
+/// is `version`: the ruleset travels in its saved state, is decoded and checked once on load
+/// (one of another format or version is refused in the chat), and other scripts ask for it.
 pub fn rules_lua(format: &str, version_key: &str, version: u32) -> String {
     table_script(include_str!("rules.lua"))
         .replace("@FORMAT@", format)

@@ -285,6 +285,7 @@ mod tests {
             description: String::new(),
             kind: Kind::Block,
             locked: false,
+            memo: String::new(),
             script: Some(Script {
                 lua: "-- a script".to_string(),
                 state,

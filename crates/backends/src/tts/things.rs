@@ -25,6 +25,9 @@ pub struct Thing {
     /// Fixed to the table (a board, a rules block).
     pub locked: bool,
     pub script: Option<Script>,
+    /// What a script reads of the thing to know what it is (its set and kind, as JSON), or
+    /// empty; saved as its `Memo`.
+    pub memo: String,
 }
 
 /// A thing's script: its Lua and its saved state. In the state, `{"$guid": role}` stands for
@@ -66,6 +69,9 @@ pub struct Tile {
     pub height: f64,
     /// Whether tiles alike stack into one pile (pieces do; a sheet does not).
     pub stackable: bool,
+    /// Whether a player may hold it in a hand, as a card (a token taken and kept hidden); so
+    /// held, face down it hides its name as a card does.
+    pub held: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,6 +185,9 @@ impl Thing {
         if self.locked {
             saved["Locked"] = json!(true);
         }
+        if !self.memo.is_empty() {
+            saved["Memo"] = json!(self.memo);
+        }
         if let Some(script) = &self.script {
             saved["LuaScript"] = json!(script.lua);
             saved["LuaScriptState"] = script.state.clone();
@@ -201,6 +210,9 @@ fn tile_object(thing: &Thing, guid: String, tile: &Tile, at: Value) -> Value {
         "WidthScale": 0.0,
         "CustomTile": { "Type": kind, "Thickness": 0.1, "Stackable": tile.stackable, "Stretch": true },
     });
+    if tile.held {
+        super::held_in_hands(&mut saved);
+    }
     saved
 }
 

@@ -16,11 +16,7 @@ local function warn(message)
 end
 
 local function read_ruleset()
-  local holder = SafariTable.rules_object(wiring)
-  if holder == nil then
-    return nil, "the table has no rules object. Load the save safari built again."
-  end
-  local decoded, why = SafariTable.read_ruleset(holder.script_state, wiring.format, "version", wiring.version)
+  local decoded, why = SafariTable.ruleset_of(wiring)
   if decoded == nil then
     return nil, why
   end

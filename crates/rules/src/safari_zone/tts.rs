@@ -311,6 +311,7 @@ fn encounter_deck(ruleset: &Ruleset, sheets: &CardSheets) -> Thing {
             sheets: sheets.custom.clone(),
         }),
         locked: false,
+        memo: String::new(),
         script: None,
     }
 }
@@ -364,6 +365,7 @@ fn dice(
                     faces: die.iter().take(6).map(face_value).collect(),
                 }),
                 locked: false,
+                memo: String::new(),
                 script: None,
             };
             let at = middle_at(
@@ -460,8 +462,10 @@ fn seated(players: u32, sheet: &SeatSheet) -> Seating {
                     shape: Shape::Square,
                     height: 2.0 * SHEET_SCALE,
                     stackable: false,
+                    held: false,
                 }),
                 locked: false,
+                memo: String::new(),
                 // The script marks the boxes; its state is the table's wiring, and then every
                 // answer the game was given (field_guide.lua).
                 script: Some(Script {

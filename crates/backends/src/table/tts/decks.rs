@@ -60,7 +60,7 @@ fn cards(ctx: &Ctx, ix: usize) -> Cards {
                     name: card.title.clone(),
                     description: description.clone(),
                     id: (deck_id * 100 + (design - first)) as u32,
-                    memo: String::new(),
+                    memo: serde_json::json!({ "deck": deck.id, "card": card.id }).to_string(),
                 });
                 made.designs.push(design);
             }

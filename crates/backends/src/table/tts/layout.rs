@@ -38,12 +38,16 @@ pub(super) fn table(ctx: &Ctx, ruleset_json: &str) -> table::Table {
         .with_extent(boards)
         .with_extent((6.0, controls.1.abs() + 2.0));
     // The room the rules module's script lays things out in, beyond the supplies (+z).
-    let room_at = ctx.data.table_script.as_ref().map(|script| {
-        let (width, depth) = script.room;
-        let at = (0.0, fixed.1 + 1.0 + depth / 2.0);
-        fixed = fixed.with_extent((width / 2.0 + 1.0, fixed.1 + depth + 2.0));
-        at
-    });
+    let room_at = ctx
+        .data
+        .table_scripts
+        .iter()
+        .find_map(|s| s.room)
+        .map(|(width, depth)| {
+            let at = (0.0, fixed.1 + 1.0 + depth / 2.0);
+            fixed = fixed.with_extent((width / 2.0 + 1.0, fixed.1 + depth + 2.0));
+            at
+        });
     let (fewest, most) = game.manifest.players;
     let seat_width = seat_width(ctx);
     table::Table {
@@ -54,7 +58,7 @@ pub(super) fn table(ctx: &Ctx, ruleset_json: &str) -> table::Table {
         middle,
         keep_clear: (fixed.0, fixed.1),
         controls,
-        blocks: rules_script(ctx, room_at).into_iter().collect(),
+        blocks: super::scripts::rules_scripts(ctx, room_at),
         seat: SeatShape {
             width: seat_width,
             hand_back: hand_back(ctx),
@@ -91,6 +95,7 @@ pub(super) fn thing(role: String, name: &str, description: &str, kind: Kind) -> 
         description: description.to_string(),
         kind,
         locked: false,
+        memo: String::new(),
         script: None,
     }
 }
@@ -123,7 +128,7 @@ fn given(table: &Table, token_ix: usize) -> bool {
 
 /// Whether the tile or token set `set_ix` (tiles first) lies in a bag: tiles do; tokens do
 /// unless the content stacks them or a setup hands them to the seats.
-fn bagged(ctx: &Ctx, set_ix: usize) -> bool {
+pub(super) fn bagged(ctx: &Ctx, set_ix: usize) -> bool {
     match set_ix.checked_sub(ctx.data.tiles.len()) {
         None => true,
         Some(t) => !given(ctx.table, t) && ctx.table.tokens[t].keep == Keep::Bag,
@@ -198,12 +203,13 @@ fn figures(ctx: &Ctx, right: f64, row: f64) -> Vec<(Thing, Pose)> {
                 back: (ctx.url)(&format!("standee-back-{}-{}", set.id, piece.id)),
                 height: set.size / MM_PER_UNIT,
             };
-            let figure = thing(
+            let mut figure = thing(
                 format!("figure/{}/{}", set.id, piece.id),
                 &data.symbols[&piece.symbol].label,
                 &set.name,
                 kind,
             );
+            figure.memo = json!({ "pieces": set.id, "piece": piece.id }).to_string();
             let placed_at =
                 setup.and_then(|s| s.places.iter().find(|p| p.piece == (set_ix, piece_ix)));
             let pose = match placed_at {
@@ -249,6 +255,7 @@ fn piece(ctx: &Ctx, set: &crate::table::data::SetData, kind_ix: usize, copy: u32
         "round" => Shape::Round,
         _ => Shape::Square,
     };
+    let set_is_token = ctx.data.tokens.iter().any(|t| t.id == set.id);
     let picture = if set.shape == "hex" { "hex" } else { "square" };
     let face = |symbol: &str| (ctx.url)(&format!("{picture}-{symbol}-{}", set.size.round()));
     let k = &set.kinds[kind_ix];
@@ -258,13 +265,17 @@ fn piece(ctx: &Ctx, set: &crate::table::data::SetData, kind_ix: usize, copy: u32
         shape,
         height: set.size / MM_PER_UNIT,
         stackable: true,
+        // A token may be taken and kept in a hand; a tile lies on the table.
+        held: set_is_token,
     });
-    thing(
+    let mut piece = thing(
         format!("piece/{}/{}/{copy}", set.id, k.symbol),
         &ctx.data.symbols[&k.symbol].label,
         &set.name,
         kind,
-    )
+    );
+    piece.memo = json!({ "set": set.id, "kind": k.symbol }).to_string();
+    piece
 }
 
 /// Everything that depends on the number of players: the decks as that count's setup lays
@@ -320,6 +331,7 @@ fn seated(ctx: &Ctx, players: u32) -> Vec<Vec<(Thing, AtSeat)>> {
                 shape: Shape::Square,
                 height: sheet.paper.height / MM_PER_UNIT,
                 stackable: false,
+                held: false,
             });
             let name = format!("{}: {}", sheet.name, seat_colour(k));
             let at = AtSeat {
@@ -328,10 +340,13 @@ fn seated(ctx: &Ctx, players: u32) -> Vec<Vec<(Thing, AtSeat)>> {
                 y: 1.0 + 0.2 * j as f64,
                 face_down: false,
             };
-            things.push((
-                thing(format!("sheet/{}/{}", sheet.id, k + 1), &name, "", kind),
-                at,
-            ));
+            let mut marked = thing(format!("sheet/{}/{}", sheet.id, k + 1), &name, "", kind);
+            marked.memo = json!({ "sheet": sheet.id }).to_string();
+            marked.script = Some(Script {
+                lua: crate::tts::marks_lua(),
+                state: super::scripts::marks_state(ctx, sheet),
+            });
+            things.push((marked, at));
         }
         seats.push(things);
     }
@@ -378,47 +393,6 @@ fn given_tokens(ctx: &Ctx, seats: &mut [Vec<(Thing, AtSeat)>], setup: Option<&Se
             }
         }
     }
-}
-
-/// The rules module's own scripted object, if it has one, wired to the rules object and the
-/// sets' bags.
-fn rules_script(ctx: &Ctx, room_at: Option<(f64, f64)>) -> Option<Thing> {
-    let data = ctx.data;
-    let script = data.table_script.as_ref()?;
-    let bags: serde_json::Map<String, serde_json::Value> = data
-        .tiles
-        .iter()
-        .chain(&data.tokens)
-        .enumerate()
-        .filter(|&(set_ix, _)| bagged(ctx, set_ix))
-        .map(|(_, set)| {
-            (
-                set.id.clone(),
-                json!({ "$guid": format!("bag/{}", set.id) }),
-            )
-        })
-        .collect();
-    let mut block = thing(
-        "rules-script".to_string(),
-        &script.name,
-        &script.description,
-        Kind::Block,
-    );
-    block.locked = true;
-    block.script = Some(Script {
-        lua: crate::tts::table_script(script.lua),
-        state: json!({
-            "rules": { "$guid": "ruleset" },
-            "rules_name": crate::tts::rules_name(&data.name),
-            "format": crate::table::ruleset::FORMAT,
-            "version": crate::table::ruleset::VERSION,
-            "sets": bags,
-            "mm_per_unit": MM_PER_UNIT,
-            // The middle of the room the layout kept for it.
-            "origin": room_at.map(|(x, z)| [x, z]),
-        }),
-    });
-    Some(block)
 }
 
 /// The pictures of deck `ix`'s sheets.

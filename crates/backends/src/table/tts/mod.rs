@@ -11,6 +11,7 @@
 
 mod decks;
 mod layout;
+mod scripts;
 
 use std::collections::{BTreeMap, HashMap};
 
