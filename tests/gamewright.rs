@@ -266,20 +266,36 @@ fn a_seed_and_its_actions_give_the_same_game_and_a_log_replays_it() {
     assert!(error.starts_with("log entry 0:"), "{error}");
 }
 
+/// Undo takes back a card put into the jungle, but not the face-down card taken before it:
+/// once seen, a card stays taken (as on Board Game Arena). Nor the bots' turns after a person's,
+/// which take face-down cards too.
 #[test]
-fn undo_takes_back_a_persons_action_and_the_bots_after_it() {
+fn undo_stops_at_the_last_face_down_card_taken() {
     let mut session = Session::new(game(&[]), vec![None, Some("random".to_string())], 3).unwrap();
-    let before = session.table().view(None);
+    assert!(!session.undoable(), "nothing to take back");
     let take = session.legal()[0];
+    assert!(matches!(take, Action::Take { .. }));
     session.take(0, take).unwrap();
+    assert!(!session.undoable(), "the card taken has been seen");
+    assert!(!session.undo());
+    let holding = session.table().view(None);
     let put = session.legal()[0];
     session.take(0, put).unwrap();
-    assert_eq!(session.play_bots(), 2, "the bot takes and puts");
+    assert!(session.undoable(), "a card put down shows nothing new");
     assert!(session.undo());
     assert_eq!(session.log().len(), 1);
-    assert!(session.undo());
-    assert_eq!(session.table().view(None), before);
-    assert!(!session.undo());
+    assert_eq!(
+        session.table().view(None),
+        holding,
+        "holding the card again"
+    );
+    assert!(!session.undo(), "and no further");
+    session.take(0, put).unwrap();
+    assert_eq!(session.play_bots(), 2, "the bot takes and puts");
+    assert!(
+        !session.undo(),
+        "the bot took a face-down card after the person's turn"
+    );
     assert!(
         session.take(1, session.legal()[0]).is_err(),
         "seat 2 acted on seat 1's turn"

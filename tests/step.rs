@@ -116,8 +116,11 @@ fn a_log_replays_to_the_same_game_at_every_step() {
     }
 }
 
+/// Undo takes back a person's choice (and the bots' after it), but stops at the last reveal:
+/// once dice are rolled, cards drawn or a ball thrown, nothing before can be taken back, so
+/// that nobody sees a roll or a card and chooses again. Taken back, the game is where it was.
 #[test]
-fn undo_takes_back_the_persons_choice_and_the_bots_after_it() {
+fn undo_takes_back_a_choice_but_never_a_roll_a_draw_or_a_throw() {
     let rules = rules();
     let seats = vec![
         Seat { bot: None },
@@ -126,37 +129,48 @@ fn undo_takes_back_the_persons_choice_and_the_bots_after_it() {
         },
     ];
     let mut game = Match::new(rules, seats, 5).unwrap();
-    // Play the person's first turn with the first choice each time, and the bot's.
-    let mut person_choices = 0;
-    while person_choices < 4 {
-        if game.play_bot().is_some() {
-            continue;
+    let (mut taken_back, mut refused) = (0, 0);
+    for step in 0..600u32 {
+        let before_bots = game.events().len();
+        let mut bots_played = false;
+        while game.play_bot().is_some() {
+            bots_played = true;
         }
-        let moment = game.moment().unwrap();
-        let choice = moment.choices.first().copied().unwrap_or(Choice::Stop);
+        if bots_played && game.events()[before_bots..].iter().any(Event::reveals) {
+            assert!(!game.undoable(), "a bot's roll or draw can be taken back");
+        }
+        let Some(moment) = game.moment() else { break };
+        // Re-roll a die every other time a re-roll is offered; else the first choice.
+        let choice = match moment.rerolls {
+            Some(rerolls) if step % 2 == 1 && rerolls.free != 0 => {
+                Choice::Reroll(rerolls.free & rerolls.free.wrapping_neg())
+            }
+            Some(_) => Choice::Stop,
+            None => moment.choices.first().copied().unwrap_or(Choice::Stop),
+        };
+        let before = events_json(game.events());
         game.apply(choice).unwrap();
-        person_choices += 1;
-    }
-    while game.play_bot().is_some() {}
-    let before_last = {
-        let keep = game.taken().iter().rposition(|t| !t.by_bot).unwrap();
-        let mut earlier = Match::replay(
-            game.rules().clone(),
-            game.seats().to_vec(),
-            game.seed(),
-            &game.taken()[..keep],
-        )
-        .unwrap();
-        while earlier.bot_to_move() && earlier.taken().len() < keep {
-            earlier.play_bot();
+        let revealed = game.events()[before.len()..].iter().any(Event::reveals);
+        if revealed {
+            assert!(
+                !game.undoable(),
+                "{choice:?} rolled, drew or threw: it stands"
+            );
+            assert_eq!(game.undo(), 0);
+            refused += 1;
+        } else {
+            assert!(game.undoable(), "{choice:?} showed nothing new");
+            assert_eq!(game.undo(), 1);
+            assert_eq!(events_json(game.events()), before, "back where it was");
+            assert_eq!(game.moment().unwrap().seat, 0, "the person decides again");
+            game.apply(choice).unwrap();
+            taken_back += 1;
         }
-        events_json(earlier.events())
-    };
-    let undone = game.undo();
-    assert!(undone >= 1);
-    assert!(game.taken().iter().all(|t| t.seat == 0 || t.by_bot));
-    assert_eq!(events_json(game.events()), before_last);
-    assert_eq!(game.moment().unwrap().seat, 0, "the person decides again");
+    }
+    assert!(
+        taken_back >= 20 && refused >= 20,
+        "{taken_back} taken back, {refused} refused"
+    );
 }
 
 #[test]

@@ -105,7 +105,24 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   await page.fill("input[name=seed]", "42");
   await page.click("[data-action=start]");
 
-  const result = { clicks: 0, passes: 0, hidden_while_passing: true, undo: null, seats_shown: [] };
+  const result = { clicks: 0, passes: 0, hidden_while_passing: true, undo: null, undo_states: [], seats_shown: [] };
+  // Undo clicked if it may be (the log's length before and after), else what it says.
+  const tryUndo = async () => {
+    await settled(page);
+    const before = await page.$$eval("#log li", (items) => items.length);
+    const button = await page.$eval("[data-action=undo]", (b) => ({ disabled: b.disabled, title: b.title }));
+    if (!button.disabled) {
+      await page.click("[data-action=undo]");
+      await settled(page);
+    }
+    const after = await page.$$eval("#log li", (items) => items.length);
+    result.undo = { before, after, ...button };
+  };
+  // Whether Undo may be clicked after the first clicks, and what it says when it may not.
+  const noteUndo = async () => {
+    await settled(page);
+    result.undo_states.push(await page.$eval("[data-action=undo]", (b) => ({ disabled: b.disabled, title: b.title })));
+  };
   for (let step = 0; step < 600; step++) {
     await page.waitForFunction(() => {
       const status = document.querySelector("#status")?.textContent || "";
@@ -125,16 +142,7 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
       await diceafariStep(page);
       result.clicks += 1;
       if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
-      if (result.clicks === 8 && result.undo === null) {
-        await settled(page);
-        const before = await page.$$eval("#log li", (items) => items.length);
-        if (await page.$("[data-action=undo]:not([disabled])")) {
-          await page.click("[data-action=undo]");
-          await settled(page);
-          const after = await page.$$eval("#log li", (items) => items.length);
-          result.undo = { before, after };
-        }
-      }
+      if (result.clicks === 8 && result.undo === null) await tryUndo();
       continue;
     }
     const playable = await page.$$(".card.playable, .cell.playable");
@@ -147,15 +155,9 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
     }
     await playable[pick(playable.length)].click();
     result.clicks += 1;
+    if (result.clicks <= 2) await noteUndo();
     if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
-    if (result.clicks === 6 && result.undo === null) {
-      await settled(page);
-      const before = await page.$$eval("#log li", (items) => items.length);
-      await page.click("[data-action=undo]");
-      await settled(page);
-      const after = await page.$$eval("#log li", (items) => items.length);
-      result.undo = { before, after };
-    }
+    if (result.clicks === 6 && result.undo === null) await tryUndo();
     // A selected card for a trade: click a Charlie it may go to.
     const target = await page.$$(".jungle .card.charlie.playable");
     if (target.length > 0 && (await page.$(".hand .card.selected"))) {

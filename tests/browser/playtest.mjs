@@ -179,9 +179,13 @@ const scenarios = {
     await page.screenshot({ path: join(dir, "clicks-over.png") });
     const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded };
     await download(page, join(dir, "clicks-log.json"));
-    // Undo from the end takes back the last person's choice.
-    await page.click('[data-action="undo"]');
-    await settled(page);
+    // Undo from the end takes back the last person's choice, unless a roll, a draw or a
+    // throw came of it: then the button is off and says why.
+    result.undo = await page.$eval('[data-action="undo"]', (b) => ({ disabled: b.disabled, title: b.title }));
+    if (!result.undo.disabled) {
+      await page.click('[data-action="undo"]');
+      await settled(page);
+    }
     result.afterUndo = await page.getAttribute("#app", "data-state");
     return result;
   },

@@ -279,6 +279,8 @@ impl FamilySession {
             "view": game.view(viewer),
             "legal": legal,
             "log": game.log(),
+            // Undo stops at the last card or roll shown.
+            "undoable": game.undoable(),
             "outcome": game.outcome(),
         }))
     }

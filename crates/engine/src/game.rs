@@ -392,6 +392,17 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// Whether the event shows what was left to chance or hidden until then: a roll of the
+    /// dice, the cards drawn, a throw's capture dice.
+    pub fn reveals(&self) -> bool {
+        matches!(
+            self,
+            Event::Roll { .. } | Event::Draw { .. } | Event::Throw { .. }
+        )
+    }
+}
+
 /// Counts a simulation reports, kept while playing.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {

@@ -207,11 +207,13 @@ impl Match {
         Some(choice)
     }
 
-    /// Takes back the last choice a person took, and every bot's choice after it. Returns how
-    /// many choices were undone: none when no person has chosen yet (a bot would only choose
-    /// again what it chose).
+    /// Takes back the last choice a person took, and every bot's choice after it, unless dice
+    /// were rolled, cards drawn or a ball thrown since: undo stops at the last reveal, so that
+    /// no one sees a roll or a card and chooses again. Returns how many choices were undone:
+    /// none when nothing can be taken back (nor when no person has chosen yet: a bot would
+    /// only choose again what it chose).
     pub fn undo(&mut self) -> usize {
-        let Some(keep) = self.taken.iter().rposition(|t| !t.by_bot) else {
+        let Some(keep) = self.undo_point() else {
             return 0;
         };
         let undone = self.taken.len() - keep;
@@ -219,9 +221,27 @@ impl Match {
         undone
     }
 
-    /// Whether a person has a choice to take back.
+    /// Whether [`Match::undo`] would take anything back.
     pub fn undoable(&self) -> bool {
-        self.taken.iter().any(|t| !t.by_bot)
+        self.undo_point().is_some()
+    }
+
+    /// How many choices an undo keeps: all but the last person's and those after it, when no
+    /// roll, draw or throw came of them.
+    fn undo_point(&self) -> Option<usize> {
+        let keep = self.taken.iter().rposition(|t| !t.by_bot)?;
+        // The events before the decision that choice answered.
+        let before = Match::replay(
+            self.rules.clone(),
+            self.seats.clone(),
+            self.seed,
+            &self.taken[..keep],
+        )
+        .ok()?
+        .events
+        .len();
+        let since = self.events.get(before..).unwrap_or_default();
+        (!since.iter().any(Event::reveals)).then_some(keep)
     }
 
     /// Keeps the first `count` choices and plays to the decision after them: a log's

@@ -234,7 +234,11 @@
     const log = $("#log");
     log.replaceChildren(...S.state.log.map((entry, i) => el("li", { "data-by-bot": entry.by_bot }, `${i + 1}. ${seatName(entry.seat)} ${entry.says}`)));
     log.scrollTop = log.scrollHeight;
-    $("#undo").disabled = !S.state.log.some((e) => !e.by_bot);
+    // Undo stops at the last card or roll shown: nobody looks and chooses again.
+    const undo = $("#undo");
+    undo.disabled = !S.state.undoable;
+    undo.title = S.state.undoable || !S.state.log.some((e) => !e.by_bot)
+      ? "" : "A card or a roll has been shown since your last move: it stands.";
     $("#pause").textContent = S.paused ? "Resume bots" : "Pause bots";
   }
 

@@ -731,6 +731,8 @@
         el("button", {
           "data-action": "undo",
           disabled: Boolean(S.replay) || !S.state.undoable,
+          // Undo stops at the last roll, draw or throw: nobody sees one and chooses again.
+          title: S.state.undoable ? "Take back your last choice" : "Nothing to take back since the last roll, draw or throw",
           onclick: () => operate(async () => {
             show(await callGame({ op: "undo" }));
             save();

@@ -47,7 +47,11 @@ pub trait Game {
     fn bot_step(&mut self) -> Option<String>;
     /// What a bot would do for the seat to move, in words (a hint).
     fn hint(&self, bot: &str) -> Result<Value, String>;
+    /// Takes back the last person's action and what followed it, unless that showed a hidden
+    /// card or a roll; false when nothing can be taken back.
     fn undo(&mut self) -> bool;
+    /// Whether `undo` would take anything back.
+    fn undoable(&self) -> bool;
     /// The log: each action with its seat, in words too.
     fn log(&self) -> Value;
     fn outcome(&self) -> Option<Outcome>;
@@ -153,6 +157,9 @@ impl<S: Start + 'static> Game for Session<S> {
     }
     fn undo(&mut self) -> bool {
         Session::undo(self)
+    }
+    fn undoable(&self) -> bool {
+        Session::undoable(self)
     }
     fn log(&self) -> Value {
         let mut replay = self.first_table();

@@ -189,13 +189,15 @@ impl<S: Start> Session<S> {
         bot.decide(&self.table, &mut rng)
     }
 
-    /// Takes back the last action a person took and every bot action after it. False when
-    /// no person has acted.
+    /// Takes back the last action a person took and every bot action after it, unless one of
+    /// them showed something that was hidden or left to chance (a face-down card taken, a
+    /// roll): undo stops at the last reveal, so that no one can look and choose again. False
+    /// when nothing can be taken back.
     pub fn undo(&mut self) -> bool {
-        let Some(last) = self.log.iter().rposition(|t| !t.by_bot) else {
+        let Some(keep) = self.undo_point() else {
             return false;
         };
-        let log = self.log[..last].to_vec();
+        let log = self.log[..keep].to_vec();
         let mut table = self.first_table();
         for taken in &log {
             table.apply(taken.action);
@@ -204,4 +206,49 @@ impl<S: Start> Session<S> {
         self.log = log;
         true
     }
+
+    /// Whether [`Session::undo`] would take anything back.
+    pub fn undoable(&self) -> bool {
+        self.undo_point().is_some()
+    }
+
+    /// How much of the log an undo keeps: all but the last person's action and what
+    /// followed it, when none of those revealed anything.
+    fn undo_point(&self) -> Option<usize> {
+        let last = self.log.iter().rposition(|t| !t.by_bot)?;
+        let mut table = self.first_table();
+        for taken in &self.log[..last] {
+            table.apply(taken.action);
+        }
+        for (at, taken) in self.log.iter().enumerate().skip(last) {
+            if reveals(&table, taken.action, mix(self.seed, at as u64)) {
+                return None;
+            }
+            table.apply(taken.action);
+        }
+        Some(last)
+    }
+}
+
+/// How many tables as its seat might believe it to be [`reveals`] tries an action on.
+const BELIEFS: u64 = 8;
+
+/// Whether taking `action` at `table` shows the seat taking it something it could not have
+/// known: a hidden card, a roll of the dice. The action is taken on copies of the table as
+/// that seat might believe it to be ([`Play::determinise`]: what it cannot see redrawn, the
+/// chances to come reseeded); if what the seat sees afterwards differs between them, the
+/// action's result was hidden or left to chance until it was taken. Knows no game.
+pub fn reveals<G: Play>(table: &G, action: G::Action, seed: u64) -> bool {
+    let Some(seat) = table.to_move() else {
+        return false;
+    };
+    let seen = |mut copy: G| {
+        copy.apply(action);
+        copy.view(Some(seat))
+    };
+    let actual = seen(table.clone());
+    (0..BELIEFS).any(|k| {
+        let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, k));
+        seen(table.determinise(seat, &mut rng)) != actual
+    })
 }
