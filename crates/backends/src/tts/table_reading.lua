@@ -131,3 +131,42 @@ function SafariTable.names(colours)
   end
   return table.concat(colours, ", ", 1, #colours - 1) .. " and " .. colours[#colours]
 end
+
+-- The entry of `list` whose `id` is `id`, or nil.
+function SafariTable.find(list, id)
+  for _, entry in ipairs(list or {}) do
+    if entry.id == id then
+      return entry
+    end
+  end
+  return nil
+end
+
+-- Says `message` in the chat from `object`, as a warning.
+function SafariTable.warn(object, message)
+  broadcastToAll(tostring(object.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
+end
+
+-- Makes this script a block of one button (`button`: its heading, label and tooltip) that
+-- calls `click(wiring, ruleset)` once the ruleset is read: its `onLoad`, and its `onSave`,
+-- which keeps the wiring as it was saved.
+function SafariTable.one_button_block(button, click)
+  local wiring, ruleset = {}, nil
+  local handlers = SafariTable.handlers("block_click_")
+  function onLoad(script_state)
+    wiring = SafariTable.decode_object(script_state) or {}
+    SafariTable.when_found(function()
+      return SafariTable.ruleset_of(wiring)
+    end, function(read)
+      ruleset = read
+      SafariTable.one_button(self, handlers, button.heading, button.label, button.tooltip, function()
+        click(wiring, ruleset)
+      end)
+    end, function(why)
+      SafariTable.warn(self, why)
+    end)
+  end
+  function onSave()
+    return JSON.encode(wiring)
+  end
+end

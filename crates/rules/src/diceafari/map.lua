@@ -11,10 +11,6 @@ local raw = ""
 local UPRIGHT = 180
 local ruleset = nil
 
-local function warn(message)
-  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
-end
-
 local function read_ruleset()
   local decoded, why = SafariTable.ruleset_of(wiring)
   if decoded == nil then
@@ -24,15 +20,6 @@ local function read_ruleset()
     return nil, "the ruleset has no map shapes. Build the save again with `safari build`."
   end
   return decoded, nil
-end
-
-local function find(list, id)
-  for _, entry in ipairs(list or {}) do
-    if entry.id == id then
-      return entry
-    end
-  end
-  return nil
 end
 
 -- The set's bag (or a stacked piece of it, when it is kept in stacks).
@@ -54,15 +41,15 @@ end
 
 local function lay_out(map)
   local rules = ruleset.rules
-  local tiles = find(ruleset.tiles, rules.tiles)
-  local photos = find(ruleset.tokens, rules.photos)
+  local tiles = SafariTable.find(ruleset.tiles, rules.tiles)
+  local photos = SafariTable.find(ruleset.tokens, rules.photos)
   local tile_bag, photo_bag = source_of(rules.tiles), source_of(rules.photos)
   if tiles == nil or photos == nil or tile_bag == nil or photo_bag == nil then
-    warn("the Safari Tiles' or the Photo Tokens' bag is not on the table: put them back, and click again.")
+    SafariTable.warn(self, "the Safari Tiles' or the Photo Tokens' bag is not on the table: put them back, and click again.")
     return
   end
   if count_in(tile_bag) < #map.tiles or count_in(photo_bag) < #map.photo_spaces then
-    warn("the map takes " .. #map.tiles .. " tiles and " .. #map.photo_spaces .. " Photo Tokens, and the bags hold " .. count_in(tile_bag) .. " and " .. count_in(photo_bag) .. ": put every piece back in its bag, and click again.")
+    SafariTable.warn(self, "the map takes " .. #map.tiles .. " tiles and " .. #map.photo_spaces .. " Photo Tokens, and the bags hold " .. count_in(tile_bag) .. " and " .. count_in(photo_bag) .. ": put every piece back in its bag, and click again.")
     return
   end
   local step = tiles.size_mm / (wiring.mm_per_unit or 25.4) * 1.04
@@ -123,10 +110,10 @@ function onLoad(script_state)
   wiring = SafariTable.decode_object(raw) or {}
   SafariTable.when_found(read_ruleset, function(read)
     ruleset = read
-    local deck = find(ruleset.decks, ruleset.rules.maps)
+    local deck = SafariTable.find(ruleset.decks, ruleset.rules.maps)
     local maps = {}
     for _, layout in ipairs(ruleset.rules.map_layouts) do
-      local card = deck and find(deck.cards, layout.card)
+      local card = deck and SafariTable.find(deck.cards, layout.card)
       table.insert(maps, {
         title = card and card.title or tostring(layout.card),
         tiles = layout.tiles or {},
@@ -134,7 +121,9 @@ function onLoad(script_state)
       })
     end
     render(maps)
-  end, warn)
+  end, function(why)
+    SafariTable.warn(self, why)
+  end)
 end
 
 function onSave()

@@ -10,20 +10,6 @@
 
 local wiring = {}
 local ruleset = nil
-local handlers = SafariTable.handlers("score_click_")
-
-local function warn(message)
-  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
-end
-
-local function find(list, id)
-  for _, entry in ipairs(list or {}) do
-    if entry.id == id then
-      return entry
-    end
-  end
-  return nil
-end
 
 -- What a collection of photos (a count per animal) scores, grouped as best it can be: some
 -- Tourist Sets (one of each animal), then per animal Researcher Sets of three with extras,
@@ -60,7 +46,7 @@ end
 
 -- The map as it lies: its tiles (place and terrain), who holds each, and its photos.
 local function read_map(rules, seat_of_kind, held_by)
-  local tile_set = find(ruleset.tiles, rules.tiles) or {}
+  local tile_set = SafariTable.find(ruleset.tiles, rules.tiles) or {}
   local size = (tile_set.size_mm or 25.4) / (wiring.mm_per_unit or 25.4)
   local tiles, tokens, photos = {}, {}, {}
   for _, object in ipairs(getObjects()) do
@@ -132,11 +118,11 @@ local function count()
   local scoring = rules.scoring
   local seats, held_by = SafariTable.seats_in_play(wiring)
   if #seats == 0 then
-    warn("no seat has its hand zone on the table: choose the number of players first.")
+    SafariTable.warn(self, "no seat has its hand zone on the table: choose the number of players first.")
     return
   end
-  local travel = find(ruleset.tokens, rules.travel) or {}
-  local photo_set = find(ruleset.tokens, rules.photos) or {}
+  local travel = SafariTable.find(ruleset.tokens, rules.travel) or {}
+  local photo_set = SafariTable.find(ruleset.tokens, rules.photos) or {}
   local seat_of_kind, animal_of = {}, {}
   for n, kind in ipairs(travel.kinds or {}) do
     if seats[n] ~= nil then
@@ -218,18 +204,11 @@ local function count()
   broadcastToAll("Score: " .. table.concat(parts, ", ") .. ". " .. ending, { 0.6, 0.9, 0.6 })
 end
 
-function onLoad(script_state)
-  wiring = SafariTable.decode_object(script_state) or {}
-  SafariTable.when_found(function()
-    return SafariTable.ruleset_of(wiring)
-  end, function(read)
-    ruleset = read
-    SafariTable.one_button(self, handlers, "The score:", "Count the score", "Photos and Travel Tokens as the rulebook scores them; who wins", function()
-      count()
-    end)
-  end, warn)
-end
-
-function onSave()
-  return JSON.encode(wiring)
-end
+SafariTable.one_button_block({
+  heading = "The score:",
+  label = "Count the score",
+  tooltip = "Photos and Travel Tokens as the rulebook scores them; who wins",
+}, function(read_wiring, read_ruleset)
+  wiring, ruleset = read_wiring, read_ruleset
+  count()
+end)

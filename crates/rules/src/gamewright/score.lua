@@ -7,26 +7,12 @@
 
 local wiring = {}
 local ruleset = nil
-local handlers = SafariTable.handlers("score_click_")
-
-local function warn(message)
-  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
-end
-
-local function find(list, id)
-  for _, entry in ipairs(list or {}) do
-    if entry.id == id then
-      return entry
-    end
-  end
-  return nil
-end
 
 -- The animal cards by id (suit, value), the values from the highest down, and how many
 -- Safari Charlies the game has.
 local function cards_of(rules)
   local animals, values, seen = {}, {}, {}
-  for _, card in ipairs((find(ruleset.decks, rules.animals) or {}).cards or {}) do
+  for _, card in ipairs((SafariTable.find(ruleset.decks, rules.animals) or {}).cards or {}) do
     local value = tonumber(card.fields and card.fields[rules.value_field]) or 0
     animals[card.id] = { suit = card.symbol, value = value }
     if not seen[value] then
@@ -38,7 +24,7 @@ local function cards_of(rules)
     return a > b
   end)
   local charlies = 0
-  for _, card in ipairs((find(ruleset.decks, rules.charlie) or {}).cards or {}) do
+  for _, card in ipairs((SafariTable.find(ruleset.decks, rules.charlie) or {}).cards or {}) do
     charlies = charlies + (card.copies or 1)
   end
   return animals, values, charlies
@@ -88,7 +74,7 @@ local function count()
   local animals, values, charlies = cards_of(rules)
   local seats, held_by = SafariTable.seats_in_play(wiring)
   if #seats == 0 then
-    warn("no seat has its hand zone on the table: choose the number of players first.")
+    SafariTable.warn(self, "no seat has its hand zone on the table: choose the number of players first.")
     return
   end
   local setup = rules.setups[tostring(#seats)] or {}
@@ -132,18 +118,11 @@ local function count()
   broadcastToAll("Score: " .. table.concat(parts, ", ") .. ". " .. ending, { 0.6, 0.9, 0.6 })
 end
 
-function onLoad(script_state)
-  wiring = SafariTable.decode_object(script_state) or {}
-  SafariTable.when_found(function()
-    return SafariTable.ruleset_of(wiring)
-  end, function(read)
-    ruleset = read
-    SafariTable.one_button(self, handlers, "The score:", "Count the score", "Each hand as the rulebook scores it; who wins", function()
-      count()
-    end)
-  end, warn)
-end
-
-function onSave()
-  return JSON.encode(wiring)
-end
+SafariTable.one_button_block({
+  heading = "The score:",
+  label = "Count the score",
+  tooltip = "Each hand as the rulebook scores it; who wins",
+}, function(read_wiring, read_ruleset)
+  wiring, ruleset = read_wiring, read_ruleset
+  count()
+end)

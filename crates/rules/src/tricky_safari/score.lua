@@ -6,31 +6,17 @@
 
 local wiring = {}
 local ruleset = nil
-local handlers = SafariTable.handlers("score_click_")
-
-local function warn(message)
-  broadcastToAll(tostring(self.getName()) .. ": " .. message, { 1, 0.35, 0.3 })
-end
-
-local function find(list, id)
-  for _, entry in ipairs(list or {}) do
-    if entry.id == id then
-      return entry
-    end
-  end
-  return nil
-end
 
 -- The photo log's boxes that are an animal's photo, by box id, and the ids of its moves.
 local function log_boxes(rules)
   local names, animals = {}, 0
-  for _, piece in ipairs((find(ruleset.pieces, rules.animals) or {}).pieces or {}) do
-    local symbol = find(ruleset.symbols, piece.symbol)
+  for _, piece in ipairs((SafariTable.find(ruleset.pieces, rules.animals) or {}).pieces or {}) do
+    local symbol = SafariTable.find(ruleset.symbols, piece.symbol)
     names[string.lower(symbol and symbol.label or piece.id)] = true
     animals = animals + 1
   end
   local photo, move = {}, {}
-  for _, section in ipairs((find(ruleset.sheets, rules.log) or {}).sections or {}) do
+  for _, section in ipairs((SafariTable.find(ruleset.sheets, rules.log) or {}).sections or {}) do
     for _, track in ipairs(section.tracks or {}) do
       for _, box in ipairs(track.boxes or {}) do
         if track.id == "moves" then
@@ -48,7 +34,7 @@ local function count()
   local rules = ruleset.rules
   local seats = SafariTable.seats_in_play(wiring)
   if #seats == 0 then
-    warn("no seat has its hand zone on the table: load the save safari built again.")
+    SafariTable.warn(self, "no seat has its hand zone on the table: load the save safari built again.")
     return
   end
   local photo, move, animals = log_boxes(rules)
@@ -56,12 +42,12 @@ local function count()
   for _, seat in ipairs(seats) do
     local log = seat.sheets[rules.log]
     if log == nil then
-      warn(seat.colour .. "'s photo log is not on the table.")
+      SafariTable.warn(self, seat.colour .. "'s photo log is not on the table.")
       return
     end
     local ok, marked = pcall(log.call, "safariMarked")
     if not ok or type(marked) ~= "table" then
-      warn(seat.colour .. "'s photo log does not say what is ticked.")
+      SafariTable.warn(self, seat.colour .. "'s photo log does not say what is ticked.")
       return
     end
     seat.photos, seat.moves = 0, 0
@@ -95,18 +81,11 @@ local function count()
   broadcastToAll("Photos: " .. table.concat(parts, ", ") .. ". " .. ending, { 0.6, 0.9, 0.6 })
 end
 
-function onLoad(script_state)
-  wiring = SafariTable.decode_object(script_state) or {}
-  SafariTable.when_found(function()
-    return SafariTable.ruleset_of(wiring)
-  end, function(read)
-    ruleset = read
-    SafariTable.one_button(self, handlers, "Photo logs:", "Count the photos", "The animals ticked on each photo log; who wins", function()
-      count()
-    end)
-  end, warn)
-end
-
-function onSave()
-  return JSON.encode(wiring)
-end
+SafariTable.one_button_block({
+  heading = "Photo logs:",
+  label = "Count the photos",
+  tooltip = "The animals ticked on each photo log; who wins",
+}, function(read_wiring, read_ruleset)
+  wiring, ruleset = read_wiring, read_ruleset
+  count()
+end)
