@@ -481,6 +481,8 @@ fn a_game_log_replays_step_by_step_in_the_browser() {
     };
     let n = game.taken().len() as u64;
     assert_eq!(result["seen"], serde_json::json!([0, 1, 2, 3, 4, 5, 4, n]));
+    // The replay buttons read as their glyphs, not as empty boxes.
+    assert_eq!(result["undrawn"], serde_json::json!([]), "{result}");
     assert_eq!(page_sheets(&result["end"]), native_sheets(&game));
 }
 

@@ -258,6 +258,22 @@ const scenarios = {
       return Number(await page.getAttribute("[data-at]", "data-at"));
     };
     const seen = [await at()];
+    // Each replay button's label is drawn by a font the page has: a character no font draws
+    // comes out as the same empty box as a private-use one does.
+    const undrawn = await page.$$eval('[data-action^="replay-"]', (buttons) => buttons.flatMap((b) => {
+      const font = getComputedStyle(b).font;
+      const draw = (text) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = 120;
+        canvas.height = 80;
+        const g = canvas.getContext("2d");
+        g.font = font;
+        g.fillText(text, 20, 50);
+        return canvas.toDataURL();
+      };
+      const nothing = draw(String.fromCodePoint(0x10fffd));
+      return [...b.textContent].filter((c) => c.trim() && draw(c) === nothing).map((c) => `${b.dataset.action}: ${c}`);
+    }));
     for (let i = 0; i < 5; i++) {
       await page.click('[data-action="replay-forward"]');
       seen.push(await at());
@@ -269,7 +285,7 @@ const scenarios = {
     seen.push(await at());
     const end = { scores: await scores(page), sheets: await sheets(page) };
     await page.screenshot({ path: join(dir, "replay-end.png") });
-    return { seen, end };
+    return { seen, end, undrawn };
   },
 
   // Rulesets whose sheets are drawn past any page: each opened, and where its boxes are drawn

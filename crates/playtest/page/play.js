@@ -925,11 +925,11 @@
     const step = (to) => () => operate(() => stepReplay(to));
     return el("div", { class: "panel" }, el("h2", {}, "Replay"),
       el("div", { class: "replay-bar" },
-        el("button", { "data-action": "replay-start", onclick: step(0), disabled: replay.at === 0, "aria-label": "To the start" }, "⏮"),
+        el("button", { "data-action": "replay-start", onclick: step(0), disabled: replay.at === 0, "aria-label": "To the start" }, "|◀"),
         el("button", { "data-action": "replay-back", onclick: step(replay.at - 1), disabled: replay.at === 0, "aria-label": "One choice back" }, "◀"),
         el("span", { class: "where", "data-at": replay.at }, `choice ${replay.at} of ${replay.actions.length}`),
         el("button", { "data-action": "replay-forward", onclick: step(replay.at + 1), disabled: replay.at >= replay.actions.length, "aria-label": "One choice forward" }, "▶"),
-        el("button", { "data-action": "replay-end", onclick: step(replay.actions.length), disabled: replay.at >= replay.actions.length, "aria-label": "To the end" }, "⏭"),
+        el("button", { "data-action": "replay-end", onclick: step(replay.actions.length), disabled: replay.at >= replay.actions.length, "aria-label": "To the end" }, "▶|"),
         el("button", { "data-action": "play-on", onclick: () => operate(playOn) }, "Play on from here")),
       replay.at < replay.actions.length
         ? el("div", { class: "dice-note" }, `Next: ${seatName(replay.actions[replay.at].seat)} ${actText(replay.actions[replay.at].act)}`)
