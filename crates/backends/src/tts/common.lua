@@ -103,3 +103,14 @@ function SafariTable.heading(object, handlers, label, font_size)
     font_color = { 1, 1, 1 },
   })
 end
+
+-- Half the width and depth of `object`'s face before its scale, as the game sizes it (a tile
+-- takes its image's shape): measured, or `width` and `depth` while it cannot be.
+function SafariTable.half_extent(object, width, depth)
+  local ok, bounds = pcall(object.getBoundsNormalized)
+  local scale = object.getScale()
+  if ok and bounds and bounds.size and bounds.size.x > 0 and scale.x > 0 then
+    return bounds.size.x / scale.x / 2, bounds.size.z / scale.z / 2
+  end
+  return width, depth
+end

@@ -22,12 +22,7 @@ local UNITS_PER_LOCAL = 500 / BUTTON_SCALE
 local half_width, half_depth = 0.7071, 1
 
 local function measure()
-  local ok, bounds = pcall(self.getBoundsNormalized)
-  local scale = self.getScale()
-  if ok and bounds and bounds.size and bounds.size.x > 0 and scale.x > 0 then
-    half_width = bounds.size.x / scale.x / 2
-    half_depth = bounds.size.z / scale.z / 2
-  end
+  half_width, half_depth = SafariTable.half_extent(self, half_width, half_depth)
 end
 
 local handlers = SafariTable.handlers("marks_box_")

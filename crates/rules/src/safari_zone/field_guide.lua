@@ -46,12 +46,7 @@ local BUTTON_SCALE = 0.25
 local UNITS_PER_LOCAL = 500 / BUTTON_SCALE
 
 local function measure()
-  local ok, bounds = pcall(self.getBoundsNormalized)
-  local scale = self.getScale()
-  if ok and bounds and bounds.size and bounds.size.x > 0 and scale.x > 0 then
-    half_width = bounds.size.x / scale.x / 2
-    half_depth = bounds.size.z / scale.z / 2
-  end
+  half_width, half_depth = SafariTable.half_extent(self, half_width, half_depth)
 end
 
 -- The tile's local point at (x, y) mm of the printed page.
