@@ -75,9 +75,7 @@ fn engines(c: &mut Criterion) {
     });
     group.finish();
 
-    let tricky =
-        tricky_safari::Game::read(&ruleset("tricky-safari"), &["varying-layout".to_string()])
-            .unwrap();
+    let tricky = tricky_safari::Game::read(&ruleset("tricky-safari"), &[]).unwrap();
     let turns_per_game = random_games(&tricky, 2, 100) / 100;
     let mut group = c.benchmark_group("tricky-safari");
     group.throughput(Throughput::Elements(turns_per_game * 10));

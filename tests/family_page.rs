@@ -95,7 +95,7 @@ fn the_webassembly_engine_plays_1000_seeded_games_as_the_native_engine() {
 
 #[test]
 fn the_webassembly_engine_plays_1000_seeded_games_of_tricky_safari_as_the_native_engine() {
-    same_games(TRICKY, &[vec![], vec!["varying-layout"]]);
+    same_games(TRICKY, &[vec![], vec!["fixed-layout"]]);
 }
 
 #[test]

@@ -51,7 +51,7 @@ const RULINGS: &[(&str, &str)] = &[
     ),
     (
         "How do the forests and lakes vary from game to game?",
-        "In the variant `varying-layout` each patch of forest or lake moves up to two cells each way at random onto open ground (never onto a camera's corner), and an animal left on terrain it does not cross steps to the nearest cell it may stand on: the rulebook moves such an animal one cell away.",
+        "As the rulebook has it, each game places them anew (`layout.vary`): each patch of forest or lake moves up to two cells each way at random onto open ground (never onto a camera's corner), and an animal left on terrain it does not cross steps to the nearest cell it may stand on, as the rulebook moves such an animal one cell away. The variant `fixed-layout` plays the board as printed every game; on it the first player wins most games between equal players.",
     ),
 ];
 
@@ -225,9 +225,9 @@ impl Rules for TrickySafari {
                 "other_ahead_turns": "right",
                 "after_last_round": false,
             },
-            "layout": { "vary": false },
+            "layout": { "vary": true },
             "variants": {
-                "varying-layout": { "layout": { "vary": true } },
+                "fixed-layout": { "layout": { "vary": false } },
             },
             "rulings": RULINGS
                 .iter()

@@ -3,7 +3,8 @@
 //! Two cameras move like chess pieces over a board of open ground, forest and lake, and
 //! photograph the animals they stand in front of or beside; after both have moved, every
 //! animal takes one step by the rulebook's six cases. Nothing is hidden and nothing is random
-//! after the setup (which may vary the forests and lakes from game to game).
+//! after the setup, which places the forests and lakes anew each game as the rulebook does
+//! (unless the rules' `layout` fixes them as printed).
 //!
 //! Every rule read here is in the ruleset's `rules` (docs/ruleset.md, "tricky-safari"): how
 //! the cameras move on the first turn and after, which sides of an animal a photograph is
