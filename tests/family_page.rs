@@ -452,6 +452,14 @@ fn no_request_makes_the_family_engine_panic() {
                     serde_json::json!({ "op": "start", "seats": [null, "random"], "seed": 9 }),
                     serde_json::json!({ "op": "act", "action": { "do": "take", "cell": 250 } }),
                     serde_json::json!({ "op": "act", "action": { "do": "move", "to": 255 } }),
+                    serde_json::json!({ "op": "why", "actions": [
+                        { "do": "take", "cell": 250 }, { "do": "put", "card": 255 },
+                        { "do": "trade", "card": 255, "cell": 255 }, { "do": "charlie" },
+                        { "do": "move", "to": 255 }, { "do": "pass" },
+                        { "do": "claim", "tiles": [63] }, { "do": "claim", "tiles": [] },
+                        { "do": "bonus", "tile": 255 }, { "do": "photo", "space": 255 },
+                        { "do": "reroll", "dice": 255 }, { "do": "no_photo" }, { "do": "fly" },
+                    ] }),
                     serde_json::json!({ "op": "hint", "bot": "greedy" }),
                     serde_json::json!({ "op": "resume", "seats": [null, null], "seed": 1, "log": [{ "seat": 7, "action": { "do": "pass" } }] }),
                     serde_json::json!({ "op": "undo" }),
@@ -694,4 +702,189 @@ fn a_symbol_colour_that_is_no_colour_draws_nothing_out_of_its_place() {
         result["message"].as_str().unwrap().contains("no colour"),
         "{result}"
     );
+}
+
+/// Runs `family.mjs explain` on the pack's page: what the page was seen to do, after checking
+/// that it logged nothing and that the scenario went through.
+fn explained(pack: usize) -> Option<serde_json::Value> {
+    let node = browser::node()?;
+    let chromium = browser::chromium()?;
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("family-explain-{}", PACKS[pack]));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = Command::new(node)
+        .arg(script())
+        .arg("explain")
+        .arg(built(pack).page())
+        .arg(&dir)
+        .env("CHROMIUM", chromium)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the scenario failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["problems"],
+        serde_json::json!([]),
+        "the page complained"
+    );
+    let result = report["result"].clone();
+    assert!(result["error"].is_null(), "{result}");
+    println!("screenshots: {}", dir.display());
+    Some(result)
+}
+
+/// Everything a refused click would have taken says why: on hover, and in the message line
+/// when clicked or tapped (a touch screen has no hover), in the engine's words.
+fn says_why(refused: &serde_json::Value, what: &str) {
+    assert!(
+        refused["count"].as_u64().unwrap() > 0,
+        "{what}: nothing refused: {refused}"
+    );
+    assert_eq!(
+        refused["said"], refused["count"],
+        "{what}: refused things that do not say why: {refused}"
+    );
+    assert_eq!(refused["disabled"], 0, "{what}: {refused}");
+}
+
+/// A refused thing clicked: the message line says what its title says, a sentence naming the
+/// reason.
+fn click_says(clicked: &serde_json::Value, words: &[&str]) {
+    let message = clicked["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{clicked}"));
+    assert_eq!(clicked["title"].as_str(), Some(message), "{clicked}");
+    assert_eq!(clicked["kind"], "refusal", "{clicked}");
+    assert!(
+        words.iter().any(|w| message.contains(w)),
+        "`{message}` says none of {words:?}"
+    );
+}
+
+/// The rules in play are on the page, from the engine's reading of the ruleset, and the
+/// ruleset's rulings beside them.
+fn shows_rules(result: &serde_json::Value, words: &[&str]) {
+    let rules: Vec<&str> = result["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert!(rules.len() >= 4, "{rules:?}");
+    let text = rules.join(" ");
+    for word in words {
+        assert!(text.contains(word), "the rules lack `{word}`: {text}");
+    }
+    assert!(result["rulings"].as_u64().unwrap() > 0, "{result}");
+    assert_eq!(result["rules_visible"], true, "{result}");
+}
+
+#[test]
+fn tricky_safaris_page_says_why_a_cell_is_refused_labels_its_board_and_logs_every_move() {
+    let Some(result) = explained(TRICKY) else {
+        return;
+    };
+    says_why(&result["start"], "the first move");
+    says_why(&result["after"], "later");
+    click_says(&result["forest"], &["Forest covers"]);
+    click_says(&result["animal"], &["stands on"]);
+    click_says(&result["stay"], &["must"]);
+    shows_rules(
+        &result,
+        &["first move", "photographs", "placed anew every game"],
+    );
+    // The board carries the log's names of its cells: a to j above its columns, 1 to 10
+    // beside its rows, each centred on its column or row.
+    let labels = &result["labels"];
+    let columns: Vec<&str> = labels["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(columns, ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
+    let rows: Vec<&str> = labels["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(rows, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
+    for label in labels["columns"].as_array().unwrap() {
+        assert!(label["off"].as_f64().unwrap() < 2.0, "{label}");
+        assert_eq!(label["above"], true, "{label}");
+    }
+    for label in labels["rows"].as_array().unwrap() {
+        assert!(label["off"].as_f64().unwrap() < 2.0, "{label}");
+        assert_eq!(label["left"], true, "{label}");
+    }
+    // The log lists the cameras' moves, the photographs they take and the animals' steps.
+    let log = result["log"].as_array().unwrap();
+    let text: Vec<&str> = log.iter().map(|l| l.as_str().unwrap()).collect();
+    for said in ["moves to", "photographs the", "The animals step:", "→"] {
+        assert!(
+            text.iter().any(|l| l.contains(said)),
+            "no `{said}` in the log: {text:#?}"
+        );
+    }
+}
+
+#[test]
+fn gamewrights_page_says_why_a_card_is_refused_and_shows_its_rules() {
+    let Some(result) = explained(GAMEWRIGHT) else {
+        return;
+    };
+    says_why(&result["start"], "the first turn");
+    says_why(&result["after"], "a card taken");
+    click_says(&result["hand"], &["Take a card from the jungle first"]);
+    click_says(&result["jungle"], &["You have taken a card this turn"]);
+    shows_rules(&result, &["jungle", "Safari Charlie", "Scoring"]);
+}
+
+#[test]
+fn diceafaris_page_says_why_a_tile_is_refused_shows_its_rules_and_plays_one_map_at_a_time() {
+    let Some(result) = explained(DICEAFARI) else {
+        return;
+    };
+    says_why(&result["start"], "the first roll");
+    click_says(&result["tile"], &["dice", "route", "Travel Token", "claim"]);
+    click_says(&result["claim_button"], &["first"]);
+    shows_rules(&result, &["Safari Dice", "Bonus", "Travel Token"]);
+    // Two map variants ticked one after the other: the second unticks the first, and a
+    // variant of another rule stays ticked.
+    let offered: Vec<&str> = result["variants_offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let maps: Vec<&str> = offered
+        .iter()
+        .copied()
+        .filter(|v| v.starts_with("map:"))
+        .collect();
+    let mut ticked: Vec<&str> = result["ticked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    ticked.sort_unstable();
+    assert_eq!(ticked, [maps[1], "photo-surprise"], "{result}");
+    // The engine refuses the two together, wherever they come from (a log, `sim`).
+    let variants = vec![maps[0].to_string(), maps[1].to_string()];
+    let refused = any::open(built(DICEAFARI).ruleset.as_bytes(), &variants)
+        .err()
+        .expect("two maps at once are refused");
+    assert!(
+        refused.message.contains(maps[0]) && refused.message.contains(maps[1]),
+        "{refused}"
+    );
+    assert_eq!(refused.path, format!("rules.variants.{}", maps[1]));
 }

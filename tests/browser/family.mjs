@@ -10,6 +10,12 @@
 //       undo, the log downloaded and loaded back, and BROKEN (a ruleset that must be refused)
 //       opened.
 //       DIR receives the screenshots, the downloaded log and `result.json`.
+//   node family.mjs explain PAGE DIR
+//       The page in Chromium at 1280x720, a new game of two people (seed 42): what the table
+//       refuses and what it says of it on hover (titles) and on a click (the message line),
+//       the rules shown, the board's labels against its cells (Tricky Safari), the log after
+//       a few rounds (Tricky Safari), and the New game dialog's variants ticked one after
+//       another (DiceAFARI's maps). DIR receives screenshots and `result.json`.
 //   node family.mjs hostile PAGE DIR KIND FILE
 //       Gamewright's Safari's page in Chromium, a game in progress, then FILE, of a KIND an
 //       attacker might send (HOSTILE): `bot-log`, a saved game seating a bot the page does not
@@ -62,7 +68,7 @@ async function diceafariStep(page) {
       if (!tiles.length) break;
       await tiles[pick(tiles.length)].click();
     }
-    if (!(await page.$("[data-action=claim]:not([disabled])"))) {
+    if (!(await page.$("[data-action=claim]:not([aria-disabled=true])"))) {
       // Not one route: start again from one tile, which any die showing it claims.
       for (let selected; (selected = await page.$(".safari-map .tile.selected")); ) await selected.click();
       const tiles = await page.$$(".safari-map .tile.playable");
@@ -110,7 +116,7 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   const tryUndo = async () => {
     await settled(page);
     const before = await page.$$eval("#log li", (items) => items.length);
-    const button = await page.$eval("[data-action=undo]", (b) => ({ disabled: b.disabled, title: b.title }));
+    const button = await page.$eval("[data-action=undo]", (b) => ({ disabled: b.getAttribute("aria-disabled") === "true", title: b.title }));
     if (!button.disabled) {
       await page.click("[data-action=undo]");
       await settled(page);
@@ -121,7 +127,7 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   // Whether Undo may be clicked after the first clicks, and what it says when it may not.
   const noteUndo = async () => {
     await settled(page);
-    result.undo_states.push(await page.$eval("[data-action=undo]", (b) => ({ disabled: b.disabled, title: b.title })));
+    result.undo_states.push(await page.$eval("[data-action=undo]", (b) => ({ disabled: b.getAttribute("aria-disabled") === "true", title: b.title })));
   };
   for (let step = 0; step < 600; step++) {
     await page.waitForFunction(() => {
@@ -195,6 +201,126 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   result.log_after_reload = await page.$$eval("#log li", (items) => items.length);
 
   await browser.close();
+  writeFileSync(join(dir, "result.json"), JSON.stringify({ problems, result }, null, 1));
+}
+
+// What the table refuses now: how many things, how many say why on hover, and each's words.
+async function refusals(page) {
+  await settled(page);
+  return page.$$eval("#table [aria-disabled=true]", (nodes) => ({
+    count: nodes.length,
+    said: nodes.filter((n) => n.title.trim() !== "").length,
+    disabled: nodes.filter((n) => n.disabled).length,
+    titles: [...new Set(nodes.map((n) => n.title))].slice(0, 12),
+  }));
+}
+
+// Clicks (as a tap would) the first refused thing `selector` finds: its title and what the
+// message line then says.
+async function clickRefused(page, selector) {
+  await settled(page);
+  const node = await page.$(`${selector}[aria-disabled=true]`);
+  if (!node) return null;
+  const title = await node.getAttribute("title");
+  await page.evaluate(() => { document.querySelector("#message").textContent = ""; });
+  // A click as a mouse or a finger makes it (Playwright itself would wait for an element
+  // marked aria-disabled to be enabled).
+  await node.click({ timeout: 5000, force: true });
+  await page.waitForFunction(() => document.querySelector("#message").textContent !== "", null, { timeout: 5000 });
+  return { title, message: await page.textContent("#message"), kind: await page.getAttribute("#message", "class") };
+}
+
+async function explain(pageFile, dir) {
+  mkdirSync(dir, { recursive: true });
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"],
+  });
+  const problems = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  page.on("console", (message) => problems.push(`console ${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+  const result = {};
+  try {
+    await page.goto(`file://${pageFile}`);
+    await page.waitForSelector("#table .jungle, #table .board, #table .safari-map");
+    const game = (await page.$(".board")) ? "tricky" : (await page.$(".jungle")) ? "gamewright" : "diceafari";
+    result.game = game;
+    // The New game dialog: each variant ticked in turn, and which stay ticked.
+    await page.click("[data-action=new]");
+    const offered = await page.$$eval("dialog input[type=checkbox]", (boxes) => boxes.map((b) => b.value));
+    result.variants_offered = offered;
+    const maps = offered.filter((v) => v.startsWith("map:"));
+    if (maps.length >= 2) {
+      await page.check(`input[name="variant-${maps[0]}"]`);
+      await page.check(`input[name="variant-${maps[1]}"]`);
+      await page.check(`input[name="variant-photo-surprise"]`);
+      result.ticked = await page.$$eval("dialog input[type=checkbox]:checked", (boxes) => boxes.map((b) => b.value));
+      await page.screenshot({ path: join(dir, "variants.png") });
+      for (const box of await page.$$("dialog input[type=checkbox]:checked")) await box.uncheck();
+    }
+    await page.selectOption("select[name=players]", "2");
+    await page.selectOption("select[name=seat-0]", "person");
+    await page.selectOption("select[name=seat-1]", "person");
+    await page.fill("input[name=seed]", "42");
+    await page.click("[data-action=start]");
+    await settled(page);
+    result.rules = await page.$$eval("#rules > ul li", (items) => items.map((i) => i.textContent));
+    result.rulings = await page.$$eval("#rules dt", (items) => items.length);
+    result.rules_visible = await page.$eval("#rules", (r) => r.getBoundingClientRect().height > 40 && r.checkVisibility());
+    result.start = await refusals(page);
+    await page.screenshot({ path: join(dir, "start.png") });
+    if (game === "tricky") {
+      result.forest = await clickRefused(page, ".cell.forest");
+      result.animal = await clickRefused(page, ".cell:has(.animal)");
+      // The board's letters and numbers against its cells, as the log names them.
+      result.labels = await page.evaluate(() => {
+        const centre = (node) => { const b = node.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; };
+        const columns = [...document.querySelectorAll(".board .coord[data-column]")].map((label) => {
+          const cell = document.querySelector(`.cell[data-cell="${label.dataset.column}1"]`);
+          return { label: label.textContent, off: cell ? Math.abs(centre(label).x - centre(cell).x) : null, above: cell ? centre(label).y < centre(cell).y : null };
+        });
+        const rows = [...document.querySelectorAll(".board .coord[data-row]")].map((label) => {
+          const cell = document.querySelector(`.cell[data-cell="a${label.dataset.row}"]`);
+          return { label: label.textContent, off: cell ? Math.abs(centre(label).y - centre(cell).y) : null, left: cell ? centre(label).x < centre(cell).x : null };
+        });
+        return { columns, rows };
+      });
+      // Rounds played by clicks until a photograph is in the log.
+      for (let move = 0; move < 40; move++) {
+        await settled(page);
+        if (await page.$("[data-over]")) break;
+        const log = await page.$$eval("#log li", (items) => items.map((i) => i.textContent).join("\n"));
+        if (move >= 4 && log.includes("photographs") && log.includes("animals step")) break;
+        const cells = await page.$$(".cell.playable");
+        if (cells.length) await cells[pick(cells.length)].click();
+        else await page.click("[data-action=pass]");
+      }
+      await settled(page);
+      result.after = await refusals(page);
+      result.stay = await clickRefused(page, "[data-action=pass]");
+    } else if (game === "gamewright") {
+      result.hand = await clickRefused(page, ".hand .card");
+      await page.click(".jungle .card.playable");
+      await settled(page);
+      result.after = await refusals(page);
+      result.jungle = await clickRefused(page, ".jungle .card");
+      result.hand_holding = await clickRefused(page, ".hand .card");
+    } else {
+      result.tile = await clickRefused(page, ".safari-map .tile");
+      result.claim_button = await clickRefused(page, "[data-action=claim], [data-action=reroll]");
+      result.after = await refusals(page);
+    }
+    await page.screenshot({ path: join(dir, "played.png") });
+    result.log = await page.$$eval("#log li", (items) => items.map((i) => i.textContent));
+  } catch (error) {
+    result.error = error.message.split("\n")[0];
+  } finally {
+    await page.screenshot({ path: join(dir, "last.png") }).catch(() => {});
+    await browser.close();
+  }
   writeFileSync(join(dir, "result.json"), JSON.stringify({ problems, result }, null, 1));
 }
 
@@ -338,7 +464,8 @@ async function hostile(pageFile, dir, kind, file) {
 if (command === "engine") await engine(...args);
 else if (command === "play") await play(...args);
 else if (command === "hostile") await hostile(...args);
+else if (command === "explain") await explain(...args);
 else {
-  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS [VARIANTS] | hostile PAGE DIR KIND FILE");
+  console.error("usage: node family.mjs engine PAGE REQUESTS OUT | play PAGE DIR BROKEN SEATS [VARIANTS] | explain PAGE DIR | hostile PAGE DIR KIND FILE");
   process.exit(2);
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use safari_engine::family::any::{self, Game, Rules};
-use safari_engine::family::bots;
+use safari_engine::family::{bots, ruleset};
 
 use crate::{answered, bounded, error};
 
@@ -60,6 +60,11 @@ enum Request {
     Hint {
         bot: String,
     },
+    /// Why the seat to move may not take each of these actions now: a page asks of the
+    /// things it draws that a click cannot take.
+    Why {
+        actions: Vec<Value>,
+    },
     Save,
     /// A whole game of bots, for the tests that hold this build to the native one.
     Selfplay {
@@ -75,15 +80,21 @@ fn rules_of(text: &str, variants: &[String]) -> Result<Box<dyn Rules>, Value> {
         .map_err(|e| json!({ "message": e.message, "path": e.path }))
 }
 
-/// What the page learns of rules it opens: their name, players and bots, and the variants
-/// in play.
-fn opened(rules: &dyn Rules, variants: &[String]) -> Value {
+/// What the page learns of rules it opens: their name, players and bots, the variants in
+/// play, the rules in a few sentences, and each variant the ruleset offers with those it
+/// cannot be played with.
+fn opened(rules: &dyn Rules, text: &str, variants: &[String]) -> Value {
     let (fewest, most) = rules.players();
+    let offered = serde_json::from_str::<Value>(text)
+        .map(|ruleset| ruleset::exclusive(&ruleset["rules"]))
+        .unwrap_or_default();
     json!({
         "name": rules.name(),
         "players": [fewest, most],
         "bots": bots::NAMES,
         "variants": variants,
+        "summary": rules.summary(),
+        "excludes": offered,
     })
 }
 
@@ -115,7 +126,7 @@ impl FamilySession {
 
     fn open(&mut self, text: String, variants: Vec<String>) -> Result<Value, Value> {
         let rules = rules_of(&text, &variants)?;
-        let opened = opened(rules.as_ref(), &variants);
+        let opened = opened(rules.as_ref(), &text, &variants);
         self.open = Some(Open {
             text,
             variants,
@@ -182,7 +193,7 @@ impl FamilySession {
                 let game = rules
                     .session(seats.clone(), seed, &saved["actions"])
                     .map_err(error)?;
-                let opened = opened(rules.as_ref(), &variants);
+                let opened = opened(rules.as_ref(), &ruleset, &variants);
                 self.open = Some(Open {
                     text: ruleset,
                     variants,
@@ -218,6 +229,17 @@ impl FamilySession {
             }
             Request::State { seat } => self.state(seat),
             Request::Hint { bot } => self.game()?.hint(&bot).map_err(error),
+            Request::Why { actions } => {
+                let game = self.game()?;
+                let reasons: Vec<Value> = actions
+                    .iter()
+                    .map(|action| match game.why_not(action) {
+                        Ok(why) => json!(why),
+                        Err(fault) => json!(fault),
+                    })
+                    .collect();
+                Ok(json!({ "reasons": reasons }))
+            }
             Request::Save => {
                 let open = self
                     .open

@@ -80,6 +80,59 @@
     bar.className = kind;
   }
 
+  // ---- Why not -------------------------------------------------------------------------------
+
+  // What a click on the table cannot take now says why: on hover (its title) and on a click or
+  // a tap (the message line: touch screens have no hover). The engine words the rules' reasons
+  // (`why`, asked once for everything a drawing refuses); the page says only whose turn it is.
+  // The engine's words as a sentence: a capital (not of a cell's name, `c4`) and a full stop.
+  const sentence = (text) => (text ? `${/^[a-z]{2}/.test(text) ? text[0].toUpperCase() + text.slice(1) : text}${/[.!?]$/.test(text) ? "" : "."}` : "");
+  let asking = [];
+  let drawing = 0;
+
+  // `node` refused: `action` is what a click on it would ask of the engine.
+  function refuse(node, action) {
+    const ask = { node, action, reason: null };
+    ask.known = new Promise((resolve) => { ask.resolve = resolve; });
+    node.setAttribute("aria-disabled", "true");
+    node.classList.add("refused");
+    node.addEventListener("click", async () => say(await ask.known, "refusal"));
+    asking.push(ask);
+    return node;
+  }
+
+  function settle(ask, reason) {
+    ask.reason = reason;
+    ask.node.title = reason;
+    ask.node.dataset.why = reason;
+    ask.resolve(reason);
+  }
+
+  // Why nothing on the table can be taken, when it is not the shown seat's to take.
+  function notYours() {
+    const { outcome, to_move: mover, bots } = S.state;
+    if (outcome) return "The game is over.";
+    if (bots[mover]) return `${seatName(mover)} is to play.`;
+    if (mover !== S.viewer) return `It is ${seatName(mover)}'s turn.`;
+    return null;
+  }
+
+  // Asks the engine why for everything the drawing just made refused; a later drawing's
+  // answer replaces it.
+  function explain() {
+    const asks = asking;
+    asking = [];
+    const generation = ++drawing;
+    const shell = notYours();
+    if (shell || !asks.length) {
+      asks.forEach((ask) => settle(ask, shell || ""));
+      return Promise.resolve();
+    }
+    return call({ op: "why", actions: asks.map((ask) => ask.action) }).then(
+      ({ reasons }) => asks.forEach((ask, i) => settle(ask, generation === drawing ? sentence(reasons[i]) : "")),
+      () => asks.forEach((ask) => settle(ask, "")));
+  }
+
   // The page stops: nothing more is drawn or asked of the engine.
   function fatal(text) {
     clearTimeout(S.botTimer);
@@ -211,6 +264,7 @@
     S.state = state;
     keep();
     draw();
+    await S.explained;
     scheduleBot();
   }
 
@@ -228,18 +282,35 @@
           el("button", { class: "primary", "data-action": "reveal", onclick: () => { S.passing = false; draw(); } }, `I am ${seatName(S.viewer)}: show my ${hidden()}`)));
     } else {
       const render = RENDERERS[S.ruleset.game.rules];
+      asking = [];
       table.replaceChildren(render(S.state, act));
     }
+    S.explained = explain();
     $("#status").replaceChildren(status());
     const log = $("#log");
-    log.replaceChildren(...S.state.log.map((entry, i) => el("li", { "data-by-bot": entry.by_bot }, `${i + 1}. ${seatName(entry.seat)} ${entry.says}`)));
+    // Each action, and what the rules did after it (the animals' steps, photographs).
+    const note = ({ seat, says }) => el("span", { class: "then" }, seat === null || seat === undefined ? says : `${seatName(seat)} ${says}`);
+    log.replaceChildren(...S.state.log.map((entry, i) => el("li", { "data-by-bot": entry.by_bot }, `${i + 1}. ${seatName(entry.seat)} ${entry.says}`, ...(entry.then || []).map(note))));
     log.scrollTop = log.scrollHeight;
     // Undo stops at the last card or roll shown: nobody looks and chooses again.
     const undo = $("#undo");
-    undo.disabled = !S.state.undoable;
-    undo.title = S.state.undoable || !S.state.log.some((e) => !e.by_bot)
-      ? "" : "A card or a roll has been shown since your last move: it stands.";
+    undo.setAttribute("aria-disabled", String(!S.state.undoable));
+    undo.title = S.state.undoable ? "Take back your last move"
+      : S.state.log.some((e) => !e.by_bot) ? "A card or a roll has been shown since your last move: it stands." : "Nothing to take back yet.";
     $("#pause").textContent = S.paused ? "Resume bots" : "Pause bots";
+    drawRules();
+  }
+
+  // The rules in play, as the engine words them from the ruleset (variants applied), and the
+  // ruleset's rulings where the rulebook is silent.
+  function drawRules() {
+    if (S.rulesShown === S.opened) return;
+    S.rulesShown = S.opened;
+    const rulings = Array.isArray(S.ruleset.rules?.rulings) ? S.ruleset.rules.rulings : [];
+    $("#rules").replaceChildren(
+      el("ul", {}, ...(S.opened.summary || []).map((line) => el("li", {}, line))),
+      rulings.length ? el("details", { class: "rulings" }, el("summary", {}, "Rulings"),
+        el("dl", {}, ...rulings.flatMap((r) => [el("dt", {}, String(r.question)), el("dd", {}, String(r.ruling))]))) : null);
   }
 
   function status() {
@@ -334,13 +405,14 @@
       const take = find((a) => a.do === "take" && a.cell === index);
       const trade = S.selected !== null ? find((a) => a.do === "trade" && a.cell === index && a.card === S.selected) : null;
       const onclick = take ? () => act(take.action) : trade ? () => act(trade.action) : null;
-      const attributes = { "data-cell": index, "data-face": cell.face, disabled: !onclick, onclick, title: take?.says || trade?.says };
+      const attributes = { "data-cell": index, "data-face": cell.face, onclick, title: take?.says || trade?.says };
       let node;
       if (cell.face === "up") node = cardFace(cell.card, attributes);
       else if (cell.face === "charlie") node = el("button", { class: "card charlie", style: { "--suit": hue(charlie, "#2e7d32") }, ...attributes }, el("span", { class: "glyph" }, charlie.glyph || "SC"), el("span", { class: "name" }, "Safari Charlie"));
       else if (cell.face === "empty") node = el("button", { class: "card empty", ...attributes }, "taken");
       else node = el("button", { class: "card down", ...attributes }, cell.card ? `${cell.card.suit} ${cell.card.value}` : "");
       if (take || trade) node.classList.add("playable");
+      else refuse(node, S.selected !== null ? { do: "trade", card: S.selected, cell: index } : { do: "take", cell: index });
       grid.append(node);
     });
     const seat = state.viewer;
@@ -352,8 +424,9 @@
         const put = find((a) => a.do === "put" && a.card === card.index);
         const trades = legal.some((l) => l.action.do === "trade" && l.action.card === card.index);
         const onclick = put ? () => act(put.action) : trades ? () => { S.selected = S.selected === card.index ? null : card.index; draw(); } : null;
-        const node = cardFace(card, { disabled: !onclick, onclick, title: put?.says || (trades ? "trade this card for a Safari Charlie: then click the Charlie" : undefined) });
+        const node = cardFace(card, { onclick, title: put?.says || (trades ? "trade this card for a Safari Charlie: then click the Charlie" : undefined) });
         if (put || trades) node.classList.add("playable");
+        else refuse(node, { do: "put", card: card.index });
         if (S.selected === card.index) node.classList.add("selected");
         hand.append(node);
       }
@@ -387,8 +460,13 @@
     const { view, legal } = state;
     const rules = S.ruleset.rules;
     const cameraIds = (S.ruleset.pieces.find((p) => p.id === rules.cameras)?.pieces || []).map((p) => p.id);
-    const board = el("div", { class: "board", style: { "grid-template-columns": `repeat(${side(view.columns)}, var(--cell))` } });
+    // The columns' letters above and the rows' numbers beside, as the log names cells (`c4`).
+    const columns = side(view.columns);
+    const board = el("div", { class: "board", style: { "grid-template-columns": `1.4em repeat(${columns}, var(--cell))` } },
+      el("span", { class: "coord corner" }),
+      ...Array.from({ length: columns }, (_, c) => el("span", { class: "coord", "data-column": String.fromCharCode(97 + c) }, String.fromCharCode(97 + c))));
     view.terrain.forEach((terrain, cell) => {
+      if (cell % columns === 0) board.append(el("span", { class: "coord", "data-row": cell / columns + 1 }, cell / columns + 1));
       const symbol = symbolOf(rules.terrain[terrain] || terrain);
       const move = legal.find((l) => l.action.do === "move" && l.action.to === cell);
       const animal = view.animals.find((a) => a.cell === cell);
@@ -399,10 +477,10 @@
         class: `cell ${terrain}${move ? " playable" : ""}`,
         style: { "--terrain": hue(symbol, "#ddd") },
         "data-cell": name,
-        disabled: !move,
         title: move ? `${seatName(state.to_move)} ${move.says}` : name,
         onclick: move ? () => act(move.action) : null,
       });
+      if (!move) refuse(node, { do: "move", to: cell });
       if (terrain !== "open") node.append(el("span", { class: "terrain" }, symbol.glyph || ""));
       if (animal) {
         const look = pieceSymbol(rules.animals, animal.id);
@@ -424,10 +502,14 @@
       const look = pieceSymbol(rules.cameras, cameraIds[seat]);
       return el("li", { style: { "--suit": hue(look, "transparent") } }, `${seatName(seat)} (${look.label}): ${view.photos[seat]} of ${view.animals.length} photographed, ${view.moves[seat]} of ${view.moves_per_player} moves`);
     });
+    // Stay is shown on a person's turn, and says why not when the camera must move.
+    const stay = state.outcome || mover === null || state.bots[mover] ? null
+      : pass ? el("button", { class: "primary", "data-action": "pass", onclick: () => act(pass.action) }, "Stay")
+        : refuse(el("button", { "data-action": "pass" }, "Stay"), { do: "pass" });
     return el("div", { class: "tricky" },
       el("p", { class: "prompt" }, prompt),
       board,
-      pass ? el("div", { class: "stack" }, el("button", { class: "primary", "data-action": "pass", onclick: () => act(pass.action) }, "Stay")) : null,
+      stay ? el("div", { class: "stack" }, stay) : null,
       el("ul", { class: "others" }, seats));
   }
 
@@ -485,11 +567,11 @@
         class: `tile${bonus || pickable ? " playable" : ""}${picked.tiles.has(index) ? " selected" : ""}${view.claimed.includes(index) ? " claimed-now" : ""}`,
         style: { "--terrain": hue(terrain, "#bbb"), "grid-column": side(tile.column, 0) * 2 + 1, "grid-row": side(tile.row, 0) * 2 + 1 },
         "data-tile": tile.name,
-        disabled: !onclick,
         onclick,
         title: bonus ? `${seatName(mover)} ${bonus.says}` : `${tile.name}: ${terrain.label}${tile.on_route ? "" : " (on no route)"}`,
       }, el("span", { class: "glyph" }, terrain.glyph || terrain.label.slice(0, 2)), el("span", { class: "name" }, tile.name));
       if (tile.owner !== null) node.append(el("i", { class: "token", style: { "--suit": hue(tokenColour(tile.owner), "#333") }, title: `${seatName(tile.owner)}'s Travel Token` }));
+      if (!onclick) refuse(node, view.phase === "bonus" ? { do: "bonus", tile: index } : { do: "claim", tiles: [...picked.tiles, index] });
       grid.append(node);
     });
     view.spaces.forEach((space, index) => {
@@ -500,23 +582,23 @@
         class: `photo${space.photo ? "" : " gone"}${space.photo === "down" ? " down" : ""}${photo ? " playable" : ""}`,
         style: { "--suit": hue(look, "#37474f"), "grid-column": side(a.column, 0) + side(b.column, 0) + 1, "grid-row": side(a.row, 0) + side(b.row, 0) + 1 },
         "data-space": index,
-        disabled: !photo,
         onclick: photo ? () => act(photo.action) : null,
         title: photo ? `${seatName(mover)} ${photo.says}` : look ? look.label : space.photo === "down" ? "a face-down photo" : "taken",
       }, look ? look.glyph || look.label.slice(0, 1) : space.photo === "down" ? "?" : "");
+      if (!photo && space.photo) refuse(node, { do: "photo", space: index });
       grid.append(node);
     });
     const dice = el("div", { class: "dice" }, ...view.dice.map((face, index) => {
       const look = symbolOf(face);
       const markable = mine && rerolls.length > 0;
-      return el("button", {
+      const die = el("button", {
         class: `die${picked.dice.has(index) ? " marked" : ""}${markable ? " playable" : ""}`,
         style: { "--terrain": hue(look, "#eee") },
         "data-die": index,
-        disabled: !markable,
         title: markable ? `${look.label}: click to re-roll it` : look.label,
         onclick: markable ? () => { picked.dice.has(index) ? picked.dice.delete(index) : picked.dice.add(index); draw(); } : null,
       }, look.glyph || look.label.slice(0, 2));
+      return markable ? die : refuse(die, { do: "reroll", dice: 1 << index });
     }),
     el("span", { class: "die bonus", title: "the Bonus Die" }, view.bonus === null ? "–" : String(view.bonus)),
     el("span", { class: "rolls" }, `roll ${view.rolls} of ${view.most_rolls}${view.overtime ? " · every tile claimed: no Bonus Die" : ""}`));
@@ -530,9 +612,11 @@
         ? "Pick tiles of one route that your dice show and claim them, or mark dice and re-roll them."
         : "Last roll: pick tiles of one route that your dice show and claim them.";
     })();
+    // A button that cannot be pressed yet says why, as the engine words it.
+    const button = (node, ok, action) => (ok ? node : refuse(node, action));
     const buttons = el("div", { class: "stack" },
-      mine && rerolls.length ? el("button", { class: "primary", "data-action": "reroll", disabled: !reroll, onclick: reroll ? () => act(reroll.action) : null, title: reroll?.says }, picked.dice.size ? `Re-roll ${picked.dice.size} ${picked.dice.size === 1 ? "die" : "dice"}` : "Mark dice to re-roll") : null,
-      mine && claims.length ? el("button", { class: "primary", "data-action": "claim", disabled: !claim, onclick: claim ? () => act(claim.action) : null, title: claim?.says }, claim ? `Claim ${picked.tiles.size} ${picked.tiles.size === 1 ? "tile" : "tiles"}` : "Pick tiles to claim") : null,
+      mine && rerolls.length ? button(el("button", { class: "primary", "data-action": "reroll", onclick: reroll ? () => act(reroll.action) : null, title: reroll?.says }, picked.dice.size ? `Re-roll ${picked.dice.size} ${picked.dice.size === 1 ? "die" : "dice"}` : "Mark dice to re-roll"), reroll, { do: "reroll", dice: rerollMask(view.dice, picked.dice) }) : null,
+      mine && claims.length ? button(el("button", { class: "primary", "data-action": "claim", onclick: claim ? () => act(claim.action) : null, title: claim?.says }, claim ? `Claim ${picked.tiles.size} ${picked.tiles.size === 1 ? "tile" : "tiles"}` : "Pick tiles to claim"), claim, { do: "claim", tiles: [...picked.tiles] }) : null,
       mine && noPhoto ? el("button", { "data-action": "no_photo", onclick: () => act(noPhoto.action) }, "Take no photo") : null);
     const seats = view.seats.map((seat, index) => {
       const look = tokenColour(index);
@@ -575,7 +659,21 @@
     players.addEventListener("change", drawSeats);
     drawSeats();
     const offered = Object.keys(S.ruleset.rules.variants || {});
-    const variantBoxes = offered.map((v) => el("label", { class: "variant" }, el("input", { type: "checkbox", name: `variant-${v}`, value: v, checked: S.variants.includes(v) }), ` ${v}`));
+    // Variants that set one rule each their own way (two maps) are played one at a time, as
+    // the engine reads them from the ruleset: ticking one unticks those it excludes.
+    const excludes = S.opened.excludes || {};
+    const variantBoxes = offered.map((v) => {
+      const others = excludes[v] || [];
+      const box = el("input", { type: "checkbox", name: `variant-${v}`, value: v, checked: S.variants.includes(v) });
+      box.addEventListener("change", () => {
+        if (!box.checked) return;
+        for (const other of others) {
+          const input = $(`input[name="variant-${CSS.escape(other)}"]`, dialog);
+          if (input) input.checked = false;
+        }
+      });
+      return el("label", { class: "variant", title: others.length ? `Played without ${others.join(", ")}` : undefined }, box, ` ${v}`);
+    });
     const seed = el("input", { name: "seed", inputmode: "numeric", placeholder: "random" });
     const close = () => {
       dialog.close();
@@ -689,7 +787,7 @@
     } }, "Pause bots");
     return el("nav", { class: "toolbar" },
       el("button", { "data-action": "new", onclick: newGameDialog }, "New game"),
-      el("button", { id: "undo", "data-action": "undo", onclick: () => operate(async () => {
+      el("button", { id: "undo", "data-action": "undo", onclick: (event) => event.currentTarget.getAttribute("aria-disabled") === "true" ? say(event.currentTarget.title, "refusal") : operate(async () => {
         const state = await call({ op: "undo", seat: S.viewer });
         S.selected = null;
         await show(state);
@@ -732,7 +830,9 @@
       el("header", {}, el("h1", { id: "title" }), toolbar()),
       el("p", { id: "status", role: "status" }),
       el("p", { id: "message", "aria-live": "polite" }),
-      el("main", {}, el("div", { id: "table" }), el("aside", {}, el("h2", {}, "Log"), el("ol", { id: "log" }))));
+      el("main", {}, el("div", { id: "table" }), el("aside", {},
+        el("details", { class: "rules", open: true }, el("summary", {}, "Rules"), el("div", { id: "rules" })),
+        el("h2", {}, "Log"), el("ol", { id: "log" }))));
     try {
       await openRuleset(S.embeddedText, []);
     } catch (error) {

@@ -13,6 +13,8 @@ use crate::LoadError;
 pub trait Rules {
     fn name(&self) -> &str;
     fn players(&self) -> (usize, usize);
+    /// The rules in play in a few sentences ([`Start::summary`]).
+    fn summary(&self) -> Vec<String>;
     /// A game from its seats (a bot's name, or `None` for a person), seed and log (`[]` for a
     /// new game).
     fn session(
@@ -42,6 +44,9 @@ pub trait Game {
     fn legal(&self) -> Vec<Value>;
     /// The seat to move takes this action (JSON as `legal` gives it).
     fn take(&mut self, action: &Value) -> Result<(), String>;
+    /// Why the seat to move may not take this action now (`None`: it may), or what is wrong
+    /// with it if it is no action of this game.
+    fn why_not(&self, action: &Value) -> Result<Option<String>, String>;
     /// The bot to move takes its action; what it did, in words, or `None` if no bot is to move.
     /// A decision its bound of work cut short says so in brackets.
     fn bot_step(&mut self) -> Option<String>;
@@ -52,7 +57,8 @@ pub trait Game {
     fn undo(&mut self) -> bool;
     /// Whether `undo` would take anything back.
     fn undoable(&self) -> bool;
-    /// The log: each action with its seat, in words too.
+    /// The log: each action with its seat, in words too, and what the rules did after it
+    /// (`then`: [`super::Note`]s).
     fn log(&self) -> Value;
     fn outcome(&self) -> Option<Outcome>;
 }
@@ -86,6 +92,9 @@ impl<S: Start + Clone + 'static> Rules for S {
     }
     fn players(&self) -> (usize, usize) {
         Start::players(self)
+    }
+    fn summary(&self) -> Vec<String> {
+        Start::summary(self)
     }
     fn session(
         &self,
@@ -141,6 +150,11 @@ impl<S: Start + 'static> Game for Session<S> {
             .map_err(|e| format!("not an action of this game: {e}"))?;
         Session::take(self, seat, action)
     }
+    fn why_not(&self, action: &Value) -> Result<Option<String>, String> {
+        let action = serde_json::from_value(action.clone())
+            .map_err(|e| format!("not an action of this game: {e}"))?;
+        Ok(Session::why_not(self, action))
+    }
     fn bot_step(&mut self) -> Option<String> {
         let before = self.table().clone();
         let decision = self.play_bot_decision()?;
@@ -167,8 +181,10 @@ impl<S: Start + 'static> Game for Session<S> {
             .iter()
             .map(|taken| {
                 let says = replay.describe(taken.action);
+                let before = replay.clone();
                 replay.apply(taken.action);
-                json!({ "seat": taken.seat, "action": taken.action, "by_bot": taken.by_bot, "says": says })
+                let then = replay.aftermath(&before, taken.action);
+                json!({ "seat": taken.seat, "action": taken.action, "by_bot": taken.by_bot, "says": says, "then": then })
             })
             .collect();
         Value::Array(entries)

@@ -1023,6 +1023,70 @@ impl Rules {
     pub fn tile_label(&self, terrain: u8) -> &str {
         &self.terrain_labels[terrain as usize]
     }
+
+    /// The rules in a few sentences, as read.
+    pub fn summary(&self) -> Vec<String> {
+        let plural = |n: u32, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let mut summary = vec![format!(
+            "On your turn roll the {} and the Bonus Die; re-roll any of the Safari Dice, {} in all.",
+            plural(self.dice, "Safari Die", "Safari Dice"),
+            plural(self.rolls, "roll", "rolls")
+        )];
+        summary.push(format!(
+            "Then claim tiles of one route of {} that your dice show, a die for each tile, putting a Travel Token on each (a token of another player's goes back to them); dice that claim fewer than {} of a route claim nothing.",
+            plural(self.route, "tile", "tiles"),
+            plural(self.needs_claimable, "tile", "tiles")
+        ));
+        if !self.bonus_faces.is_empty() {
+            summary.push("A claim of as many tiles as the Bonus Die shows earns the Bonus: claim any tile no token has been on.".to_string());
+        }
+        summary.push(format!(
+            "Then take {} lying between two of your Travel Tokens{}{}.",
+            plural(self.photos_per_turn, "photo", "photos"),
+            if self.photo_optional { ", or none" } else { "" },
+            if self.photos_face_down {
+                " (face down: only its taker sees it)"
+            } else {
+                ""
+            }
+        ));
+        let scoring = &self.scoring;
+        let mut scores = vec![
+            format!("{} a set of one photo of each animal", scoring.tourist_set),
+            format!(
+                "{} a set of three of one animal ({} each further photo of it)",
+                scoring.researcher_set, scoring.researcher_extra
+            ),
+            format!("{} any other photo", scoring.single_photo),
+            format!(
+                "{} each Travel Token on the map",
+                scoring.travel_token_on_map
+            ),
+        ];
+        if scoring.exclusive_coverage != 0 {
+            scores.push(format!(
+                "{} each terrain whose every tile holds your tokens",
+                scoring.exclusive_coverage
+            ));
+        }
+        summary.push(format!("Points: {}.", scores.join("; ")));
+        if scoring.wetness.is_some() {
+            summary.push("Wetlands: each photo left on the map goes to the holder of the wetter of its two tiles.".to_string());
+        }
+        summary.push(format!(
+            "The game ends once every player has had {}{}.",
+            plural(self.end.min_turns, "turn", "turns"),
+            if self.end.every_tile_claimed {
+                " and every tile holds a Travel Token"
+            } else {
+                ""
+            }
+        ));
+        summary
+    }
 }
 
 /// The rules with the variants a table chose, as a game to start.
@@ -1116,6 +1180,10 @@ impl Start for Game {
 
     fn name(&self) -> &str {
         &self.rules.name
+    }
+
+    fn summary(&self) -> Vec<String> {
+        self.rules.summary()
     }
 }
 
@@ -1556,6 +1624,88 @@ impl Table {
         terrain.map_or_else(|| id.clone(), |t| self.rules.tile_label(t).to_string())
     }
 
+    /// Why the seat to move may not claim `mask` now.
+    fn why_not_claim(&self, mask: u64) -> String {
+        let info = self.map();
+        let tiles = info.cells.len();
+        if tiles < 64 && mask >> tiles != 0 {
+            return "that is no tile of the map".to_string();
+        }
+        if mask == 0 {
+            return "pick the tiles to claim first".to_string();
+        }
+        let names: Vec<String> = bits(mask).map(|t| self.tile_name(t as u8)).collect();
+        let names = names.join(", ");
+        let needs = self.rules.needs_claimable;
+        if !self.can_claim() {
+            return format!(
+                "these dice claim no {} of one route{}",
+                match needs {
+                    1 => "tile".to_string(),
+                    n => format!("{n} tiles"),
+                },
+                if self.can_reroll() {
+                    ": re-roll some of them"
+                } else {
+                    ", and this was the last roll"
+                }
+            );
+        }
+        let within: Vec<u64> = info
+            .claims
+            .iter()
+            .copied()
+            .filter(|c| c & mask == mask)
+            .collect();
+        if within.is_empty() {
+            if let Some(off) = bits(mask & !info.on_route).next() {
+                return format!("{} lies on no route", self.tile_name(off as u8));
+            }
+            return format!(
+                "no route of {} tiles holds {names} together",
+                self.rules.route
+            );
+        }
+        let shown = self.shown();
+        for (terrain, &dice) in shown.iter().enumerate().take(self.rules.terrains.len()) {
+            let need = bits(mask)
+                .filter(|&t| usize::from(self.terrain[t as usize]) == terrain)
+                .count();
+            if need > usize::from(dice) {
+                let label = self.rules.tile_label(terrain as u8);
+                let needs = match (mask.count_ones(), need) {
+                    (1, _) => format!("needs a die showing {label}"),
+                    (_, 1) => format!("need a die showing {label}"),
+                    (_, n) => format!("need {n} dice showing {label}"),
+                };
+                let shown = match dice {
+                    0 => "none".to_string(),
+                    1 => "only one".to_string(),
+                    n => format!("only {n}"),
+                };
+                return format!("{names} {needs}, and your dice show {shown}");
+            }
+        }
+        let tokens = bits(mask)
+            .filter(|&t| self.owner[t as usize] != self.seat as u8)
+            .count() as u32;
+        if tokens > self.supply[self.seat] {
+            return format!(
+                "you have {} Travel Tokens left, and {names} need {tokens}",
+                self.supply[self.seat]
+            );
+        }
+        if !within.iter().any(|&c| self.fits(c, &shown)) {
+            return format!("no claim your dice allow holds {names} together");
+        }
+        if !info.claims.contains(&mask) {
+            return format!(
+                "{names} do not make a claim by themselves: pick the tiles that join them"
+            );
+        }
+        format!("{names} cannot be claimed now")
+    }
+
     fn tile_name(&self, tile: u8) -> String {
         format!(
             "{} {}",
@@ -1854,6 +2004,69 @@ impl Play for Table {
                 }
             }
             Action::NoPhoto => "takes no photo".to_string(),
+        }
+    }
+
+    fn why_not(&self, action: Action) -> String {
+        let info = self.map();
+        let claimed = "your claim this turn is made";
+        match (action, self.phase) {
+            (Action::Reroll { .. }, Phase::Rolling) if !self.can_reroll() => format!(
+                "this was the last roll: a turn has {} rolls",
+                self.rules.rolls
+            ),
+            (Action::Reroll { dice: 0 }, Phase::Rolling) => {
+                "mark the dice to re-roll first".to_string()
+            }
+            (Action::Reroll { .. }, Phase::Rolling) => {
+                "that is not a re-roll of the dice as they lie".to_string()
+            }
+            (Action::Reroll { .. }, _) => {
+                format!("{claimed}: the dice are not rolled again this turn")
+            }
+            (Action::Claim { tiles }, Phase::Rolling) => self.why_not_claim(tiles.0),
+            (Action::Claim { .. }, Phase::Bonus) => {
+                "you earned the Bonus: claim a tile no token has been on".to_string()
+            }
+            (Action::Claim { .. }, Phase::Photo { .. }) => {
+                format!("{claimed}: take a photo lying between two of your tokens, or none")
+            }
+            (Action::Bonus { tile }, Phase::Bonus) => match self.owner.get(tile as usize) {
+                None => "that is no tile of the map".to_string(),
+                Some(_) => format!(
+                    "a Travel Token has been on {}: the Bonus claims a tile no token has been on",
+                    self.tile_name(tile)
+                ),
+            },
+            (Action::Bonus { .. }, _) => match self.bonus {
+                Some(n) => format!(
+                    "the Bonus is earned by a claim of exactly {n} tiles, as the Bonus Die shows, and claimed after it"
+                ),
+                None => "the Bonus Die earns no Bonus this turn".to_string(),
+            },
+            (Action::Photo { space }, Phase::Photo { .. }) => {
+                let Some(&(a, b)) = info.spaces.get(space as usize) else {
+                    return "that is no photo space of the map".to_string();
+                };
+                if self.photos[space as usize].is_none() {
+                    return "this photo has been taken".to_string();
+                }
+                format!(
+                    "this photo lies between {} and {}: you take photos lying between two of your own Travel Tokens",
+                    self.tile_name(a),
+                    self.tile_name(b)
+                )
+            }
+            (Action::Photo { .. } | Action::NoPhoto, Phase::Rolling) => {
+                "photos are taken after your claim".to_string()
+            }
+            (Action::Photo { .. } | Action::NoPhoto, Phase::Bonus) => {
+                "claim your Bonus tile first".to_string()
+            }
+            (Action::NoPhoto, Phase::Photo { .. }) => {
+                "these rules make you take a photo when one lies between two of your tokens"
+                    .to_string()
+            }
         }
     }
 

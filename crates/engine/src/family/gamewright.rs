@@ -345,6 +345,68 @@ impl Rules {
         }
     }
 
+    /// The rules in a few sentences, as read.
+    pub fn summary(&self) -> Vec<String> {
+        let turn = &self.turn;
+        let faces: Vec<&str> = turn
+            .take
+            .iter()
+            .map(|face| match face {
+                Face::FaceDown => "face-down",
+                Face::FaceUp => "face-up",
+            })
+            .collect();
+        let lines: Vec<&str> = turn
+            .distinct_in
+            .iter()
+            .map(|line| match line {
+                Line::Row => "row",
+                Line::Column => "column",
+                Line::Diagonal => "diagonal",
+            })
+            .collect();
+        let mut summary = vec![format!(
+            "On your turn take a {} card from the jungle into your hand, then put a card of your hand face up where it lay: no other face-up card of its animal may lie in its {}.",
+            faces.join(" or "),
+            lines.join(" or ")
+        )];
+        if turn.charlie_when_none_fits && self.charlies > 0 {
+            summary.push(
+                "When no card of your hand fits there, put a Safari Charlie from the stack down instead."
+                    .to_string(),
+            );
+        }
+        if turn.trade_for_charlie {
+            summary.push("Instead of taking a card, you may put a card of your hand where a Safari Charlie lies, if it fits there; the Charlie goes back to the stack.".to_string());
+        }
+        // A penalty suit no card has (a ruleset's `penalty` may name none) scores nothing.
+        let penalty = match self.suit_labels.get(self.penalty as usize) {
+            Some(penalty) => format!(
+                ", and each {penalty} its value × {}",
+                self.scoring.penalty_suit
+            ),
+            None => String::new(),
+        };
+        summary.push(format!(
+            "Scoring: the best card of each animal in your hand adds its value × {}, each other card of that animal its value × {}{penalty}. Ties go to the most cards of the highest value, then the next.",
+            self.scoring.best_of_suit, self.scoring.rest_of_suit
+        ));
+        let mut ends = Vec::new();
+        if self.end.jungle_face_up {
+            ends.push("when no face-down card is left in the jungle".to_string());
+        }
+        if self.end.last_charlie_played {
+            ends.push("when the last Safari Charlie is put down".to_string());
+        }
+        if let Some(limit) = self.end.turn_limit {
+            ends.push(format!("after {limit} turns in all"));
+        }
+        if !ends.is_empty() {
+            summary.push(format!("The game ends {}.", ends.join(", or ")));
+        }
+        summary
+    }
+
     pub fn card_name(&self, card: u8) -> String {
         let info = &self.cards[card as usize];
         format!("{} {}", self.suit_labels[info.suit as usize], info.value)
@@ -430,6 +492,10 @@ impl Start for Game {
 
     fn name(&self) -> &str {
         &self.rules.name
+    }
+
+    fn summary(&self) -> Vec<String> {
+        self.rules.summary()
     }
 }
 
@@ -520,6 +586,36 @@ impl Table {
             0
         };
         hand * cells
+    }
+
+    /// Why `card` may not lie face up at `cell`: the face-up card of its animal in one of the
+    /// lines the rules name, and which line.
+    fn clash(&self, card: u8, cell: usize) -> Option<String> {
+        let suit = self.rules.cards[card as usize].suit;
+        let (row, column) = ((cell / self.columns) as i32, (cell % self.columns) as i32);
+        for &(dr, dc) in &self.rules.directions {
+            let (mut r, mut c) = (row + dr, column + dc);
+            while r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.columns {
+                let at = r as usize * self.columns + c as usize;
+                if let Cell::Up(other) = self.jungle[at]
+                    && self.rules.cards[other as usize].suit == suit
+                {
+                    let line = match (dr, dc) {
+                        (0, _) => "row",
+                        (_, 0) => "column",
+                        _ => "diagonal",
+                    };
+                    return Some(format!(
+                        "the face-up {} at {} is in the same {line}",
+                        self.rules.card_name(other),
+                        self.cell_name(at as u8)
+                    ));
+                }
+                r += dr;
+                c += dc;
+            }
+        }
+        None
     }
 
     fn hand_cards(&self, seat: usize) -> Vec<u8> {
@@ -814,6 +910,79 @@ impl Play for Table {
                 self.rules.card_name(card),
                 self.cell_name(cell)
             ),
+        }
+    }
+
+    fn why_not(&self, action: Action) -> String {
+        let turn = &self.rules.turn;
+        let hand = &self.hands[self.seat];
+        let held = |card: u8| hand.iter().any(|h| h.card == card);
+        let cell_of = |cell: u8| self.jungle.get(cell as usize).copied();
+        let taken = "you have taken a card this turn: put a card of your hand face up where it lay";
+        match action {
+            Action::Take { cell } => {
+                if self.holding.is_some() {
+                    return taken.to_string();
+                }
+                match cell_of(cell) {
+                    None => "that is no place in the jungle".to_string(),
+                    Some(Cell::Empty) => "no card lies there".to_string(),
+                    Some(Cell::Charlie) if turn.trade_for_charlie => "a Safari Charlie is not taken: pick a card of your hand first to trade it for the Charlie, if it fits there".to_string(),
+                    Some(Cell::Charlie) => "a Safari Charlie is not taken".to_string(),
+                    Some(Cell::Up(_)) => "face-up cards stay in the jungle: take a face-down card (Swappin' Safari lets a player take face-up ones)".to_string(),
+                    Some(Cell::Down(_)) => "face-down cards are not taken in these rules".to_string(),
+                }
+            }
+            Action::Put { card } => {
+                if !held(card) {
+                    return "that card is not in your hand".to_string();
+                }
+                let Some((cell, _)) = self.holding else {
+                    return "take a card from the jungle first: then a card of your hand goes face up where it lay".to_string();
+                };
+                match self.clash(card, cell as usize) {
+                    Some(clash) => {
+                        format!("{} cannot lie there: {clash}", self.rules.card_name(card))
+                    }
+                    None => format!("{} cannot lie there now", self.rules.card_name(card)),
+                }
+            }
+            Action::Charlie => {
+                let Some((cell, _)) = self.holding else {
+                    return "take a card from the jungle first".to_string();
+                };
+                if !turn.charlie_when_none_fits {
+                    "no Safari Charlie is put down in these rules".to_string()
+                } else if self.stack == 0 {
+                    "the Safari Charlie stack is empty".to_string()
+                } else if hand.iter().any(|h| self.fits(h.card, cell as usize)) {
+                    "a card of your hand fits there: a Safari Charlie goes down only when none does"
+                        .to_string()
+                } else {
+                    "a Safari Charlie cannot go down now".to_string()
+                }
+            }
+            Action::Trade { card, cell } => {
+                if !turn.trade_for_charlie {
+                    return "no card is traded for a Safari Charlie in these rules".to_string();
+                }
+                if self.holding.is_some() {
+                    return taken.to_string();
+                }
+                if !held(card) {
+                    return "that card is not in your hand".to_string();
+                }
+                if cell_of(cell) != Some(Cell::Charlie) {
+                    return "no Safari Charlie lies there to trade for".to_string();
+                }
+                match self.clash(card, cell as usize) {
+                    Some(clash) => format!(
+                        "{} cannot take that Safari Charlie's place: {clash}",
+                        self.rules.card_name(card)
+                    ),
+                    None => format!("{} cannot be traded now", self.rules.card_name(card)),
+                }
+            }
         }
     }
 

@@ -60,6 +60,18 @@ pub trait Play: Clone {
     fn view(&self, seat: Option<usize>) -> serde_json::Value;
     /// The action in words, as the log prints it.
     fn describe(&self, action: Self::Action) -> String;
+    /// Why the seat to move may not take `action` now, in words for the person who clicked
+    /// it (`"forest covers c4"`): asked only while the game goes on, of an action `legal` does
+    /// not offer, which may name anything (a cell off the board, a card not held). Says
+    /// nothing its seat cannot see.
+    fn why_not(&self, action: Self::Action) -> String;
+    /// What the rules did after `action`, taken at `before`, that the action's own words do
+    /// not say (`self` is the table after it): each a note for the log, by a seat or by the
+    /// game. Tricky Safari's photographs and the animals' steps; nothing by default. Says
+    /// nothing a seat cannot see.
+    fn aftermath(&self, _before: &Self, _action: Self::Action) -> Vec<Note> {
+        Vec::new()
+    }
     /// The action a playout of the search bot takes: at random unless the game knows a
     /// better quick guess (most programs that search a game play its playouts so).
     fn playout(&self, legal: &[Self::Action], rng: &mut rand_pcg::Pcg64Mcg) -> Self::Action {
@@ -118,6 +130,14 @@ impl Outcome {
     }
 }
 
+/// Something the rules did after an action, for the log: by a seat (`seat`, named by the page)
+/// or by the game (`None`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    pub seat: Option<usize>,
+    pub says: String,
+}
+
 /// The games of the family that have an engine, by the ruleset's `game.rules`.
 pub const ENGINES: &[&str] = &[gamewright::ID, diceafari::ID, tricky_safari::ID];
 
@@ -129,4 +149,7 @@ pub trait Start: Sized {
     /// The range of players.
     fn players(&self) -> (usize, usize);
     fn name(&self) -> &str;
+    /// The rules in play in a few sentences, from the rules as read (variants applied): what
+    /// a page shows beside the table.
+    fn summary(&self) -> Vec<String>;
 }

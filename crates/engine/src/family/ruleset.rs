@@ -79,6 +79,9 @@ pub struct PieceSet {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Piece {
     pub id: String,
+    /// The symbol it shows, whose label names it.
+    #[serde(default)]
+    pub symbol: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -229,15 +232,86 @@ pub fn read(bytes: &[u8]) -> Result<Components, LoadError> {
     })
 }
 
+/// The rules' leaves a merge patch sets, each by its path of keys, with the value it sets
+/// there (an object's own members are its leaves; `null`, an array or a number is a leaf).
+fn leaves(
+    patch: &serde_json::Value,
+    path: &mut Vec<String>,
+    out: &mut Vec<(Vec<String>, serde_json::Value)>,
+) {
+    match patch.as_object() {
+        Some(members) if !members.is_empty() || path.is_empty() => {
+            for (key, value) in members {
+                path.push(key.clone());
+                leaves(value, path, out);
+                path.pop();
+            }
+        }
+        _ => out.push((path.clone(), patch.clone())),
+    }
+}
+
+/// Whether two variants' patches cannot both be played: one sets a rule the other sets to
+/// something else (two maps of DiceAFARI, each setting `map`), or replaces a part of the
+/// rules the other patches within. Read from the patches alone, so any ruleset's variants.
+fn clash(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
+    let (mut of_a, mut of_b) = (Vec::new(), Vec::new());
+    leaves(a, &mut Vec::new(), &mut of_a);
+    leaves(b, &mut Vec::new(), &mut of_b);
+    for (path_a, value_a) in &of_a {
+        for (path_b, value_b) in &of_b {
+            let shared = path_a.len().min(path_b.len());
+            let nested = path_a[..shared] == path_b[..shared];
+            if nested && (path_a.len() != path_b.len() || value_a != value_b) {
+                return Some(path_a[..shared].join("."));
+            }
+        }
+    }
+    None
+}
+
+/// The variants a ruleset offers, each with those it cannot be played with ([`clash`]):
+/// what a page's choice of variants keeps apart.
+pub fn exclusive(rules: &serde_json::Value) -> BTreeMap<String, Vec<String>> {
+    let Some(variants) = rules.get("variants").and_then(|v| v.as_object()) else {
+        return BTreeMap::new();
+    };
+    variants
+        .iter()
+        .map(|(name, patch)| {
+            let others = variants
+                .iter()
+                .filter(|(other, their)| *other != name && clash(patch, their).is_some())
+                .map(|(other, _)| other.clone())
+                .collect();
+            (name.clone(), others)
+        })
+        .collect()
+}
+
 /// The rules with the named variants applied in order, each a merge patch from
-/// `rules.variants`; the result no longer lists the variants.
+/// `rules.variants`; the result no longer lists the variants. Two variants that set one rule
+/// each their own way are refused together ([`clash`]).
 pub fn with_variants(
     rules: &serde_json::Value,
     names: &[String],
 ) -> Result<serde_json::Value, LoadError> {
     let variants = rules.get("variants").cloned().unwrap_or_default();
     let mut patched = rules.clone();
-    for name in names {
+    for (at, name) in names.iter().enumerate() {
+        for earlier in &names[..at] {
+            let (Some(a), Some(b)) = (variants.get(earlier), variants.get(name)) else {
+                continue;
+            };
+            if let Some(rule) = clash(a, b) {
+                return Err(LoadError {
+                    path: format!("rules.variants.{name}"),
+                    message: format!(
+                        "the variants `{earlier}` and `{name}` each set `rules.{rule}` their own way: play one of them"
+                    ),
+                });
+            }
+        }
         let Some(patch) = variants.get(name) else {
             let known: Vec<&str> = variants
                 .as_object()

@@ -123,8 +123,11 @@ impl<S: Start> Session<S> {
             }
             Some(_) => {}
         }
-        if !self.legal().contains(&action) {
-            return Err(format!("{} is not legal now", self.table.describe(action)));
+        if let Some(why) = self.why_not(action) {
+            return Err(format!(
+                "{} is not legal now: {why}",
+                self.table.describe(action)
+            ));
         }
         self.table.apply(action);
         self.log.push(Taken {
@@ -133,6 +136,14 @@ impl<S: Start> Session<S> {
             by_bot: false,
         });
         Ok(())
+    }
+
+    /// Why the seat to move may not take `action` now, or `None` when it may.
+    pub fn why_not(&self, action: <S::Game as Play>::Action) -> Option<String> {
+        if self.table.to_move().is_none() {
+            return Some("the game is over".to_string());
+        }
+        (!self.legal().contains(&action)).then(|| self.table.why_not(action))
     }
 
     /// The bot that plays `seat`, if a bot does.

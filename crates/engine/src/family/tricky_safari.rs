@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ruleset::{self, Components, thousands};
-use super::{MOST_TURNS, Outcome, Play, Start};
+use super::{MOST_TURNS, Note, Outcome, Play, Start};
 use crate::LoadError;
 
 /// The module id in `game.rules`.
@@ -125,6 +125,14 @@ pub enum Facing {
 }
 
 impl Facing {
+    fn name(self) -> &'static str {
+        match self {
+            Facing::North => "north",
+            Facing::East => "east",
+            Facing::South => "south",
+            Facing::West => "west",
+        }
+    }
     fn step(self) -> (i32, i32) {
         match self {
             Facing::North => (0, -1),
@@ -158,10 +166,12 @@ impl Facing {
     }
 }
 
-/// An animal of the game: its id and the terrain that does not block it.
+/// An animal of the game: its id, its name (its symbol's label) and the terrain that does not
+/// block it.
 #[derive(Debug, Clone)]
 pub struct AnimalInfo {
     pub id: String,
+    pub name: String,
     pub crosses: Option<Terrain>,
 }
 
@@ -276,6 +286,10 @@ impl Rules {
             .iter()
             .map(|p| AnimalInfo {
                 id: p.id.clone(),
+                name: p
+                    .symbol
+                    .as_deref()
+                    .map_or_else(|| p.id.clone(), |symbol| components.label(symbol)),
                 crosses: written
                     .animals_cross
                     .get(&p.id)
@@ -397,6 +411,98 @@ impl Rules {
             cell as usize / self.columns + 1
         )
     }
+
+    /// The rules in a few sentences, as read.
+    pub fn summary(&self) -> Vec<String> {
+        let lines = |rule: CameraMove| match rule.lines {
+            Lines::Orthogonal => "along a row or a column (as a rook)",
+            Lines::Any => "in any straight line, across or diagonally (as a queen)",
+        };
+        let stays = |rule: CameraMove| match rule.may_pass {
+            true => ", or stays where it is",
+            false => "; it stays only when it cannot move",
+        };
+        let sides: Vec<&str> = self
+            .photograph
+            .sides
+            .iter()
+            .map(|side| match side {
+                Side::Front => "in front of",
+                Side::Left | Side::Right => "beside",
+                Side::Back => "behind",
+            })
+            .fold(Vec::new(), |mut words, word| {
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+                words
+            });
+        let turn = |turn: Turn| match turn {
+            Turn::Left => "left",
+            Turn::Right => "right",
+        };
+        let mut summary = vec![
+            format!(
+                "Two cameras take turns, {} moves each; seat {}'s moves first. Each tries to photograph all {} animals.",
+                self.moves_per_player,
+                self.first_seat + 1,
+                self.animals.len()
+            ),
+            format!(
+                "A camera's first move goes {}{}. Later moves go {}{}. A camera moves any distance over open ground, never onto or through forest, lake or an animal, and through the other camera but not onto it.",
+                lines(self.first_move),
+                stays(self.first_move),
+                lines(self.camera_move),
+                stays(self.camera_move)
+            ),
+            format!(
+                "A camera photographs an animal it stands {} at the end of its move{}; each animal once.",
+                sides.join(" or "),
+                if self.photograph.after_animals_move {
+                    ", and both cameras after the animals step"
+                } else {
+                    ""
+                }
+            ),
+            format!(
+                "After each round every animal steps forward, the top row first, left to right. Blocked ahead, it turns toward the open side; with both sides open it turns {} at forest and {} at anything else; blocked on three sides it turns about. Forest, lake, an animal, a camera and the edge block.",
+                turn(self.animal_move.forest_ahead_turns),
+                turn(self.animal_move.other_ahead_turns)
+            ),
+        ];
+        let crossing: Vec<String> = [(Terrain::Lake, "lakes"), (Terrain::Forest, "forest")]
+            .iter()
+            .filter_map(|(terrain, word)| {
+                let names: Vec<&str> = self
+                    .animals
+                    .iter()
+                    .filter(|a| a.crosses == Some(*terrain))
+                    .map(|a| a.name.as_str())
+                    .collect();
+                (!names.is_empty()).then(|| format!("{} cross {word}", names.join(" and ")))
+            })
+            .collect();
+        if !crossing.is_empty() {
+            summary.push(format!("{}.", crossing.join("; ")));
+        }
+        summary.push(format!(
+            "The game ends after a round in which a player has every animal (both: a draw), else after {} moves each{}: the most photographs win.",
+            self.moves_per_player,
+            if self.animal_move.after_last_round {
+                ""
+            } else {
+                ", the animals not stepping after the last round"
+            }
+        ));
+        summary.push(
+            match self.layout.vary {
+                true => "The forests and lakes are placed anew every game (the rulebook's landscape), each patch moved at random.",
+                false => "The board is played as printed, the same every game.",
+            }
+            .to_string(),
+        );
+        summary
+    }
 }
 
 #[derive(Clone)]
@@ -461,6 +567,10 @@ impl Start for Game {
 
     fn name(&self) -> &str {
         &self.rules.name
+    }
+
+    fn summary(&self) -> Vec<String> {
+        self.rules.summary()
     }
 }
 
@@ -605,13 +715,44 @@ impl Table {
         self.animals.iter().any(|a| a.cell == cell)
     }
 
-    /// Where the seat's camera may go this turn.
-    fn destinations(&self, seat: usize, out: &mut Vec<Action>) {
-        let rule = if self.moved[seat] == 0 {
+    /// How the seat's camera moves this turn.
+    fn rule_now(&self, seat: usize) -> CameraMove {
+        if self.moved[seat] == 0 {
             self.rules.first_move
         } else {
             self.rules.camera_move
-        };
+        }
+    }
+
+    /// The animals of a set of photographs (a bit each), by name.
+    fn named(&self, photos: u32) -> String {
+        let names: Vec<&str> = (0..self.animals.len())
+            .filter(|i| photos & (1 << i) != 0)
+            .map(|i| self.rules.animals[i].name.as_str())
+            .collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => format!("the {one}"),
+            [rest @ .., last] => format!("the {} and the {last}", rest.join(", the ")),
+        }
+    }
+
+    /// What stands on `cell` that a camera may not cross, in words, if anything.
+    fn obstacle(&self, cell: u8) -> Option<String> {
+        match self.terrain[cell as usize] {
+            Terrain::Forest => return Some("forest".to_string()),
+            Terrain::Lake => return Some("a lake".to_string()),
+            Terrain::Open => {}
+        }
+        self.animals
+            .iter()
+            .position(|a| a.cell == cell)
+            .map(|i| format!("the {}", self.rules.animals[i].name))
+    }
+
+    /// Where the seat's camera may go this turn.
+    fn destinations(&self, seat: usize, out: &mut Vec<Action>) {
+        let rule = self.rule_now(seat);
         let from = self.cameras[seat];
         let other = self.cameras[1 - seat];
         // The orthogonal ways first, then the diagonal ones.
@@ -891,6 +1032,132 @@ impl Play for Table {
             Action::Move { to } => format!("moves to {}", self.rules.cell_name(to)),
             Action::Pass => "stays where it is".to_string(),
         }
+    }
+
+    fn why_not(&self, action: Action) -> String {
+        let seat = self.seat;
+        let rule = self.rule_now(seat);
+        let first = self.moved[seat] == 0;
+        let Action::Move { to } = action else {
+            return "your camera can move, so it must: a camera stays only when it cannot move"
+                .to_string();
+        };
+        let rules = &self.rules;
+        if to as usize >= self.terrain.len() {
+            return "that is no cell of the board".to_string();
+        }
+        let (from, name) = (self.cameras[seat], rules.cell_name(to));
+        let here = rules.cell_name(from);
+        if to == from {
+            return match rule.may_pass {
+                true => format!("your camera stands on {name}: Stay keeps it there"),
+                false => format!("your camera stands on {name}, and it must move"),
+            };
+        }
+        if to == self.cameras[1 - seat] {
+            return format!(
+                "the other camera stands on {name}: a camera may pass through it but not stop there"
+            );
+        }
+        if let Some(what) = self.obstacle(to) {
+            let covers = if self.terrain[to as usize] == Terrain::Open {
+                "stands on"
+            } else {
+                "covers"
+            };
+            return format!("{what} {covers} {name}: a camera stops on open ground only");
+        }
+        let column = |cell: u8| (cell as usize % rules.columns) as i32;
+        let row = |cell: u8| (cell as usize / rules.columns) as i32;
+        let (dx, dy) = (column(to) - column(from), row(to) - row(from));
+        let which = if first { "the first move" } else { "a move" };
+        if dx != 0 && dy != 0 && (dx.abs() != dy.abs() || rule.lines == Lines::Orthogonal) {
+            return match rule.lines {
+                Lines::Orthogonal => format!(
+                    "{name} is not in {here}'s row or column: {which} goes along a row or a column only, as a rook"
+                ),
+                Lines::Any => format!(
+                    "{name} is not in a straight line from {here}: a camera moves along a row, a column or a diagonal"
+                ),
+            };
+        }
+        let way = (dx.signum(), dy.signum());
+        let mut at = from;
+        while let Some(next) = rules.neighbour(at, way) {
+            if next == to {
+                break;
+            }
+            if let Some(what) = self.obstacle(next) {
+                let on = rules.cell_name(next);
+                return format!(
+                    "the way from {here} to {name} is blocked by {what} on {on}: a camera moves through open cells only"
+                );
+            }
+            at = next;
+        }
+        format!("your camera cannot move to {name} now")
+    }
+
+    /// The photographs the move took, the animals' steps after the round, and the
+    /// photographs both cameras took after them.
+    fn aftermath(&self, before: &Table, action: Action) -> Vec<Note> {
+        let seat = before.seat;
+        let mut moved = before.clone();
+        if let Action::Move { to } = action {
+            moved.cameras[seat] = to;
+        }
+        moved.photograph(seat);
+        let mut notes = Vec::new();
+        let own = moved.photos[seat] & !before.photos[seat];
+        if own != 0 {
+            notes.push(Note {
+                seat: Some(seat),
+                says: format!("photographs {}", self.named(own)),
+            });
+        }
+        if self.animals != before.animals {
+            let steps: Vec<String> = before
+                .animals
+                .iter()
+                .zip(&self.animals)
+                .enumerate()
+                .map(|(i, (was, now))| {
+                    let name = &self.rules.animals[i].name;
+                    let (from, to) = (
+                        self.rules.cell_name(was.cell),
+                        self.rules.cell_name(now.cell),
+                    );
+                    match (was.cell == now.cell, was.facing == now.facing) {
+                        (true, _) => {
+                            format!("{name} turns to face {} on {from}", now.facing.name())
+                        }
+                        (false, true) => format!("{name} {from}→{to}"),
+                        (false, false) => {
+                            format!("{name} {from}→{to} facing {}", now.facing.name())
+                        }
+                    }
+                })
+                .collect();
+            notes.push(Note {
+                seat: None,
+                says: format!("The animals step: {}.", steps.join(", ")),
+            });
+            for s in 0..2 {
+                let had = if s == seat {
+                    moved.photos[s]
+                } else {
+                    before.photos[s]
+                };
+                let new = self.photos[s] & !had;
+                if new != 0 {
+                    notes.push(Note {
+                        seat: Some(s),
+                        says: format!("photographs {} after the animals' step", self.named(new)),
+                    });
+                }
+            }
+        }
+        notes
     }
 
     /// Moves to where the camera photographs the most animals it lacks, else anywhere.
