@@ -799,6 +799,24 @@ fn tricky_safaris_page_says_why_a_cell_is_refused_labels_its_board_and_logs_ever
         &result,
         &["first move", "photographs", "placed anew every game"],
     );
+    // The board drawn is this game's landscape, the rulebook's, not the board as printed.
+    let rules = any::open(built(TRICKY).ruleset.as_bytes(), &[]).unwrap();
+    let game = rules
+        .session(vec![None, None], 42, &serde_json::json!([]))
+        .unwrap();
+    assert_eq!(result["terrain"], game.view(None)["terrain"]);
+    let ruleset: serde_json::Value = serde_json::from_str(&built(TRICKY).ruleset).unwrap();
+    let printed: Vec<&serde_json::Value> = ruleset["boards"][0]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .collect();
+    assert_ne!(
+        result["terrain"],
+        serde_json::json!(printed),
+        "the page drew the board as printed"
+    );
     // The board carries the log's names of its cells: a to j above its columns, 1 to 10
     // beside its rows, each centred on its column or row.
     let labels = &result["labels"];

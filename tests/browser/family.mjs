@@ -273,6 +273,8 @@ async function explain(pageFile, dir) {
     result.start = await refusals(page);
     await page.screenshot({ path: join(dir, "start.png") });
     if (game === "tricky") {
+      // The board as drawn: each cell's terrain, row by row.
+      result.terrain = await page.$$eval(".board .cell", (cells) => cells.map((c) => ["open", "forest", "lake"].find((t) => c.classList.contains(t)) || "?"));
       result.forest = await clickRefused(page, ".cell.forest");
       result.animal = await clickRefused(page, ".cell:has(.animal)");
       // The board's letters and numbers against its cells, as the log names them.
