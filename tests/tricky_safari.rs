@@ -580,3 +580,56 @@ fn the_checker_and_the_engine_agree_on_photographs_and_starts() {
         "{photographed_passing} of {passing} animals the checker passes were photographed in 30 games"
     );
 }
+
+/// Why the rules refuse a camera's move, in the words a page shows for a click that cannot
+/// move it, and the log's notes of what the rules did after a move: the photographs and the
+/// animals' steps.
+#[test]
+fn a_refused_move_says_why_and_the_log_notes_photographs_and_steps() {
+    let mut table = start(
+        &ruleset(
+            &[".....", ".....", "F....", ".....", "....."],
+            &[("lion", "c3", "west")],
+            ["a5", "e1"],
+        ),
+        &[],
+    );
+    let cell = |name: &str| {
+        let column = name.as_bytes()[0] - b'a';
+        let row: u8 = name[1..].parse().unwrap();
+        (row - 1) * 5 + column
+    };
+    let why = |table: &Table, to: &str| table.why_not(Action::Move { to: cell(to) });
+    assert!(why(&table, "b4").contains("not in a5's row or column"));
+    assert!(why(&table, "a3").starts_with("forest covers a3"));
+    assert!(why(&table, "a1").contains("blocked by forest on a3"));
+    assert!(why(&table, "c3").starts_with("the Lion stands on c3"));
+    assert!(why(&table, "e1").starts_with("the other camera stands on e1"));
+    // The first camera moves to a4, where it photographs nothing; the second stays; then the
+    // lion steps west, from c3 to b3.
+    let before = table.clone();
+    go(&mut table, "a4");
+    assert!(
+        table
+            .aftermath(&before, Action::Move { to: cell("a4") })
+            .is_empty()
+    );
+    let before = table.clone();
+    table.apply(Action::Pass);
+    let notes = table.aftermath(&before, Action::Pass);
+    let said: Vec<&str> = notes.iter().map(|n| n.says.as_str()).collect();
+    assert!(
+        said.iter()
+            .any(|s| s.starts_with("The animals step: Lion c3→b3")),
+        "{said:?}"
+    );
+    // Later, a pass is refused while the camera can move; from b4 the camera stands at the
+    // lion's left and photographs it.
+    assert!(table.why_not(Action::Pass).contains("must"));
+    let before = table.clone();
+    go(&mut table, "b4");
+    let notes = table.aftermath(&before, Action::Move { to: cell("b4") });
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].seat, Some(0));
+    assert_eq!(notes[0].says, "photographs the Lion");
+}
