@@ -234,30 +234,29 @@ pub fn read(bytes: &[u8]) -> Result<Components, LoadError> {
 
 /// The rules' leaves a merge patch sets, each by its path of keys, with the value it sets
 /// there (an object's own members are its leaves; `null`, an array or a number is a leaf).
-fn leaves(
-    patch: &serde_json::Value,
-    path: &mut Vec<String>,
-    out: &mut Vec<(Vec<String>, serde_json::Value)>,
-) {
-    match patch.as_object() {
-        Some(members) if !members.is_empty() || path.is_empty() => {
-            for (key, value) in members {
-                path.push(key.clone());
-                leaves(value, path, out);
-                path.pop();
+fn leaves(patch: &serde_json::Value) -> Vec<(Vec<String>, serde_json::Value)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(Vec<String>, &serde_json::Value)> = vec![(Vec::new(), patch)];
+    while let Some((path, value)) = stack.pop() {
+        match value.as_object() {
+            Some(members) if !members.is_empty() || path.is_empty() => {
+                for (key, member) in members {
+                    let mut deeper = path.clone();
+                    deeper.push(key.clone());
+                    stack.push((deeper, member));
+                }
             }
+            _ => out.push((path, value.clone())),
         }
-        _ => out.push((path.clone(), patch.clone())),
     }
+    out
 }
 
 /// Whether two variants' patches cannot both be played: one sets a rule the other sets to
 /// something else (two maps of DiceAFARI, each setting `map`), or replaces a part of the
 /// rules the other patches within. Read from the patches alone, so any ruleset's variants.
 fn clash(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
-    let (mut of_a, mut of_b) = (Vec::new(), Vec::new());
-    leaves(a, &mut Vec::new(), &mut of_a);
-    leaves(b, &mut Vec::new(), &mut of_b);
+    let (of_a, of_b) = (leaves(a), leaves(b));
     for (path_a, value_a) in &of_a {
         for (path_b, value_b) in &of_b {
             let shared = path_a.len().min(path_b.len());
