@@ -41,6 +41,7 @@ mod playtest;
 mod print;
 mod reachability;
 mod reports_by_seed;
+mod rulebook_turns;
 mod ruleset;
 mod schema;
 mod search;

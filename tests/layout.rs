@@ -487,7 +487,8 @@ fn variant(index: u64, base: &str) -> Variant {
             "    box \"dex-extra-{index}-{b}\" fill=\"collect:{species}\" vp={} label=\"{label}\"\n",
             1 + rng.below(5)
         );
-        insert_before(&mut guide, "// Blue trigger boxes", &text);
+        // At the end of the Pokédex, the section before Evolutions.
+        insert_before(&mut guide, "}\n\nsection \"evolutions\"", &text);
     }
     if extra > 0 {
         let _ = write!(name, " dex+{extra}");
@@ -502,8 +503,9 @@ fn variant(index: u64, base: &str) -> Variant {
     }
     // Removals.
     if rng.chance(20) {
-        let start = guide.find("    // Blue trigger boxes").unwrap();
-        let end = start + guide[start..].find("    }\n").unwrap() + 6;
+        // The Rare Sightings section, the guide's last.
+        let start = guide.find("// Blue trigger boxes").unwrap();
+        let end = start + guide[start..].find("\n}\n").unwrap() + 3;
         guide.replace_range(start..end, "");
         name.push_str(" -rare");
     }

@@ -300,6 +300,17 @@ fn a_game_played_by_clicks_in_the_browser_is_the_native_engines_game() {
         unreachable!()
     };
     assert_eq!(&scores(&result), native_scores);
+    // The people chose a species for the Repel and a die for the Poké Doll by the page's
+    // buttons, and the log says which (the native game above took the same choices).
+    let clicks = &result["itemClicks"];
+    let page_log = result["log"].as_str().unwrap();
+    for (clicked, said) in [("repel", "used the Repel on "), ("lock", "keeps its ")] {
+        assert!(
+            clicks[clicked].as_u64().unwrap() > 0,
+            "no {clicked}: {clicks}"
+        );
+        assert!(page_log.contains(said), "the log never says `{said}`");
+    }
     // A reload in the middle of the game changed nothing.
     let reloaded = &result["reloaded"];
     assert_eq!(reloaded["before"], reloaded["after"]);

@@ -82,11 +82,17 @@ fn seat_of(event: &Event) -> Option<usize> {
     })
 }
 
-/// Per seat and turn (from 1), whether the discard pile was empty as the turn began: the one
-/// thing of the shared table a sheet's rules ask (whether the Poké Flute is of use), worked
-/// out from the log as the engine moves cards.
-fn discard_empty_at_turns(rules: &Rules, log: &[Event]) -> HashMap<(usize, u32), bool> {
+/// Per seat, turn (from 1) and whether the turn's encounter is over, whether the discard pile
+/// was empty as the turn began and as its encounter ended: the one thing of the shared table a
+/// sheet's rules ask (whether the Poké Flute is of use), worked out from the log as the engine
+/// moves cards.
+fn discard_empty_at_turns(rules: &Rules, log: &[Event]) -> HashMap<(usize, u32, bool), bool> {
     let mut at = HashMap::new();
+    // The seat and turn in play, whether it has drawn, and whether its discard pile was empty
+    // as its encounter ended (known once an item reshuffles it after the encounter).
+    let mut turn_in_play: Option<(usize, u32)> = None;
+    let mut drew = false;
+    let mut after: Option<bool> = None;
     let (mut deck, mut discard) = (rules.deck.len(), 0usize);
     let mut drawn: Vec<usize> = Vec::new();
     let mut meeting = false;
@@ -97,13 +103,22 @@ fn discard_empty_at_turns(rules: &Rules, log: &[Event]) -> HashMap<(usize, u32),
         *meeting = false;
     };
     for event in log {
+        if matches!(event, Event::Turn { .. } | Event::End { .. })
+            && let Some((player, turn)) = turn_in_play.take()
+        {
+            let empty = discard + drawn.len() + meeting as usize == 0;
+            at.insert((player, turn, true), after.take().unwrap_or(empty));
+        }
         match event {
             Event::Turn { player, turn } => {
                 flush(&mut drawn, &mut meeting, &mut discard);
-                at.insert((*player, *turn), discard == 0);
+                at.insert((*player, *turn, false), discard == 0);
+                turn_in_play = Some((*player, *turn));
+                drew = false;
             }
             Event::End { .. } => flush(&mut drawn, &mut meeting, &mut discard),
             Event::Draw { cards, .. } => {
+                drew = true;
                 for id in cards {
                     if deck == 0 {
                         deck = discard;
@@ -113,17 +128,22 @@ fn discard_empty_at_turns(rules: &Rules, log: &[Event]) -> HashMap<(usize, u32),
                     drawn.push(card(id));
                 }
             }
-            Event::Use { item, .. } => {
+            Event::Use { item, species, .. } => {
                 let i = rules.items.iter().position(|x| &x.id == item).unwrap();
                 if rules.item_steps.reshuffle_discard.contains(&i) {
+                    if drew && after.is_none() {
+                        after = Some(discard + drawn.len() + meeting as usize == 0);
+                    }
+                    // Used outside the encounter: the cards of one over are discarded by then.
+                    flush(&mut drawn, &mut meeting, &mut discard);
                     deck += discard;
                     discard = 0;
                 }
-                // The Repel, between a draw and the encounter: the first card's species goes.
-                if rules.item_steps.redraw_species.contains(&i) && !drawn.is_empty() && !meeting {
-                    let species = rules.cards[drawn[0]].species;
+                // The Repel, between a draw and the encounter: the species it names goes.
+                if let Some(species) = species {
+                    let s = rules.species.iter().position(|x| x == species).unwrap();
                     let before = drawn.len();
-                    drawn.retain(|c| rules.cards[*c].species != species);
+                    drawn.retain(|c| rules.cards[*c].species != s);
                     discard += before - drawn.len();
                 }
             }
@@ -236,6 +256,14 @@ fn answer(lua: &Lua, choice: Choice, dice: usize) -> LuaValue {
         Choice::Box(b) => pair("box", b),
         Choice::Use(i) => pair("use", i),
         Choice::Card(i) => pair("card", i),
+        Choice::Lock(die, value) => LuaValue::Table(
+            lua.create_sequence_from([
+                LuaValue::String(lua.create_string("lock").unwrap()),
+                LuaValue::Integer(i64::from(die) + 1),
+                LuaValue::Integer(i64::from(value)),
+            ])
+            .unwrap(),
+        ),
         Choice::Reroll(mask) => {
             let flags = lua
                 .create_sequence_from((0..dice).map(|i| mask & (1 << i) != 0))
@@ -266,12 +294,13 @@ fn replay_seat(
     rules: &Rules,
     record: &Seat,
     mut taken: VecDeque<(Decision, Choice)>,
-    discard_empty: &dyn Fn(u32) -> bool,
+    discard_empty: &dyn Fn(u32, bool) -> bool,
 ) -> Result<(), String> {
     let start: Function = module.get("start").unwrap();
     let game: Table = start.call(compiled.clone()).unwrap();
     let answer_fn: Function = game.get("answer").unwrap();
     let mut turn = 0u32;
+    let mut draws_before_turn = 0;
     let compare = |turn: u32, game: &Table| -> Result<(), String> {
         let index = turn as usize - 1;
         let events: Table = game.get("events").unwrap();
@@ -317,6 +346,7 @@ fn replay_seat(
                     compare(turn, &game)?;
                 }
                 turn += 1;
+                draws_before_turn = lua_events(&game, "draw").len();
                 if turn as usize > record.fills.len() {
                     return Err(format!(
                         "the Lua plays turn {turn}; the engine's player was out after {}",
@@ -352,7 +382,11 @@ fn replay_seat(
                     .ok_or(format!("turn {turn}: the Lua draws more often"))?;
                 to_lua(lua, &serde_json::json!(cards))
             }
-            "discard_empty" => LuaValue::Boolean(discard_empty(turn)),
+            "discard_empty" => {
+                // After the encounter once the turn has drawn.
+                let drew = lua_events(&game, "draw").len() > draws_before_turn;
+                LuaValue::Boolean(discard_empty(turn, drew))
+            }
             "decide" => {
                 let decision: String = request.get("decision").unwrap();
                 let (engine_decision, choice) = taken.pop_front().ok_or(format!(
@@ -423,7 +457,7 @@ fn replay_games(game: &str, games: u64) {
         for (seat, policy) in policies.into_iter().enumerate() {
             let record = seat_record(&log, seat);
             turns += record.fills.len();
-            let empty = |turn: u32| discard[&(seat, turn)];
+            let empty = |turn: u32, after: bool| discard[&(seat, turn, after)];
             if let Err(why) = replay_seat(
                 &lua,
                 &module,

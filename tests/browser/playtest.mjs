@@ -106,6 +106,9 @@ async function download(page, file) {
 }
 
 // One decision taken by clicks, the way a person would: returns false when nothing is asked.
+// What the people clicked of the items that act on the encounter: Repels and Poké Dolls.
+const itemClicks = { repel: 0, keep: 0, lock: 0 };
+
 async function decide(page, step) {
   const panel = page.locator("[data-deciding]");
   if ((await panel.count()) === 0) return false;
@@ -129,6 +132,12 @@ async function decide(page, step) {
       // The sheet's lit boxes, a different one now and then.
       const offered = page.locator('.mark[data-offered="true"]');
       if ((await offered.count()) === 0) await page.click("text=/^Show .*'s sheet$/");
+      // The Repel's and the Poké Doll's tracks first, for the encounter's own decisions.
+      const items = page.locator('.mark[data-offered="true"][data-box^="bag.repel"], .mark[data-offered="true"][data-box^="bag.poke-doll"]');
+      if (await items.count()) {
+        await items.first().click();
+        break;
+      }
       const count = await offered.count();
       await offered.nth(step % count).click();
       break;
@@ -136,6 +145,18 @@ async function decide(page, step) {
     case "use": {
       const use = page.locator('[data-act="use"]');
       await ((await use.count()) ? use.first().click() : page.click('[data-act="stop"]'));
+      break;
+    }
+    case "repel": {
+      // Now and then a species sent away, the last one drawn.
+      const repels = page.locator('[data-act="repel"]');
+      if (step % 2 === 0 && (await repels.count())) {
+        await repels.last().click();
+        itemClicks.repel++;
+      } else {
+        await page.click('[data-act="stop"]');
+        itemClicks.keep++;
+      }
       break;
     }
     case "card": {
@@ -146,6 +167,12 @@ async function decide(page, step) {
     case "throw": {
       const text = await page.locator('[data-act="throw"]').innerText();
       const chance = Number((text.match(/(\d+)%/) || [0, 0])[1]);
+      const locks = page.locator('[data-act="lock"]');
+      if ((await locks.count()) && step % 2 === 1) {
+        await locks.first().click();
+        itemClicks.lock++;
+        break;
+      }
       await page.click(chance >= 25 ? '[data-act="throw"]' : '[data-act="stop"]');
       break;
     }
@@ -177,7 +204,8 @@ const scenarios = {
       if (steps === 60) await page.screenshot({ path: join(dir, "clicks-middle.png") });
     }
     await page.screenshot({ path: join(dir, "clicks-over.png") });
-    const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded };
+    const log = await page.locator(".log").innerText().catch(() => "");
+    const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded, itemClicks, log };
     await download(page, join(dir, "clicks-log.json"));
     // Undo from the end takes back the last person's choice, unless a roll, a draw or a
     // throw came of it: then the button is off and says why.

@@ -245,7 +245,7 @@ end
 -- box, meets the first card and throws until it is caught. Returns what it clicked, or nil
 -- once the sheet asks nothing more.
 function Stand.auto(env, o)
-  for _, label in ipairs({ "Roll the Expedition Dice", "Keep these", "Go on", "Throw a Safari Ball" }) do
+  for _, label in ipairs({ "Roll the Expedition Dice", "Keep these", "Keep them", "Go on", "Throw a Safari Ball" }) do
     if Stand.click(env, o, label) then
       return label
     end

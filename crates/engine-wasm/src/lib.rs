@@ -449,11 +449,24 @@ fn deciding(game: &Match, moment: &Moment) -> Value {
         .collect();
     let (face, trainers, lock) = match moment.stage {
         Stage::Faces { face, .. } => (Some(face), None, None),
-        Stage::Trainers { left } => (None, Some(left), None),
-        Stage::Encounter { trainers } => (None, Some(trainers), None),
+        Stage::Trainers { left } | Stage::AfterEncounter { left } => (None, Some(left), None),
+        Stage::Repel { trainers } | Stage::Encounter { trainers } => (None, Some(trainers), None),
         Stage::Throwing { trainers, lock } => (None, Some(trainers), lock),
         Stage::Rolling | Stage::Cascade { .. } => (None, None, None),
     };
+    // The chance each throwing choice catches the card: with the Poké Doll's die kept, for
+    // a choice that keeps one.
+    let chances: Vec<Option<f64>> = moment
+        .choices
+        .iter()
+        .map(|c| match (c, moment.target) {
+            (safari_engine::policy::Choice::Throw, Some(_)) => Some(moment.catch_chance),
+            (safari_engine::policy::Choice::Lock(die, value), Some(card)) => {
+                Some(player.locked_catch_chance(rules, card, (*die as usize, *value)))
+            }
+            _ => None,
+        })
+        .collect();
     let rerollable: Vec<usize> = match moment.rerolls {
         Some(rerolls) => (0..moment.faces.len())
             .filter(|i| rerolls.dice() & (1 << i) != 0)
@@ -472,6 +485,8 @@ fn deciding(game: &Match, moment: &Moment) -> Value {
         "asks": explain::asks(rules, moment),
         "acts": acts,
         "boxes": boxes,
+        "chances": chances,
+        "after_encounter": matches!(moment.stage, Stage::AfterEncounter { .. }),
         "dice": moment.dice,
         "rolls_left": moment.rolls_left,
         "rerollable": rerollable,

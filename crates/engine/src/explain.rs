@@ -21,16 +21,29 @@ pub fn asks(rules: &Rules, moment: &Moment) -> String {
         }
         (Decision::Track, _) => "choose the track this face fills".to_string(),
         (Decision::Bonus, _) => "choose the box your bonus fills".to_string(),
+        (Decision::Use, Stage::AfterEncounter { .. }) => {
+            "choose an item to use with a Trainer face left, or end your turn".to_string()
+        }
         (Decision::Use, _) => "choose an item to use with a Trainer face, or none".to_string(),
+        (Decision::Repel, _) => "choose a species among the cards you drew for your Repel to \
+                                 send away (a Trainer face), or keep them"
+            .to_string(),
         (Decision::Card, _) => "choose the card to encounter, or let them all go".to_string(),
-        (Decision::Throw, _) => match moment.target {
-            Some(card) => format!(
-                "throw a Safari Ball at {} ({:.0}% to catch), or let it go",
-                rules.names.species[rules.cards[card].species],
-                moment.catch_chance * 100.0
-            ),
-            None => "throw a Safari Ball, or let it go".to_string(),
-        },
+        (Decision::Throw, _) => {
+            let doll = if moment.choices.iter().any(|c| matches!(c, Choice::Lock(..))) {
+                ", keep a capture die with your Poké Doll (a Trainer face) and throw"
+            } else {
+                ""
+            };
+            match moment.target {
+                Some(card) => format!(
+                    "throw a Safari Ball at {} ({:.0}% to catch){doll}, or let it go",
+                    rules.names.species[rules.cards[card].species],
+                    moment.catch_chance * 100.0
+                ),
+                None => format!("throw a Safari Ball{doll}, or let it go"),
+            }
+        }
     }
 }
 
@@ -58,6 +71,12 @@ pub fn refusal(rules: &Rules, moment: &Moment, choice: Choice) -> String {
             None => "no such card was drawn".to_string(),
             Some(card) => card_refusal(rules, moment, *card),
         },
+        (Decision::Repel, Choice::Card(i)) => match moment.drawn.get(i as usize) {
+            None => "no such card was drawn".to_string(),
+            // Only the first card of a species names it.
+            Some(_) => "choose the species by the first of its cards you drew".to_string(),
+        },
+        (Decision::Throw, Choice::Lock(die, value)) => lock_refusal(rules, moment, die, value),
         _ => wrong_kind(),
     }
 }
@@ -197,6 +216,47 @@ fn use_refusal(rules: &Rules, moment: &Moment, i: usize) -> String {
     format!("using the {name} now would change nothing: no box it fills is open")
 }
 
+fn lock_refusal(rules: &Rules, moment: &Moment, die: u32, value: u32) -> String {
+    let player = &moment.players[moment.seat];
+    let doll = rules
+        .item_steps
+        .lock_capture_die
+        .iter()
+        .find(|i| player.items[**i]);
+    let Stage::Throwing { trainers, lock } = moment.stage else {
+        return format!("not now: {}", asks(rules, moment));
+    };
+    let Some(&doll) = doll.or(rules.item_steps.lock_capture_die.first()) else {
+        return "no item in these rules keeps a capture die".to_string();
+    };
+    let name = &rules.names.items[doll];
+    if !player.items[doll] {
+        return format!("you do not hold the {name}");
+    }
+    if lock.is_some() {
+        return format!("the {name} already keeps a die for this encounter");
+    }
+    if trainers == 0 {
+        return format!("using the {name} takes a Trainer face, and you have none left");
+    }
+    let shown = moment.choices.iter().find_map(|c| match c {
+        Choice::Lock(d, v) if *d == die => Some(*v),
+        _ => None,
+    });
+    match shown {
+        Some(v) => format!("capture die {} shows {v}, not {value}", die + 1),
+        None if die as usize >= rules.capture.len() => format!(
+            "there is no capture die {} (a throw rolls {})",
+            die + 1,
+            rules.capture.len()
+        ),
+        None => format!(
+            "the {name} keeps a die of the last throw at this card: choose the first die \
+             showing its value"
+        ),
+    }
+}
+
 fn card_refusal(rules: &Rules, moment: &Moment, card: usize) -> String {
     let player = &moment.players[moment.seat];
     let rule = &rules.cards[card];
@@ -217,7 +277,7 @@ fn card_refusal(rules: &Rules, moment: &Moment, card: usize) -> String {
     {
         unmet.push(format!("the {}", rules.names.items[item]));
     }
-    if unmet.is_empty() && !player.meets_card(rules, card, grass, water) {
+    if !player.meets_habitats(rules, card, grass, water) {
         unmet.push(format!(
             "{} Grass and {} Water habitats (your dice show {grass} and {water}, and your \
              habitat bonuses count toward them)",

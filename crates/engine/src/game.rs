@@ -284,6 +284,15 @@ impl Player {
         )
     }
 
+    /// The chance one throw at the card catches it with capture die `lock.0` kept at `lock.1`
+    /// (the Poké Doll), the passive items held.
+    pub fn locked_catch_chance(&self, rules: &Rules, card: usize, lock: (usize, u32)) -> f64 {
+        let rate = rules.cards[card]
+            .capture_rate
+            .saturating_sub(self.capture_bonus(rules));
+        locked_catch_chance(rules, rate, lock)
+    }
+
     /// Re-rolls a turn gives this player: the rules' and one per extra-roll item held.
     fn rolls_per_turn(&self, rules: &Rules) -> u32 {
         let extra = rules
@@ -321,18 +330,25 @@ impl Player {
     /// Whether a card's criteria hold with the habitats rolled this turn.
     #[inline(always)]
     pub fn meets_card(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
+        let rule = &rules.cards[card];
+        self.meets_habitats(rules, card, grass, water)
+            && rule.area.is_none_or(|need| self.meets(need))
+            && rule.item.is_none_or(|i| self.items[i])
+    }
+
+    /// Whether `grass` and `water` faces, with the habitat bonuses held, give the card's
+    /// habitats (an either-bonus counting as whichever it needs).
+    #[inline]
+    pub fn meets_habitats(&self, rules: &Rules, card: usize, grass: u32, water: u32) -> bool {
         let card = &rules.cards[card];
         let (bonus_grass, bonus_water, bonus_any) = self.habitat_bonuses(rules);
-        let habitats = (0..=bonus_any).any(|to_grass| {
+        (0..=bonus_any).any(|to_grass| {
             let g = card.grass.saturating_sub(bonus_grass + to_grass);
             let w = card
                 .water
                 .saturating_sub(bonus_water + (bonus_any - to_grass));
             g <= grass && w <= water
-        });
-        habitats
-            && card.area.is_none_or(|need| self.meets(need))
-            && card.item.is_none_or(|i| self.items[i])
+        })
     }
 }
 
@@ -381,6 +397,12 @@ pub enum Event {
     Use {
         player: usize,
         item: String,
+        /// The species a Repel sent away.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        species: Option<String>,
+        /// The capture die a Poké Doll keeps, and at what.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        keeps: Option<Kept>,
     },
     Out {
         player: usize,
@@ -401,6 +423,14 @@ impl Event {
             Event::Roll { .. } | Event::Draw { .. } | Event::Throw { .. }
         )
     }
+}
+
+/// A capture die the Poké Doll keeps for the rest of the encounter: which (from 0), and the
+/// value it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Kept {
+    pub die: usize,
+    pub value: u32,
 }
 
 /// Counts a simulation reports, kept while playing.
@@ -901,20 +931,23 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Queues the boxes an event fills: in each section, the first open box it names and the
-    /// first open trigger box (the Pokédex box, the next Evolutions box, a guest box; one
-    /// trigger box per section). Boxes opened by these fills wait for the next event.
+    /// Queues the boxes an event fills: in each section, the first open box it fills there in
+    /// the sheet's order (the Pokédex box, the next Evolutions box, a guest box or a trigger
+    /// box); with [`crate::vocabulary::EventFills::OnePlusTriggerPerSection`], the first open box that is not a
+    /// trigger box and the first open trigger box. Boxes opened by these fills wait for the
+    /// next event.
     fn event_boxes(&mut self, p: usize, boxes: &[usize]) {
         let rules = self.rules;
+        let beside = rules.event_fills.trigger_beside();
         let mut open: SmallVec<[u32; 16]> = SmallVec::new();
-        // (section, is trigger) pairs already served by this event.
+        // (section, is a trigger box taking its own fill) pairs already served by this event.
         let mut served: SmallVec<[(u32, bool); 16]> = SmallVec::new();
         for &b in boxes {
             if !self.players[p].can_fill(rules, b) {
                 continue;
             }
             let rule = &rules.boxes[b];
-            let slot = (rule.section, rule.style == Style::Trigger);
+            let slot = (rule.section, beside && rule.style == Style::Trigger);
             if !served.contains(&slot) {
                 served.push(slot);
                 open.push(b as u32);
@@ -1091,17 +1124,26 @@ impl<'r> Game<'r> {
                 let first = Action::ALL.iter().position(|f| *f == face).unwrap_or(0);
                 self.face_fills(p, view.faces, left_showing, first, policy);
                 let trainers = showing[Action::Trainer as usize];
-                let trainers = self.spend_trainers(p, view.faces, trainers, policy);
-                self.encounter(p, &showing, trainers, policy);
+                let trainers = self.spend_trainers(p, view.faces, trainers, false, policy);
+                self.encounter(p, view.faces, trainers, policy);
             }
             (Stage::Trainers { left }, _) => {
                 let mut trainers = left;
                 if let Choice::Use(i) = choice {
                     trainers -= 1;
                     self.use_item(p, i as usize, policy);
-                    trainers = self.spend_trainers(p, view.faces, trainers, policy);
+                    trainers = self.spend_trainers(p, view.faces, trainers, false, policy);
                 }
-                self.encounter(p, &showing(view.faces), trainers, policy);
+                self.encounter(p, view.faces, trainers, policy);
+            }
+            (Stage::Repel { mut trainers }, _) => {
+                let mut drawn: Drawn = view.drawn.iter().copied().collect();
+                if let Choice::Card(i) = choice {
+                    trainers -= 1;
+                    drawn = self.repel(p, drawn, i as usize, policy);
+                    trainers = self.repels(p, view.faces, &mut drawn, trainers, policy);
+                }
+                self.choose_card(p, view.faces, drawn, trainers, policy);
             }
             (Stage::Encounter { trainers }, _) => {
                 let chosen = match choice {
@@ -1113,18 +1155,39 @@ impl<'r> Game<'r> {
                         self.discard.push(card);
                     }
                 }
-                if let Some(card) = chosen {
-                    self.meet(p, card, trainers, policy);
-                }
+                let trainers = match chosen {
+                    Some(card) => self.meet(p, card, trainers, policy),
+                    None => trainers,
+                };
+                self.spend_trainers(p, view.faces, trainers, true, policy);
             }
-            (Stage::Throwing { trainers, lock }, _) => {
+            (
+                Stage::Throwing {
+                    mut trainers,
+                    mut lock,
+                },
+                _,
+            ) => {
                 let Some(card) = view.target else {
                     return false;
                 };
-                if choice == Choice::Throw {
-                    self.throw_at(p, card, trainers, lock, false, policy);
-                } else {
-                    self.discard.push(card);
+                match choice {
+                    Choice::Throw | Choice::Lock(..) => {
+                        if let Choice::Lock(die, value) = choice {
+                            trainers -= 1;
+                            lock = Some((die as usize, value));
+                            self.keep_die(p, die as usize, value, policy);
+                        }
+                        trainers = self.throw_at(p, card, trainers, lock, true, policy);
+                    }
+                    _ => self.discard.push(card),
+                }
+                self.spend_trainers(p, view.faces, trainers, true, policy);
+            }
+            (Stage::AfterEncounter { left }, _) => {
+                if let Choice::Use(i) = choice {
+                    self.use_item(p, i as usize, policy);
+                    self.spend_trainers(p, view.faces, left - 1, true, policy);
                 }
             }
         }
@@ -1247,8 +1310,8 @@ impl<'r> Game<'r> {
         let showing = showing(faces);
         self.face_fills(p, faces, showing, 0, policy);
         let trainers = showing[Action::Trainer as usize];
-        let trainers = self.spend_trainers(p, faces, trainers, policy);
-        self.encounter(p, &showing, trainers, policy);
+        let trainers = self.spend_trainers(p, faces, trainers, false, policy);
+        self.encounter(p, faces, trainers, policy);
     }
 
     /// Each face showing fills the next box of one track it fills (Area and Item faces in the
@@ -1303,12 +1366,13 @@ impl<'r> Game<'r> {
     }
 
     /// Items used outside the encounter (evolution stones, the flute), one per Trainer face
-    /// spent; returns the Trainer faces left for the encounter.
+    /// spent, before the encounter or `after` it; returns the Trainer faces left.
     fn spend_trainers<P: Policy>(
         &mut self,
         p: usize,
         faces: &[Action],
         mut trainers: u32,
+        after: bool,
         policy: &mut P,
     ) -> u32 {
         let rules = self.rules;
@@ -1334,7 +1398,11 @@ impl<'r> Game<'r> {
                 self.choices = choices;
                 break;
             }
-            let stage = Stage::Trainers { left: trainers };
+            let stage = if after {
+                Stage::AfterEncounter { left: trainers }
+            } else {
+                Stage::Trainers { left: trainers }
+            };
             let Choice::Use(i) = self.decide(
                 p,
                 policy,
@@ -1352,11 +1420,24 @@ impl<'r> Game<'r> {
 
     /// Uses an item: its effect, and the next open box filled by using it.
     fn use_item<P: Policy>(&mut self, p: usize, i: usize, policy: &mut P) {
+        self.use_item_on(p, i, (None, None), policy);
+    }
+
+    /// Uses an item, on a species (the Repel) or a capture die (the Poké Doll).
+    fn use_item_on<P: Policy>(
+        &mut self,
+        p: usize,
+        i: usize,
+        (species, keeps): (Option<usize>, Option<Kept>),
+        policy: &mut P,
+    ) {
         let rules = self.rules;
         self.players[p].uses[i] += 1;
         self.event(|| Event::Use {
             player: p,
             item: rules.items[i].id.clone(),
+            species: species.map(|s| rules.species[s].clone()),
+            keeps,
         });
         if rules.item_steps.reshuffle_discard.contains(&i) {
             self.deck.append(&mut self.discard);
@@ -1379,58 +1460,116 @@ impl<'r> Game<'r> {
         self.deck.pop()
     }
 
-    /// The encounter, when Grass or Water faces show (`showing` counts the faces): the cards
-    /// drawn, the one met.
-    fn encounter<P: Policy>(
-        &mut self,
-        p: usize,
-        showing: &[u32; 6],
-        mut trainers: u32,
-        policy: &mut P,
-    ) {
+    /// The encounter, when Grass or Water faces show: the cards drawn, the Repels used on them,
+    /// the one met, then the items used with the Trainer faces left.
+    fn encounter<P: Policy>(&mut self, p: usize, faces: &[Action], trainers: u32, policy: &mut P) {
         let rules = self.rules;
-        let (grass, water) = (
-            showing[Action::Grass as usize],
-            showing[Action::Water as usize],
-        );
-        if grass + water == 0 {
+        let showing = showing(faces);
+        let habitats = showing[Action::Grass as usize] + showing[Action::Water as usize];
+        if habitats == 0 {
             return;
         }
-        let mut drawn: Drawn = (0..grass + water).filter_map(|_| self.draw()).collect();
+        let mut drawn: Drawn = (0..habitats).filter_map(|_| self.draw()).collect();
         self.event(|| Event::Draw {
             player: p,
             cards: drawn.iter().map(|c| rules.cards[*c].id.clone()).collect(),
         });
-        // Repel: discard the drawn cards of a species the player cannot encounter, draw again.
-        let repel = self.players[p].holding(&rules.item_steps.redraw_species);
-        if let Some(item) = repel
-            && trainers > 0
+        let trainers = self.repels(p, faces, &mut drawn, trainers, policy);
+        self.choose_card(p, faces, drawn, trainers, policy);
+    }
+
+    /// The Repels a player holding one spends on the cards drawn, a Trainer face each: every
+    /// card of the species chosen goes to the discard pile and as many are drawn again.
+    /// Returns the Trainer faces left.
+    fn repels<P: Policy>(
+        &mut self,
+        p: usize,
+        faces: &[Action],
+        drawn: &mut Drawn,
+        mut trainers: u32,
+        policy: &mut P,
+    ) -> u32 {
+        let rules = self.rules;
+        if self.players[p]
+            .holding(&rules.item_steps.redraw_species)
+            .is_none()
         {
-            let player = &self.players[p];
-            let unmet = drawn
-                .iter()
-                .filter(|c| !player.meets_card(rules, **c, grass, water))
-                .count();
-            if unmet > 0 && unmet == drawn.len() {
-                let species = rules.cards[drawn[0]].species;
-                trainers -= 1;
-                self.use_item(p, item, policy);
-                let (gone, kept): (Drawn, Drawn) = drawn
-                    .into_iter()
-                    .partition(|c| rules.cards[*c].species == species);
-                self.discard.extend(&gone);
-                drawn = kept;
-                let first_new = drawn.len();
-                drawn.extend((0..gone.len()).filter_map(|_| self.draw()));
-                self.event(|| Event::Draw {
-                    player: p,
-                    cards: drawn[first_new..]
-                        .iter()
-                        .map(|c| rules.cards[*c].id.clone())
-                        .collect(),
-                });
-            }
+            return trainers;
         }
+        while trainers > 0 && !drawn.is_empty() {
+            let mut choices = self.take_choices();
+            choices.push(Choice::Stop);
+            // A species is chosen by the first of its cards drawn.
+            choices.extend(
+                (0..drawn.len())
+                    .filter(|i| {
+                        let species = rules.cards[drawn[*i]].species;
+                        drawn[..*i]
+                            .iter()
+                            .all(|c| rules.cards[*c].species != species)
+                    })
+                    .map(|i| Choice::Card(i as u32)),
+            );
+            let stage = Stage::Repel { trainers };
+            let Choice::Card(i) = self.decide(
+                p,
+                policy,
+                Decision::Repel,
+                choices,
+                (faces, 0, drawn, None, 0.0, stage),
+            ) else {
+                break;
+            };
+            trainers -= 1;
+            *drawn = self.repel(p, std::mem::take(drawn), i as usize, policy);
+        }
+        trainers
+    }
+
+    /// Uses the Repel on the species of the `i`th card drawn: the cards of that species are
+    /// discarded and as many drawn; returns the cards then in hand.
+    fn repel<P: Policy>(&mut self, p: usize, drawn: Drawn, i: usize, policy: &mut P) -> Drawn {
+        let rules = self.rules;
+        let Some(item) = self.players[p].holding(&rules.item_steps.redraw_species) else {
+            return drawn;
+        };
+        let Some(&card) = drawn.get(i) else {
+            return drawn;
+        };
+        let species = rules.cards[card].species;
+        self.use_item_on(p, item, (Some(species), None), policy);
+        let (gone, mut kept): (Drawn, Drawn) = drawn
+            .into_iter()
+            .partition(|c| rules.cards[*c].species == species);
+        self.discard.extend(&gone);
+        let first_new = kept.len();
+        kept.extend((0..gone.len()).filter_map(|_| self.draw()));
+        self.event(|| Event::Draw {
+            player: p,
+            cards: kept[first_new..]
+                .iter()
+                .map(|c| rules.cards[*c].id.clone())
+                .collect(),
+        });
+        kept
+    }
+
+    /// The card met among those drawn (the player may let them all go), the others
+    /// discarded; then the items used with the Trainer faces left.
+    fn choose_card<P: Policy>(
+        &mut self,
+        p: usize,
+        faces: &[Action],
+        mut drawn: Drawn,
+        trainers: u32,
+        policy: &mut P,
+    ) {
+        let rules = self.rules;
+        let showing = showing(faces);
+        let (grass, water) = (
+            showing[Action::Grass as usize],
+            showing[Action::Water as usize],
+        );
         let mut choices = self.take_choices();
         choices.push(Choice::Stop);
         let player = &self.players[p];
@@ -1445,31 +1584,44 @@ impl<'r> Game<'r> {
             policy,
             Decision::Card,
             choices,
-            (&[], 0, &drawn, None, 0.0, stage),
+            (faces, 0, &drawn, None, 0.0, stage),
         ) {
             Choice::Card(i) => Some(drawn.remove(i as usize)),
             _ => None,
         };
         self.discard.extend(&drawn);
-        if let Some(card) = chosen {
-            self.meet(p, card, trainers, policy);
-        }
+        let trainers = match chosen {
+            Some(card) => self.meet(p, card, trainers, policy),
+            None => trainers,
+        };
+        self.spend_trainers(p, faces, trainers, true, policy);
     }
 
     /// Encounters a card: a ball thrown at it at once, then more as the player chooses.
-    fn meet<P: Policy>(&mut self, p: usize, card: usize, trainers: u32, policy: &mut P) {
+    /// Returns the Trainer faces left.
+    fn meet<P: Policy>(&mut self, p: usize, card: usize, trainers: u32, policy: &mut P) -> u32 {
         let rules = self.rules;
         self.tally.encounters[card] += 1;
         self.event(|| Event::Encounter {
             player: p,
             card: rules.cards[card].id.clone(),
         });
-        self.throw_at(p, card, trainers, None, true, policy);
+        self.throw_at(p, card, trainers, None, true, policy)
+    }
+
+    /// Spends a Trainer face on the Poké Doll: capture die `die` keeps `value`.
+    fn keep_die<P: Policy>(&mut self, p: usize, die: usize, value: u32, policy: &mut P) {
+        let rules = self.rules;
+        if let Some(doll) = self.players[p].holding(&rules.item_steps.lock_capture_die) {
+            self.use_item_on(p, doll, (None, Some(Kept { die, value })), policy);
+        }
     }
 
     /// Throws at an encountered card until it is caught, let go, or the balls run out; the
     /// first throw without asking when `at_once`. `locked` is the Poké Doll's lock: which
-    /// capture die, and the value it keeps.
+    /// capture die, and the value it keeps. Before each throw after a miss, a player holding
+    /// the Poké Doll with a Trainer face left may keep one die of the last throw. Returns the
+    /// Trainer faces left.
     fn throw_at<P: Policy>(
         &mut self,
         p: usize,
@@ -1478,19 +1630,23 @@ impl<'r> Game<'r> {
         mut locked: Option<(usize, u32)>,
         at_once: bool,
         policy: &mut P,
-    ) {
+    ) -> u32 {
         let rules = self.rules;
         // Passive bonuses lower the total a throw needs; usable boosts are spent on a roll.
         let rate = rules.cards[card]
             .capture_rate
             .saturating_sub(self.players[p].capture_bonus(rules));
-        let doll = self.players[p].holding(&rules.item_steps.lock_capture_die);
+        let doll = self.players[p]
+            .holding(&rules.item_steps.lock_capture_die)
+            .is_some();
         let mut ask = !at_once;
+        // The capture dice of the last throw at this card.
+        let mut dice: ArrayVec<u32, { crate::limits::MAX_CAPTURE_DICE as usize }> = ArrayVec::new();
         loop {
             let player = &self.players[p];
             if player.balls_left(rules) == 0 {
                 self.discard.push(card);
-                return;
+                return trainers;
             }
             if ask {
                 let chance = match locked {
@@ -1499,20 +1655,35 @@ impl<'r> Game<'r> {
                 };
                 let mut choices = self.take_choices();
                 choices.extend([Choice::Throw, Choice::Stop]);
+                if doll && locked.is_none() && trainers > 0 {
+                    // One choice per value showing: the first die that shows it.
+                    choices.extend(
+                        (0..dice.len())
+                            .filter(|i| !dice[..*i].contains(&dice[*i]))
+                            .map(|i| Choice::Lock(i as u32, dice[i])),
+                    );
+                }
                 let stage = Stage::Throwing {
                     trainers,
                     lock: locked,
                 };
-                if self.decide(
+                match self.decide(
                     p,
                     policy,
                     Decision::Throw,
                     choices,
                     (&[], 0, &[], Some(card), chance, stage),
-                ) == Choice::Stop
-                {
-                    self.discard.push(card);
-                    return;
+                ) {
+                    Choice::Lock(die, value) => {
+                        trainers -= 1;
+                        locked = Some((die as usize, value));
+                        self.keep_die(p, die as usize, value, policy);
+                    }
+                    Choice::Throw => {}
+                    _ => {
+                        self.discard.push(card);
+                        return trainers;
+                    }
                 }
             }
             ask = true;
@@ -1522,10 +1693,7 @@ impl<'r> Game<'r> {
             self.players[p].balls_thrown += 1;
             self.tally.throws[card] += 1;
             let mut total = 0;
-            // The best die rolled (the first of equals), for the Poké Doll.
-            let mut best: Option<(usize, u32)> = None;
-            let mut dice: ArrayVec<u32, { crate::limits::MAX_CAPTURE_DICE as usize }> =
-                ArrayVec::new();
+            dice.clear();
             for (i, die) in rules.capture.iter().enumerate() {
                 let value = match locked {
                     Some((locked_die, value)) if locked_die == i => value,
@@ -1533,9 +1701,6 @@ impl<'r> Game<'r> {
                 };
                 dice.push(value);
                 total += value;
-                if best.is_none_or(|(_, v)| value > v) {
-                    best = Some((i, value));
-                }
             }
             // Usable boosts the player holds, the largest first, spent one Trainer face each
             // when together they turn this miss into a catch.
@@ -1557,16 +1722,7 @@ impl<'r> Game<'r> {
                 self.tally.catches[card] += 1;
                 let species = rules.cards[card].species;
                 self.collect(p, species, policy);
-                return;
-            }
-            // The Poké Doll locks the best die rolled, for the rest of the encounter.
-            if let Some(item) = doll
-                && locked.is_none()
-                && trainers > 0
-            {
-                trainers -= 1;
-                locked = best;
-                self.use_item(p, item, policy);
+                return trainers;
             }
         }
     }

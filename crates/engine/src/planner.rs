@@ -283,6 +283,9 @@ impl Policy for Planner {
         if decision == Decision::Reroll {
             return self.playout.choose(view, decision, choices, rng);
         }
+        if decision == Decision::Repel {
+            return self.playout.choose(view, decision, choices, rng);
+        }
         let (rules, player) = (view.rules, view.player);
         let now = Self::worth(self.values(), rules, player);
         let mut best = (f64::MIN, 0);
@@ -310,6 +313,14 @@ impl Policy for Planner {
                             _ => chance,
                         };
                         self.throwing(rules, player, card, first, chance)
+                    }
+                    None => now,
+                },
+                Choice::Lock(die, value) => match view.target {
+                    Some(card) => {
+                        // The die stays kept for every throw of the encounter.
+                        let kept = player.locked_catch_chance(rules, card, (die as usize, value));
+                        self.throwing(rules, player, card, kept, kept)
                     }
                     None => now,
                 },

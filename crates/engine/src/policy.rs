@@ -28,9 +28,13 @@ pub enum Decision {
     Bonus,
     /// Which item a Trainer face uses (or `Stop`).
     Use,
+    /// Which species among the cards drawn a Trainer face's Repel sends away (`Card`, the
+    /// first drawn card of the species), or none (`Stop`).
+    Repel,
     /// Which drawn card to encounter (or `Stop`).
     Card,
-    /// Whether to throw a Safari Ball (`Throw`) or give up (`Stop`).
+    /// Whether to throw a Safari Ball (`Throw`), to spend a Trainer face's Poké Doll keeping a
+    /// capture die at what it shows and throw (`Lock`), or to give up (`Stop`).
     Throw,
 }
 
@@ -42,6 +46,7 @@ impl Decision {
             Decision::Track => "track",
             Decision::Bonus => "bonus",
             Decision::Use => "use",
+            Decision::Repel => "repel",
             Decision::Card => "card",
             Decision::Throw => "throw",
         }
@@ -58,6 +63,9 @@ pub enum Choice {
     /// Index into the cards drawn this turn.
     Card(u32),
     Throw,
+    /// Keep capture die `.0` at the value `.1` it shows for the rest of the encounter (the
+    /// Poké Doll), then throw.
+    Lock(u32, u32),
     Stop,
 }
 
@@ -232,8 +240,12 @@ pub enum Stage {
     /// Each face showing fills a box (`Track`): `face` is being resolved, and `left` more of
     /// it are still to resolve after this one.
     Faces { face: Action, left: u32 },
-    /// Spending Trainer faces on items (`Use`): `left` Trainer faces are unspent.
+    /// Spending Trainer faces on items (`Use`) before the encounter: `left` Trainer faces are
+    /// unspent.
     Trainers { left: u32 },
+    /// Choosing a species to send away among the cards drawn (`Repel`), with `trainers`
+    /// Trainer faces unspent.
+    Repel { trainers: u32 },
     /// Choosing the card to encounter (`Card`), with `trainers` Trainer faces unspent.
     Encounter { trainers: u32 },
     /// Throwing at the card (`Throw`), with `trainers` Trainer faces unspent and the Poké
@@ -242,6 +254,9 @@ pub enum Stage {
         trainers: u32,
         lock: Option<(usize, u32)>,
     },
+    /// Spending the Trainer faces left after the encounter on items (`Use`): `left` are
+    /// unspent.
+    AfterEncounter { left: u32 },
     /// Inside the consequences of a fill (`Bonus`): the rest of the turn is not told; `from`
     /// is the section of the bonus box whose chain this is.
     Cascade { from: u32 },
@@ -264,6 +279,13 @@ impl<'a> Deck<'a> {
 
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
+    }
+
+    /// The mean of `worth` over its cards (what the next card drawn is worth on average: no
+    /// order is read), or `None` when it is empty.
+    pub(crate) fn mean(&self, worth: impl Fn(usize) -> f64) -> Option<f64> {
+        (!self.cards.is_empty())
+            .then(|| self.cards.iter().map(|c| worth(*c)).sum::<f64>() / self.cards.len() as f64)
     }
 
     /// Its cards (card indices, copies repeated) in card order, into `into`.
@@ -661,27 +683,91 @@ impl Greedy {
                 .map(|b| self.box_value(rules, player, *b))
                 .fold(0.5, f64::max),
             Choice::Card(i) if decision == Decision::Card => {
-                let card = &rules.cards[view.drawn[i as usize]];
-                let new = if player.species[card.species] {
-                    1.0
-                } else {
-                    6.0
-                };
-                (new + self.species_aim(player, card.species))
-                    * player.catch_chance(rules, view.drawn[i as usize])
+                self.card_value(view, view.drawn[i as usize])
+            }
+            Choice::Stop if decision == Decision::Repel => self.best_card_but(view, None),
+            Choice::Card(i) if decision == Decision::Repel => {
+                // The best card kept, or what a fresh card is worth on average, whichever is
+                // more, less the Trainer face spent.
+                let species = rules.cards[view.drawn[i as usize]].species;
+                let fresh = self.fresh_card_value(view);
+                self.best_card_but(view, Some(species)).max(fresh) - TRAINER_FACE
             }
             Choice::Throw if decision == Decision::Throw => {
-                let spare =
-                    player.balls_left(rules) as f64 / player.turns_left(rules).max(1) as f64;
-                let wanted = view
-                    .target
-                    .map_or(0.0, |c| self.species_aim(player, rules.cards[c].species));
-                view.catch_chance * (6.0 + wanted) + spare.min(2.0) - 0.5
+                self.throw_value(view, view.catch_chance)
             }
+            Choice::Lock(die, value) if decision == Decision::Throw => match view.target {
+                Some(card) => {
+                    let chance = player.locked_catch_chance(rules, card, (die as usize, value));
+                    self.throw_value(view, chance) - TRAINER_FACE
+                }
+                None => 0.0,
+            },
             _ => 0.0,
         }
     }
+
+    /// What encountering a drawn card is worth: a catch's worth by the chance of it.
+    fn card_value(&self, view: &View, card: usize) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        let species = rules.cards[card].species;
+        let new = if player.species[species] { 1.0 } else { 6.0 };
+        (new + self.species_aim(player, species)) * player.catch_chance(rules, card)
+    }
+
+    /// The best of the drawn cards the player can encounter, but those of `but`'s species.
+    fn best_card_but(&self, view: &View, but: Option<usize>) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        let (grass, water) = habitats_showing(view.faces);
+        view.drawn
+            .iter()
+            .filter(|c| Some(rules.cards[**c].species) != but)
+            .filter(|c| player.meets_card(rules, **c, grass, water))
+            .map(|c| self.card_value(view, *c))
+            .fold(0.0, f64::max)
+    }
+
+    /// What the next card drawn is worth on average: the deck's cards (the discard pile's, once
+    /// the deck is empty), each worth its encounter when the dice showing meet it.
+    fn fresh_card_value(&self, view: &View) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        let (grass, water) = habitats_showing(view.faces);
+        let worth = |c: usize| {
+            if player.meets_card(rules, c, grass, water) {
+                self.card_value(view, c)
+            } else {
+                0.0
+            }
+        };
+        view.deck
+            .mean(worth)
+            .or_else(|| Deck::new(view.discard).mean(worth))
+            .unwrap_or(0.0)
+    }
+
+    /// What a throw with this chance of a catch is worth.
+    fn throw_value(&self, view: &View, chance: f64) -> f64 {
+        let (rules, player) = (view.rules, view.player);
+        let spare = player.balls_left(rules) as f64 / player.turns_left(rules).max(1) as f64;
+        let wanted = view
+            .target
+            .map_or(0.0, |c| self.species_aim(player, rules.cards[c].species));
+        chance * (6.0 + wanted) + spare.min(2.0) - 0.5
+    }
 }
+
+/// The Grass and the Water faces among `faces`.
+fn habitats_showing(faces: &[Action]) -> (u32, u32) {
+    faces.iter().fold((0, 0), |(g, w), face| match face {
+        Action::Grass => (g + 1, w),
+        Action::Water => (g, w + 1),
+        _ => (g, w),
+    })
+}
+
+/// What keeping a Trainer face for later is worth, against spending it on a Repel or a Poké
+/// Doll now.
+const TRAINER_FACE: f64 = 0.3;
 
 /// The index of the choice worth most (the first, among near ties).
 #[inline(always)]

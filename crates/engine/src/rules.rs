@@ -167,6 +167,7 @@ pub struct Rules {
     pub balls: u32,
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
+    pub event_fills: crate::vocabulary::EventFills,
     pub players: (u32, u32),
     pub expedition: Vec<Vec<Action>>,
     pub capture: Vec<Vec<u32>>,
@@ -398,6 +399,7 @@ impl Rules {
             balls: ruleset.parameters.safari_balls,
             rolls_per_turn: ruleset.parameters.rolls_per_turn.max(1),
             hazard_limit: ruleset.parameters.hazard_limit.max(1),
+            event_fills: ruleset.parameters.event_fills,
             players: (
                 ruleset.parameters.players_min,
                 ruleset.parameters.players_max,

@@ -92,6 +92,9 @@ pub struct Parameters {
     pub rolls_per_turn: u32,
     /// Hazards showing at once that end the turn.
     pub hazard_limit: u32,
+    /// How many boxes of one section an event fills (the rulebook's one, by default).
+    #[serde(default)]
+    pub event_fills: crate::vocabulary::EventFills,
 }
 
 /// An expedition die face's action, or a capture die face's number.

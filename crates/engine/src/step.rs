@@ -459,10 +459,13 @@ pub enum Act {
     Box(String),
     /// The item a Trainer face uses, by id.
     Use(String),
-    /// The card to encounter, by its place among the cards drawn (from 0).
+    /// The card to encounter, or whose species a Repel sends away, by its place among the
+    /// cards drawn (from 0).
     Card(usize),
     /// Throw a Safari Ball.
     Throw,
+    /// Keep capture die `die` (from 0) at the `value` it shows with the Poké Doll, and throw.
+    Lock { die: usize, value: u32 },
 }
 
 impl Act {
@@ -475,6 +478,10 @@ impl Act {
             Choice::Use(i) => Act::Use(rules.items[i as usize].id.clone()),
             Choice::Card(i) => Act::Card(i as usize),
             Choice::Throw => Act::Throw,
+            Choice::Lock(die, value) => Act::Lock {
+                die: die as usize,
+                value,
+            },
         }
     }
 
@@ -511,6 +518,16 @@ impl Act {
             Act::Use(id) => Choice::Use(find(rules.items.iter().map(|i| &i.id), id, "item")?),
             Act::Card(i) => {
                 Choice::Card(u32::try_from(*i).map_err(|_| "no such card".to_string())?)
+            }
+            Act::Lock { die, value } => {
+                if *die >= rules.capture.len() {
+                    return Err(format!(
+                        "there is no capture die {} (a throw rolls {})",
+                        die + 1,
+                        rules.capture.len()
+                    ));
+                }
+                Choice::Lock(*die as u32, *value)
             }
         })
     }

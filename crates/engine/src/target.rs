@@ -612,7 +612,8 @@ impl Plan {
         choices: Choices,
         expected: usize,
     ) -> Option<usize> {
-        if view.player.filled[self.target] || decision == Decision::Reroll {
+        if view.player.filled[self.target] || matches!(decision, Decision::Reroll | Decision::Repel)
+        {
             return None;
         }
         let caught = self.caught(view);
@@ -630,7 +631,7 @@ impl Plan {
                     Choice::Box(b) => Move::Face(b as usize),
                     Choice::Use(i) => Move::Use(i as usize),
                     Choice::Card(i) => Move::Catch(*view.drawn.get(i as usize)?),
-                    Choice::Throw => Move::Catch(view.target?),
+                    Choice::Throw | Choice::Lock(..) => Move::Catch(view.target?),
                     Choice::Stop => return now,
                     Choice::Reroll(_) => return None,
                 };
@@ -875,7 +876,8 @@ impl Guard {
         choices: Choices,
         expected: usize,
     ) -> Option<usize> {
-        if view.player.filled[self.target] || decision == Decision::Reroll {
+        if view.player.filled[self.target] || matches!(decision, Decision::Reroll | Decision::Repel)
+        {
             return None;
         }
         let caught = caught(&self.copies, view);
@@ -892,7 +894,7 @@ impl Guard {
                     Some(c) => Move::Catch(*c),
                     None => return true,
                 },
-                Choice::Throw => match view.target {
+                Choice::Throw | Choice::Lock(..) => match view.target {
                     Some(c) => Move::Catch(c),
                     None => return true,
                 },

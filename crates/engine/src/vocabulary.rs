@@ -72,6 +72,35 @@ impl Step {
     }
 }
 
+/// How many boxes of one section one event (a species collected, an item obtained) fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum EventFills {
+    /// The rulebook's: one box in each section, a box that names the event (a Pokédex box,
+    /// the next Evolutions box) or else a trigger box.
+    #[default]
+    OnePerSection,
+    /// In each section, one box that names the event and one trigger box beside it.
+    OnePlusTriggerPerSection,
+}
+
+impl EventFills {
+    /// The name content writes (`[play] event-fills`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventFills::OnePerSection => "one-per-section",
+            EventFills::OnePlusTriggerPerSection => "one-plus-trigger-per-section",
+        }
+    }
+
+    /// Whether trigger boxes take an event's fill of their own in a section, beside the box
+    /// that names the event there.
+    pub fn trigger_beside(self) -> bool {
+        self == EventFills::OnePlusTriggerPerSection
+    }
+}
+
 /// The actions an expedition die face can show.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,

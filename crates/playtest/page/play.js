@@ -944,6 +944,7 @@
     if (action.box) return `fills ${boxName(action.box)}`;
     if (action.use) return `uses the ${itemName(action.use)}`;
     if (action.card !== undefined) return `encounters card ${action.card + 1}`;
+    if (action.lock) return `keeps capture die ${action.lock.die + 1} at ${action.lock.value} and throws`;
     return JSON.stringify(action);
   }
 
@@ -969,7 +970,7 @@
     const waiting = deciding.bot && !S.replay;
     panel.append(el("div", { class: "prompt" }, el("span", { class: "who" }, waiting ? waitingFor(who) : ""), capitalise(deciding.asks), "."));
     panel.append(diceRow(deciding));
-    if (deciding.kind === "card" || deciding.kind === "throw") panel.append(cardsRow(deciding));
+    if (deciding.kind === "card" || deciding.kind === "repel" || deciding.kind === "throw") panel.append(cardsRow(deciding));
     const throwNote = lastThrow(deciding.seat);
     if (throwNote) panel.append(throwNote);
     if (!waiting && !S.replay) panel.append(actionsRow(deciding));
@@ -1029,6 +1030,10 @@
     if (deciding.kind === "card" && !deciding.bot && !S.replay) {
       figure.append(el("button", { "data-act": "card", "data-index": index, class: allowed ? "primary" : "", onclick: () => act({ card: index }) }, allowed ? "Encounter" : "Can't encounter"));
     }
+    // A species is repelled by the first of its cards drawn: that card carries the button.
+    if (deciding.kind === "repel" && allowed && !deciding.bot && !S.replay) {
+      figure.append(el("button", { "data-act": "repel", "data-index": index, onclick: () => act({ card: index }) }, `Repel ${cardSpecies(id)}`));
+    }
     return figure;
   }
 
@@ -1040,7 +1045,7 @@
     return el("div", { class: "cards" }, deciding.drawn.map((id, index) => card(id, index, allowed.has(index), deciding)));
   }
 
-  // The last throw of this seat's turn, if any.
+  // The last throw of this seat's turn, if any: its capture dice drawn as dice.
   function lastThrow(seat) {
     const events = S.state.events;
     for (let i = events.length - 1; i >= 0; i--) {
@@ -1048,8 +1053,12 @@
       if (event.player !== seat) continue;
       if (event.event === "turn") return null;
       if (event.event === "throw") {
+        const lock = S.state.deciding?.lock;
         return el("div", { class: `throw-result ${event.caught ? "caught" : "missed"}` },
-          `Last throw: ${event.total} against ${event.needed} — ${event.caught ? "caught!" : "missed."}`);
+          "Last throw: ",
+          el("span", { class: "capture-dice", role: "img", "aria-label": `capture dice ${event.dice.join(", ")}` },
+            event.dice.map((value, die) => el("span", { class: "capture-die", "data-die": die, "data-kept": lock && lock[0] === die ? "true" : "false", title: `capture die ${die + 1}` }, value))),
+          ` = ${event.total} against ${event.needed} — ${event.caught ? "caught!" : "missed."}`);
       }
     }
     return null;
@@ -1080,16 +1089,27 @@
           if (action === "stop") return;
           row.append(el("button", { "data-act": "use", "data-item": action.use, onclick: () => act(action) }, `Use the ${itemName(action.use)}`));
         });
-        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, "Use nothing"));
+        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, deciding.after_encounter ? "Use nothing: end the turn" : "Use nothing"));
+        break;
+      case "repel":
+        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, "Keep these cards"));
         break;
       case "card":
         row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, "Let them go"));
         break;
-      case "throw":
+      case "throw": {
+        const doll = S.ruleset.items.find((i) => (i.effects || []).includes("lock-capture-die"));
         row.append(
           el("button", { class: "primary", "data-act": "throw", onclick: () => act("throw") }, `Throw a Safari Ball (${Math.round(deciding.catch_chance * 100)}%)`),
           el("button", { "data-act": "stop", onclick: () => act("stop") }, "Let it go"));
+        deciding.acts.forEach((action, index) => {
+          if (!action.lock) return;
+          const chance = deciding.chances[index];
+          row.append(el("button", { "data-act": "lock", "data-die": action.lock.die, onclick: () => act(action) },
+            `${doll ? itemName(doll.id) : "Keep"}: keep die ${action.lock.die + 1} at ${action.lock.value}, throw (${Math.round(chance * 100)}%)`));
+        });
         break;
+      }
       default:
         deciding.acts.forEach((action) => row.append(el("button", { onclick: () => act(action) }, actText(action))));
     }
@@ -1131,7 +1151,7 @@
       case "encounter": return `encountered ${cardSpecies(event.card)}`;
       case "throw": return `threw a Safari Ball: ${event.total} against ${event.needed}, ${event.caught ? "caught!" : "missed"}`;
       case "collect": return `collected ${speciesName(event.species)}`;
-      case "use": return `used the ${itemName(event.item)}`;
+      case "use": return `used the ${itemName(event.item)}${event.species ? ` on ${speciesName(event.species)}` : ""}${event.keeps ? `: capture die ${event.keeps.die + 1} keeps its ${event.keeps.value}` : ""}`;
       case "out": return `${who} is out: ${event.reason === "balls" ? "no Safari Balls left" : "no turns left"}`;
       case "end": return `Game over: ${event.scores.map((s, seat) => `${seatName(seat)} ${s} VP`).join(", ")}`;
       default: return JSON.stringify(event);

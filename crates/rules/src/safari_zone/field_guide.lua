@@ -399,7 +399,13 @@ local function follow(from)
     elseif kind == "collect" then
       table.insert(lines, "collected " .. species_name(rules.species_index[event.species]))
     elseif kind == "use" then
-      table.insert(lines, "used the " .. item_name(rules.item_index[event.item]))
+      local on = ""
+      if event.species ~= nil then
+        on = " on " .. species_name(rules.species_index[event.species])
+      elseif event.keeps ~= nil then
+        on = ": capture die " .. (event.keeps.die + 1) .. " keeps its " .. event.keeps.value
+      end
+      table.insert(lines, "used the " .. item_name(rules.item_index[event.item]) .. on)
     elseif kind == "reshuffle" then
       table.insert(lines, "shuffle the discard pile into the Encounter Deck")
     elseif kind == "discard" then
@@ -813,11 +819,19 @@ local function prompt()
   elseif decision == "bonus" then
     return "Bonus: click a gold box to fill it."
   elseif decision == "use" then
-    return "Spend a Trainer face on an item (" .. request.trainers .. " left), or go on."
+    return "Spend a Trainer face on an item (" .. request.trainers .. " left" .. (request.after and ", after the encounter" or "") .. "), or go on."
+  elseif decision == "repel" then
+    return "Repel a species among the cards drawn (a Trainer face: " .. request.trainers .. " left), or keep them."
   elseif decision == "card" then
     return "Choose the card to encounter, or let them go."
   elseif decision == "throw" then
-    return "Missed. Throw another Safari Ball (catch on " .. request.rate .. "+), or let it go."
+    local doll = ""
+    for _, choice in ipairs(request.choices) do
+      if choice[1] == "lock" then
+        doll = ", keep a die with the Poké Doll"
+      end
+    end
+    return "Missed. Throw another Safari Ball (catch on " .. request.rate .. "+)" .. doll .. ", or let it go."
   end
   return ""
 end
@@ -894,8 +908,29 @@ render = function()
       control(2, n, #cards + 1, card_name(c) .. " (" .. rate .. "+)", answer_with(choice))
     end
     control(2, #cards + 1, #cards + 1, "Let them go", answer_with({ "stop" }))
+  elseif request.decision == "repel" then
+    local cards = {}
+    for _, choice in ipairs(request.choices) do
+      if choice[1] == "card" then
+        table.insert(cards, choice)
+      end
+    end
+    for n, choice in ipairs(cards) do
+      local c = request.drawn[choice[2]]
+      control(2, n, #cards + 1, "Repel " .. species_name(rules.cards[c].species), answer_with(choice))
+    end
+    control(2, #cards + 1, #cards + 1, "Keep them", answer_with({ "stop" }))
   elseif request.decision == "throw" then
+    local locks = {}
+    for _, choice in ipairs(request.choices) do
+      if choice[1] == "lock" then
+        table.insert(locks, choice)
+      end
+    end
     control(2, 1, 2, "Throw a Safari Ball", answer_with({ "throw" }))
     control(2, 2, 2, "Let it go", answer_with({ "stop" }))
+    for n, choice in ipairs(locks) do
+      control(3, n, #locks, "Keep die " .. choice[2] .. " at " .. choice[3] .. ", throw", answer_with(choice))
+    end
   end
 end

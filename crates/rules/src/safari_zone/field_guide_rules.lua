@@ -101,6 +101,9 @@ local function compile(rs)
     fail("the ruleset is not an object")
   end
   local params = rs.parameters or fail("no parameters")
+  if params.event_fills ~= nil and params.event_fills ~= "one-per-section" and params.event_fills ~= "one-plus-trigger-per-section" then
+    fail("parameters.event_fills: unknown `" .. tostring(params.event_fills) .. "`")
+  end
   local rules = {
     id = rs.game and rs.game.id,
     name = rs.game and rs.game.name or "the game",
@@ -108,6 +111,7 @@ local function compile(rs)
     balls = number(params.safari_balls, "parameters.safari_balls"),
     rolls_per_turn = math.max(1, number(params.rolls_per_turn, "parameters.rolls_per_turn")),
     hazard_limit = math.max(1, number(params.hazard_limit, "parameters.hazard_limit")),
+    event_fills = params.event_fills or "one-per-section",
     expedition = {},
     capture = {},
     items = {},
@@ -644,13 +648,15 @@ function Game:gain_step(b, k)
   end
 end
 
--- In each section, the first open box the event names and the first open trigger box.
+-- In each section, the first open box the event fills there (in the variant
+-- "one-plus-trigger-per-section", the first that is not a trigger box and the first trigger box).
 function Game:event_boxes(list)
   local open, served = {}, {}
+  local beside = self.rules.event_fills == "one-plus-trigger-per-section"
   for _, b in ipairs(list) do
     if self:can_fill(b) then
       local box = self.rules.boxes[b]
-      local slot = box.section .. (box.style == "trigger" and "t" or "b")
+      local slot = box.section .. ((beside and box.style == "trigger") and "t" or "b")
       if not served[slot] then
         served[slot] = true
         table.insert(open, b)
@@ -836,7 +842,7 @@ end
 function Game:resolve_faces(faces)
   local showing = count_faces(faces)
   self:face_fills(showing)
-  local trainers = self:spend_trainers(showing[ACTION.trainer])
+  local trainers = self:spend_trainers(showing[ACTION.trainer], false)
   self:encounter(showing, trainers)
 end
 
@@ -874,7 +880,9 @@ function Game:discard_empty()
   return self:ask({ kind = "discard_empty" }) == true
 end
 
-function Game:spend_trainers(trainers)
+-- Items used with Trainer faces outside the encounter, before it or `after` it; returns the
+-- Trainer faces left.
+function Game:spend_trainers(trainers, after)
   local rules = self.rules
   while trainers > 0 do
     local choices = { { "stop" } }
@@ -898,7 +906,7 @@ function Game:spend_trainers(trainers)
     if #choices == 1 then
       break
     end
-    local choice = self:decide("use", choices, { trainers = trainers })
+    local choice = self:decide("use", choices, { trainers = trainers, after = after })
     if choice[1] ~= "use" then
       break
     end
@@ -908,9 +916,14 @@ function Game:spend_trainers(trainers)
   return trainers
 end
 
-function Game:use_item(i)
+-- Uses item `i`; `on` says on what, for the log: a Repel's species, a Poké Doll's die.
+function Game:use_item(i, on)
   local rules = self.rules
-  self:event({ event = "use", item = rules.items[i].id })
+  local event = { event = "use", item = rules.items[i].id }
+  for key, value in pairs(on or {}) do
+    event[key] = value
+  end
+  self:event(event)
   if contains(rules.steps.reshuffle_discard, i) then
     self.turn.discard_emptied = true
     self:event({ event = "reshuffle" })
@@ -944,6 +957,7 @@ end
 
 function Game:discard(cards)
   if #cards > 0 then
+    self.turn.discard_emptied = false
     local names = {}
     for n, c in ipairs(cards) do
       names[n] = self.rules.cards[c].id
@@ -959,32 +973,39 @@ function Game:encounter(showing, trainers)
     return
   end
   local drawn = self:draw(grass + water)
+  -- The Repel, a Trainer face each time: every drawn card of the species the player chooses
+  -- (by the first of its cards) is discarded and as many drawn.
   local repel = self:holding(rules.steps.redraw_species)
-  if repel ~= nil and trainers > 0 then
-    local unmet = 0
-    for _, c in ipairs(drawn) do
-      if not self:meets_card(c, grass, water) then
-        unmet = unmet + 1
+  while repel ~= nil and trainers > 0 and #drawn > 0 do
+    local choices = { { "stop" } }
+    local seen = {}
+    for n, c in ipairs(drawn) do
+      local species = rules.cards[c].species
+      if not seen[species] then
+        seen[species] = true
+        table.insert(choices, { "card", n })
       end
     end
-    if unmet > 0 and unmet == #drawn then
-      local species = rules.cards[drawn[1]].species
-      trainers = trainers - 1
-      self:use_item(repel)
-      local gone, kept = {}, {}
-      for _, c in ipairs(drawn) do
-        if rules.cards[c].species == species then
-          table.insert(gone, c)
-        else
-          table.insert(kept, c)
-        end
-      end
-      self:discard(gone)
-      for _, c in ipairs(self:draw(#gone)) do
+    local choice = self:decide("repel", choices, { drawn = drawn, grass = grass, water = water, trainers = trainers })
+    if choice[1] ~= "card" then
+      break
+    end
+    local species = rules.cards[drawn[choice[2]]].species
+    trainers = trainers - 1
+    self:use_item(repel, { species = rules.species[species].id })
+    local gone, kept = {}, {}
+    for _, c in ipairs(drawn) do
+      if rules.cards[c].species == species then
+        table.insert(gone, c)
+      else
         table.insert(kept, c)
       end
-      drawn = kept
     end
+    self:discard(gone)
+    for _, c in ipairs(self:draw(#gone)) do
+      table.insert(kept, c)
+    end
+    drawn = kept
   end
   local choices = { { "stop" } }
   for n, c in ipairs(drawn) do
@@ -999,13 +1020,16 @@ function Game:encounter(showing, trainers)
   end
   self:discard(drawn)
   if chosen ~= nil then
-    self:meet(chosen, trainers)
+    trainers = self:meet(chosen, trainers)
   end
+  -- Items may be used after the encounter too, with the Trainer faces left.
+  self:spend_trainers(trainers, true)
 end
 
+-- Returns the Trainer faces left.
 function Game:meet(card, trainers)
   self:event({ event = "encounter", card = self.rules.cards[card].id })
-  self:throw_at(card, trainers)
+  return self:throw_at(card, trainers)
 end
 
 function Game:boosts_to_catch(short, trainers)
@@ -1025,22 +1049,41 @@ function Game:boosts_to_catch(short, trainers)
   return {}
 end
 
+-- Throws until a catch, the player lets the card go, or the balls run out. Before each throw
+-- after a miss, a player holding the Poké Doll with a Trainer face left may keep one die of
+-- the last throw at what it shows (`{ "lock", die, value }`, the first die showing each
+-- value). Returns the Trainer faces left.
 function Game:throw_at(card, trainers)
   local rules = self.rules
   local rate = math.max(0, rules.cards[card].capture_rate - self:capture_bonus())
   local doll = self:holding(rules.steps.lock_capture_die)
   local locked = nil
   local ask = false
+  local dice = {}
   while true do
     if self:balls_left() == 0 then
       self:discard({ card })
-      return
+      return trainers
     end
     if ask then
-      local choice = self:decide("throw", { { "throw" }, { "stop" } }, { card = card, rate = rate })
-      if choice[1] ~= "throw" then
+      local choices = { { "throw" }, { "stop" } }
+      if doll ~= nil and locked == nil and trainers > 0 then
+        local seen = {}
+        for i, value in ipairs(dice) do
+          if not seen[value] then
+            seen[value] = true
+            table.insert(choices, { "lock", i, value })
+          end
+        end
+      end
+      local choice = self:decide("throw", choices, { card = card, rate = rate, trainers = trainers })
+      if choice[1] == "lock" then
+        trainers = trainers - 1
+        locked = { die = choice[2], value = choice[3] }
+        self:use_item(doll, { keeps = { die = choice[2] - 1, value = choice[3] } })
+      elseif choice[1] ~= "throw" then
         self:discard({ card })
-        return
+        return trainers
       end
     end
     ask = true
@@ -1049,7 +1092,8 @@ function Game:throw_at(card, trainers)
       self:fill(b)
     end
     self.balls_thrown = self.balls_thrown + 1
-    local total, best, dice = 0, nil, {}
+    local total = 0
+    dice = {}
     for i = 1, #rules.capture do
       local value
       if locked ~= nil and locked.die == i then
@@ -1059,9 +1103,6 @@ function Game:throw_at(card, trainers)
       end
       dice[i] = value
       total = total + value
-      if best == nil or value > best.value then
-        best = { die = i, value = value }
-      end
     end
     for _, entry in ipairs(self:boosts_to_catch(math.max(0, rate - total), trainers)) do
       trainers = trainers - 1
@@ -1072,12 +1113,7 @@ function Game:throw_at(card, trainers)
     self:event({ event = "throw", dice = dice, total = total, needed = rate, caught = caught })
     if caught then
       self:collect(rules.cards[card].species)
-      return
-    end
-    if doll ~= nil and locked == nil and trainers > 0 then
-      trainers = trainers - 1
-      locked = best
-      self:use_item(doll)
+      return trainers
     end
   end
 end
@@ -1123,7 +1159,7 @@ function Game:offers(choice)
     return choice[1] == "stop" or choice[1] == "reroll"
   end
   for _, c in ipairs(request.choices) do
-    if c[1] == choice[1] and c[2] == choice[2] then
+    if c[1] == choice[1] and c[2] == choice[2] and c[3] == choice[3] then
       return true
     end
   end

@@ -58,6 +58,12 @@ pub struct Play {
     /// Hazards showing at once that end the turn.
     #[serde(default = "three")]
     pub hazard_limit: u32,
+    /// How many boxes of one section an event (a species collected, an item obtained) fills:
+    /// `one-per-section` (the rulebook's, where the Pokédex or Evolutions box a catch fills is
+    /// that section's trigger box), or `one-plus-trigger-per-section` (a trigger box beside
+    /// it).
+    #[serde(default)]
+    pub event_fills: safari_engine::vocabulary::EventFills,
 }
 
 fn three() -> u32 {

@@ -96,6 +96,7 @@ pub struct Manifest {
     pub safari_balls: Option<Located<u32>>,
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
+    pub event_fills: EventFills,
     pub card_size: CardSize,
     pub paper: Paper,
     /// The Park Rules' file (`[files] park-rules`), and where game.toml names it when it does.
@@ -103,7 +104,7 @@ pub struct Manifest {
     pub origin: Origin,
 }
 
-pub use safari_engine::vocabulary::{Action, DiceRole, Habitat, ItemKind, Step};
+pub use safari_engine::vocabulary::{Action, DiceRole, EventFills, Habitat, ItemKind, Step};
 
 #[derive(Debug, Clone)]
 pub struct Item {

@@ -72,6 +72,8 @@ struct Rule {
     needs: Vec<Need>,
     gains: Vec<Gain>,
     bonus: bool,
+    /// A trigger box taking an event's fill of its own in its section, beside the box that
+    /// names the event there (`EventFills::OnePlusTriggerPerSection`).
     trigger: bool,
     /// A bonus chain can fill it: square, not filled by an event.
     chain: bool,
@@ -428,7 +430,7 @@ impl Play {
                     })
                     .collect(),
                 bonus: def.style == Style::Bonus,
-                trigger: def.style == Style::Trigger,
+                trigger: game.manifest.event_fills.trigger_beside() && def.style == Style::Trigger,
                 chain,
                 used: match cause {
                     Cause::Use(i) => Some(i.0),
@@ -741,8 +743,9 @@ impl Play {
         }
     }
 
-    /// Queues the boxes an event fills: in each section, the first open box it names and the
-    /// first open trigger box, each filled in turn if the fills before it left it open.
+    /// Queues the boxes an event fills: in each section, the first open box it names (in the
+    /// variant, the first that is not a trigger box and the first trigger box), each filled in
+    /// turn if the fills before it left it open.
     fn event(&self, sheet: &Sheet, boxes: &[u32], steps: &mut Vec<Step>) {
         self.spend(boxes.len() as u64);
         let mut served: Vec<(u32, bool)> = Vec::new();

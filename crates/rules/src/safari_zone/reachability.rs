@@ -518,7 +518,12 @@ impl Reporter<'_> {
                         if takers.len() == 1 { "s" } else { "" }
                     ),
                     format!(
-                        "an event fills one box of a section (and one trigger box): move `{}` to another section, or give it another `fill`",
+                        "{}: move `{}` to another section, or give it another `fill`",
+                        match game.manifest.event_fills {
+                            EventFills::OnePerSection => "an event fills one box of a section",
+                            EventFills::OnePlusTriggerPerSection =>
+                                "an event fills one box of a section and one trigger box",
+                        },
                         def.id
                     ),
                 )

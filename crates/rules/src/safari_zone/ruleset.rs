@@ -57,6 +57,7 @@ pub fn build(game: &Game, content_hash: &str) -> Ruleset {
             safari_balls: manifest.safari_balls.as_ref().map_or(0, |b| b.value),
             rolls_per_turn: manifest.rolls_per_turn,
             hazard_limit: manifest.hazard_limit,
+            event_fills: manifest.event_fills,
         },
         dice: game
             .dice

@@ -27,6 +27,9 @@ pub(crate) struct GameData<'a> {
     pub safari_balls: Option<u32>,
     pub rolls_per_turn: u32,
     pub hazard_limit: u32,
+    /// How many boxes of a section an event fills: `"one-per-section"` (the rulebook's) or
+    /// `"one-plus-trigger-per-section"`.
+    pub event_fills: &'static str,
     pub sheet: SheetData,
     /// The game's sheets laid out on their paper, as a game of components' are: the Field
     /// Guide, whose layout is every rectangle field-guide.typ draws (none when the build does
@@ -166,6 +169,7 @@ pub(crate) fn game_data<'a>(
         safari_balls: manifest.safari_balls.as_ref().map(|b| b.value),
         rolls_per_turn: manifest.rolls_per_turn,
         hazard_limit: manifest.hazard_limit,
+        event_fills: manifest.event_fills.name(),
         sheet: sheet_data(game),
         sheets: layout
             .map(|layout| SheetPage {

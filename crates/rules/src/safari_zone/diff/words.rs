@@ -31,6 +31,7 @@ pub const KNOWN_FIELDS: &[(&str, &[&str])] = &[
             "safari_balls",
             "rolls_per_turn",
             "hazard_limit",
+            "event_fills",
         ],
     ),
     ("sheet", &["title", "columns", "boxes"]),
@@ -403,6 +404,18 @@ fn list_change<T: DeserializeOwned + PartialEq>(
 }
 
 fn parameter(field: &str, old: Option<&Value>, new: Option<&Value>) -> Option<String> {
+    if field == "event_fills" {
+        // A ruleset written before the field fills as the rulebook does.
+        let reading = |v: Option<&Value>| match v.and_then(Value::as_str) {
+            Some("one-plus-trigger-per-section") => "one box and one trigger box",
+            _ => "one box (the rulebook's)",
+        };
+        return Some(format!(
+            "what an event fills in each section: {} -> {}",
+            reading(old),
+            reading(new)
+        ));
+    }
     let what = match field {
         "players_min" => "fewest players",
         "players_max" => "most players",
