@@ -279,3 +279,33 @@ fn a_person_cannot_take_a_bots_decision_and_bots_alone_have_nothing_to_undo() {
     assert_eq!(game.undo(), 0);
     assert_eq!(game.taken().len(), 2);
 }
+
+#[test]
+fn a_card_refused_names_every_need_unmet_not_only_the_first() {
+    // Chansey asks for Area 2 and a Grass habitat: a player at the start, whose dice show no
+    // Grass, meets neither, and the refusal says both.
+    let rules = rules();
+    let mut game = Match::new(rules.clone(), vec![Seat { bot: None }], 3).unwrap();
+    let moment = loop {
+        let moment = game.moment().unwrap().clone();
+        if moment.decision != Decision::Reroll {
+            break moment;
+        }
+        game.apply(Choice::Stop).unwrap();
+    };
+    let chansey = rules
+        .cards
+        .iter()
+        .position(|c| rules.species[c.species] == "chansey")
+        .unwrap();
+    let mut at_a_card = moment.clone();
+    at_a_card.decision = Decision::Card;
+    at_a_card.stage = engine::Stage::Encounter { trainers: 0 };
+    at_a_card.drawn = vec![chansey];
+    at_a_card.choices = vec![Choice::Stop];
+    at_a_card.dice = vec![engine::vocabulary::Action::Water; 2];
+    let said = engine::explain::refusal(&rules, &at_a_card, Choice::Card(0));
+    for need in ["Area 2", "Grass"] {
+        assert!(said.contains(need), "{said}");
+    }
+}
