@@ -791,6 +791,26 @@ rebuild = function()
 end
 
 -- What the sheet asks of its player now.
+-- The waiting decision's choices of one kind (`"card"`, `"use"`, `"lock"`).
+local function choices_of(request, kind)
+  local found = {}
+  for _, choice in ipairs(request.choices) do
+    if choice[1] == kind then
+      table.insert(found, choice)
+    end
+  end
+  return found
+end
+
+-- A row of buttons: one per choice of `kind`, labelled by `label`, then `stop`'s.
+local function choice_row(request, kind, label, stop)
+  local chosen = choices_of(request, kind)
+  for n, choice in ipairs(chosen) do
+    control(2, n, #chosen + 1, label(choice), answer_with(choice))
+  end
+  control(2, #chosen + 1, #chosen + 1, stop, answer_with({ "stop" }))
+end
+
 local function prompt()
   if game.broken then
     return "The rules stopped: " .. game.broken
@@ -825,12 +845,7 @@ local function prompt()
   elseif decision == "card" then
     return "Choose the card to encounter, or let them go."
   elseif decision == "throw" then
-    local doll = ""
-    for _, choice in ipairs(request.choices) do
-      if choice[1] == "lock" then
-        doll = ", keep a die with the Poké Doll"
-      end
-    end
+    local doll = #choices_of(request, "lock") > 0 and ", keep a die with the Poké Doll" or ""
     return "Missed. Throw another Safari Ball (catch on " .. request.rate .. "+)" .. doll .. ", or let it go."
   end
   return ""
@@ -885,48 +900,21 @@ render = function()
     control(3, 1, 2, "Re-roll marked", reroll_marked)
     control(3, 2, 2, "Keep these", answer_with({ "stop" }))
   elseif request.decision == "use" then
-    local uses = {}
-    for _, choice in ipairs(request.choices) do
-      if choice[1] == "use" then
-        table.insert(uses, choice)
-      end
-    end
-    for n, choice in ipairs(uses) do
-      control(2, n, #uses + 1, "Use the " .. item_name(choice[2]), answer_with(choice))
-    end
-    control(2, #uses + 1, #uses + 1, "Go on", answer_with({ "stop" }))
+    choice_row(request, "use", function(choice)
+      return "Use the " .. item_name(choice[2])
+    end, "Go on")
   elseif request.decision == "card" then
-    local cards = {}
-    for _, choice in ipairs(request.choices) do
-      if choice[1] == "card" then
-        table.insert(cards, choice)
-      end
-    end
-    for n, choice in ipairs(cards) do
+    choice_row(request, "card", function(choice)
       local c = request.drawn[choice[2]]
       local rate = math.max(0, rules.cards[c].capture_rate - game:capture_bonus())
-      control(2, n, #cards + 1, card_name(c) .. " (" .. rate .. "+)", answer_with(choice))
-    end
-    control(2, #cards + 1, #cards + 1, "Let them go", answer_with({ "stop" }))
+      return card_name(c) .. " (" .. rate .. "+)"
+    end, "Let them go")
   elseif request.decision == "repel" then
-    local cards = {}
-    for _, choice in ipairs(request.choices) do
-      if choice[1] == "card" then
-        table.insert(cards, choice)
-      end
-    end
-    for n, choice in ipairs(cards) do
-      local c = request.drawn[choice[2]]
-      control(2, n, #cards + 1, "Repel " .. species_name(rules.cards[c].species), answer_with(choice))
-    end
-    control(2, #cards + 1, #cards + 1, "Keep them", answer_with({ "stop" }))
+    choice_row(request, "card", function(choice)
+      return "Repel " .. species_name(rules.cards[request.drawn[choice[2]]].species)
+    end, "Keep them")
   elseif request.decision == "throw" then
-    local locks = {}
-    for _, choice in ipairs(request.choices) do
-      if choice[1] == "lock" then
-        table.insert(locks, choice)
-      end
-    end
+    local locks = choices_of(request, "lock")
     control(2, 1, 2, "Throw a Safari Ball", answer_with({ "throw" }))
     control(2, 2, 2, "Let it go", answer_with({ "stop" }))
     for n, choice in ipairs(locks) do
