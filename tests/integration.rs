@@ -38,6 +38,7 @@ mod output_folders;
 mod output_home;
 mod packs;
 mod playtest;
+mod playtest_logs;
 mod print;
 mod reachability;
 mod reports_by_seed;

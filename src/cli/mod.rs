@@ -9,6 +9,7 @@ mod explain;
 mod family;
 mod fix;
 mod init;
+mod playtests;
 mod schema;
 mod sim;
 mod typeset_worker;
@@ -124,6 +125,11 @@ enum Command {
         after_help = "Examples:\n  safari diff content/safari-zone-v20240517 content/safari-zone\n  safari diff old-game new-game --games 0 --format json"
     )]
     Diff(diff::Args),
+    /// Read a folder of playtest logs and report people's games beside the bots'.
+    #[command(
+        after_help = "Examples:\n  safari playtests playtest-logs/\n  safari playtests playtest-logs/ --bots planner,expected --games 5000 --seed 2"
+    )]
+    Playtests(playtests::Args),
     /// Start a new game folder from the built-in Safari Zone RNW.
     #[command(after_help = "Examples:\n  safari init my-safari\n  safari check my-safari")]
     Init(init::Args),
@@ -234,6 +240,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Init(args) => init::run(args, ui),
         Command::Diff(args) => diff::run(args, ui),
+        Command::Playtests(args) => playtests::run(args, ui),
         Command::Schema(args) => schema::run(args),
         Command::Sim(args) => sim::run(args, ui),
         Command::Completions(args) => completions::run::<Cli>(args),

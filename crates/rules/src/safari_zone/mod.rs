@@ -19,6 +19,7 @@ pub mod model;
 pub mod module;
 mod play;
 pub mod playtest;
+pub mod playtests;
 pub mod print;
 pub(crate) mod purpose;
 mod reachability;
