@@ -342,7 +342,11 @@ impl Group {
             {
                 Some(pattern) => {
                     pattern.count += 1;
-                    if pattern.examples.len() < EXAMPLES {
+                    // Examples from different turns: a card thrown at three times is one.
+                    let seen = pattern.examples.iter().any(|e| {
+                        (&e.file, e.seat, e.turn) == (&example.file, example.seat, example.turn)
+                    });
+                    if pattern.examples.len() < EXAMPLES && !seen {
                         pattern.examples.push(example);
                     }
                 }

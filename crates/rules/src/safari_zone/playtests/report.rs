@@ -176,7 +176,7 @@ pub struct Pattern {
     pub count: u32,
     /// The people's decisions of this kind.
     pub of: u32,
-    /// The first few, in the order the logs were read.
+    /// The first few, each of another turn, in the order the logs were read.
     pub examples: Vec<Example>,
 }
 
