@@ -3,10 +3,14 @@
 //! Chromium and saved with the page's Download log button (tests/fixtures-logs/make-logs.mjs;
 //! its README lists them): four games of people to the end (one at a table with the planner),
 //! one left unfinished, one of another version of the game (content/safari-zone-v20240517),
-//! and three files that are no log of this game.
+//! and two files that do not replay; and the family's (make-family-logs.mjs): games of
+//! Gamewright's Safari (one with a variant, one against the greedy bot), DiceAFARI (one of
+//! three players, one left unfinished) and Tricky Safari (one against the greedy bot), and two
+//! family logs that cannot be read.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use super::browser;
 
@@ -34,12 +38,23 @@ fn playtests(logs: &Path, out: &Path, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_safari"))
         .arg("playtests")
         .arg(logs)
-        .args(["--games", "200", "--quiet", "--out"])
+        .args(["--games", "200", "--family-games", "30", "--quiet", "--out"])
         .arg(out)
         .args(extra)
         .current_dir(tests())
         .output()
         .unwrap()
+}
+
+/// The fixtures' report from seed 1, run once for the tests that read it (the family's logs
+/// are each put to the search bot decision by decision: some seconds of work), and the
+/// output root it was written to.
+fn fixtures_report() -> &'static (Output, PathBuf) {
+    static RUN: OnceLock<(Output, PathBuf)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let out = scratch("fixtures");
+        (playtests(Path::new(FIXTURES), &out, &[]), out)
+    })
 }
 
 fn text(output: &Output) -> (String, String) {
@@ -51,17 +66,15 @@ fn text(output: &Output) -> (String, String) {
 
 #[test]
 fn people_are_reported_beside_the_bots_on_their_own_version() {
-    let out = scratch("fixtures");
-    let run = playtests(Path::new(FIXTURES), &out, &[]);
-    let (stdout, stderr) = text(&run);
+    let (run, out) = fixtures_report();
+    let (stdout, stderr) = text(run);
     assert_eq!(run.status.code(), Some(0), "{stdout}\n{stderr}");
     // Every file that is no log of this game is named, with why; the others still count.
     for said in [
-        "6 of 9 files read, 2 rulesets",
+        "14 of 18 files read, 6 rulesets",
         "torn-download.json: this log is not JSON",
         "tampered-choice.json: choice 3 ",
         "is not one the game offered there",
-        "family-game.json: a log of a game made of components",
     ] {
         assert!(stdout.contains(said), "no `{said}` in:\n{stdout}");
     }
@@ -79,6 +92,7 @@ fn people_are_reported_beside_the_bots_on_their_own_version() {
         "the versions in the order their logs were read"
     );
     let current = &stdout[today..old];
+    let old = &stdout[old..stdout.find("\nDiceAFARI: ").expect("the family after")];
     // The unfinished game is told apart and its score not counted; the bot's seat at a
     // people's table is apart too.
     assert!(current.contains("4 finished games of people, 1 unfinished; 1 bot seat"));
@@ -116,8 +130,8 @@ fn people_are_reported_beside_the_bots_on_their_own_version() {
         &std::fs::read(out.join("safari-zone/playtests/report.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(json["read"], 6);
-    assert_eq!(json["refused"].as_array().unwrap().len(), 3);
+    assert_eq!(json["read"], 14);
+    assert_eq!(json["refused"].as_array().unwrap().len(), 4);
     let first = &json["rulesets"][0];
     assert_eq!(first["people"]["finished"], 4);
     assert_eq!(first["people"]["unfinished"], 1);
@@ -136,15 +150,12 @@ fn people_are_reported_beside_the_bots_on_their_own_version() {
     let html = std::fs::read_to_string(out.join("safari-zone/playtests/report.html")).unwrap();
     assert!(!html.contains("<script"), "a script in the report");
     assert!(html.contains(safari::html::CONTENT_SECURITY_POLICY));
-    let _ = std::fs::remove_dir_all(&out);
+    assert!(old.contains("1 log: 1 finished game of people"), "{old}");
 }
 
 #[test]
 fn the_text_report_is_as_reviewed() {
-    let out = scratch("snapshot");
-    let run = playtests(Path::new(FIXTURES), &out, &["--seed", "3"]);
-    let (stdout, _) = text(&run);
-    let _ = std::fs::remove_dir_all(&out);
+    let (stdout, _) = text(&fixtures_report().0);
     // The folder as named from the working folder (tests/), whatever the checkout's path.
     insta::with_settings!({
         prepend_module_to_snapshot => false,
@@ -156,24 +167,37 @@ fn the_text_report_is_as_reviewed() {
 
 #[test]
 fn the_same_logs_and_seed_give_the_same_report() {
-    let (a, b) = (scratch("same-a"), scratch("same-b"));
-    let (first, second) = (
-        playtests(&logs(), &a, &["--seed", "5"]),
-        playtests(&logs(), &b, &["--seed", "5"]),
+    // The fixtures' run, named as from tests/, and another from the absolute path.
+    let (first, b) = fixtures_report();
+    let a = scratch("same-a");
+    let second = playtests(&logs(), &a, &[]);
+    assert_eq!(
+        String::from_utf8_lossy(&first.stdout).replace("Logs in fixtures-logs:", ""),
+        String::from_utf8_lossy(&second.stdout)
+            .replace(&format!("Logs in {}:", logs().display()), "")
     );
-    assert_eq!(first.stdout, second.stdout);
-    for file in ["report.json", "report.html"] {
-        let path = |root: &Path| root.join("safari-zone/playtests").join(file);
+    for game in ["safari-zone", "diceafari", "tricky-safari"] {
+        let path = |root: &Path| root.join(game).join("playtests/report.json");
+        let json = |root: &Path| {
+            let mut value: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(path(root)).unwrap()).unwrap();
+            value["folder"] = serde_json::Value::Null;
+            value
+        };
         assert!(
-            std::fs::read(path(&a)).unwrap() == std::fs::read(path(&b)).unwrap(),
-            "{file} differs between two runs"
+            json(&a) == json(b),
+            "{game}'s report.json differs between two runs"
         );
     }
-    // Another seed plays other bot games.
-    let other = playtests(&logs(), &a, &["--seed", "6"]);
-    assert_ne!(first.stdout, other.stdout);
+    // Another seed plays other bot games: the family's one log of Tricky Safari suffices.
+    let tricky = logs().join("tricky-vs-greedy.json");
+    let (one, other) = (
+        playtests(&tricky, &a, &["--seed", "5"]),
+        playtests(&tricky, &a, &["--seed", "6"]),
+    );
+    assert_ne!(one.stdout, other.stdout);
+    assert_eq!(one.stdout, playtests(&tricky, &a, &["--seed", "5"]).stdout);
     let _ = std::fs::remove_dir_all(&a);
-    let _ = std::fs::remove_dir_all(&b);
 }
 
 #[test]
@@ -228,6 +252,11 @@ fn a_folder_with_no_readable_log_fails_and_says_why_for_each_file() {
             "plays toward one box",
         ),
         (&logs, &["--bots", "grumpy"][..], "unknown bot `grumpy`"),
+        (
+            &logs,
+            &["--family-bots", "planner"][..],
+            "unknown bot `planner` of the games made of components",
+        ),
     ] {
         let run = playtests(folder, &dir.join("out2"), extra);
         let (_, stderr) = text(&run);
@@ -250,8 +279,7 @@ fn one_log_file_is_read_on_its_own() {
 
 #[test]
 fn the_html_report_renders_in_a_browser_with_no_console_message() {
-    let out = scratch("browser");
-    let run = playtests(&logs(), &out, &[]);
+    let (run, out) = fixtures_report();
     assert_eq!(run.status.code(), Some(0));
     let page = out.join("safari-zone/playtests/report.html");
     let Some(chromium) = browser::chromium() else {
@@ -260,7 +288,7 @@ fn the_html_report_renders_in_a_browser_with_no_console_message() {
     let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("playtests-report.png");
     let rendered = browser::open(&chromium, &page, &screenshot, (1280, 2400));
     for expected in [
-        "What people did in Safari Zone RNW",
+        "What people did",
         "Files not read",
         "torn-download.json",
         "Boxes people fill more often than planner",
@@ -268,6 +296,10 @@ fn the_html_report_renders_in_a_browser_with_no_console_message() {
         "Where people and the planner choose differently",
         "<svg",
         "id=\"ruleset-2\"",
+        "Tricky Safari: board v1; no variant",
+        "At tables of 3 players",
+        "Where people and the search bot choose differently",
+        "id=\"ruleset-6\"",
     ] {
         assert!(
             rendered.dom.contains(expected),
@@ -275,5 +307,119 @@ fn the_html_report_renders_in_a_browser_with_no_console_message() {
         );
     }
     println!("screenshot: {}", rendered.screenshot.display());
-    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The part of the text report about one ruleset: from its heading to the next.
+fn section<'a>(stdout: &'a str, heading: &str) -> &'a str {
+    let start = stdout
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("no `{heading}` in:\n{stdout}"));
+    let rest = &stdout[start + 1..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+/// The cells of the row of `table` that starts with `name`.
+fn row<'a>(table: &'a str, name: &str) -> Vec<&'a str> {
+    table
+        .lines()
+        .find(|l| l.trim_start().starts_with(name))
+        .unwrap_or_else(|| panic!("no row `{name}` in:\n{table}"))
+        .split_whitespace()
+        .collect()
+}
+
+#[test]
+fn the_family_logs_are_reported_beside_the_family_bots() {
+    let (run, out) = fixtures_report();
+    let (stdout, stderr) = text(run);
+    assert_eq!(run.status.code(), Some(0), "{stdout}\n{stderr}");
+    // Two family logs that cannot be read, each named with why.
+    for said in [
+        "family-tampered.json: log entry 4: takes the face-up Giraffe 4 at row 2, column 1 is not legal now: ",
+        "family-game.json: its ruleset cannot be played: ",
+    ] {
+        assert!(stdout.contains(said), "no `{said}` in:\n{stdout}");
+    }
+    // Gamewright's Safari: two logs, one against the greedy bot; the variant apart.
+    let safari = section(&stdout, "Safari: cards v1; no variant");
+    assert!(
+        safari.contains(
+            "2 logs: 2 finished, 0 unfinished (not counted); 1 bot seat at people's tables"
+        ),
+        "{safari}"
+    );
+    // The people's three seats (23, 8 and 1), the greedy bot's seat apart.
+    assert_eq!(
+        row(safari, "people"),
+        ["people", "3", "10.7", "1-23", "50/50", "0", "85.0", "42.7"]
+    );
+    let greedy = row(safari, "greedy (2 players)");
+    assert_eq!(greedy[3], "30", "{safari}");
+    let greedy_score: f64 = greedy[4].parse().unwrap();
+    assert!(
+        greedy_score > 15.0,
+        "greedy outscores these people: {safari}"
+    );
+    assert!(safari.contains("random (2 players)"));
+    assert!(safari.contains("safari-vs-greedy.json seat 2 of 2: bot greedy, score 25, won"));
+    assert!(safari.contains("people at tables with bots: 1 seat, 0% of the wins each on average"));
+    assert!(safari.contains("how games end: people: jungle face up 2 of 2; greedy: "));
+    let diagonal = section(&stdout, "Safari: cards v1; variants diagonal");
+    assert!(diagonal.contains("1 log: 1 finished"), "{diagonal}");
+    // DiceAFARI: the unfinished log apart, tables of two and of three players apart.
+    let dice = section(&stdout, "DiceAFARI: maps v1, tiles v1; no variant");
+    assert!(
+        dice.contains("3 logs: 2 finished, 1 unfinished (not counted)"),
+        "{dice}"
+    );
+    assert!(dice.contains(
+        "diceafari-left-early.json seat 1 of 2: person, no score yet, 6 actions in 2 turns, unfinished (not counted)"
+    ));
+    let two = &dice[dice.find("2 players").unwrap()..dice.find("3 players").unwrap()];
+    // The two-player people: diceafari-two-people.json's seats (23 and 32) alone.
+    assert_eq!(
+        &row(two, "people")[..5],
+        ["people", "2", "27.5", "23-32", "0/100"]
+    );
+    assert!(dice[dice.find("3 players").unwrap()..].contains("greedy (3 players)"));
+    // Each person's decision put to the search bot, counted by the action's kind, in the
+    // game's own words.
+    assert!(dice.contains("Where people and the search bot choose differently: "));
+    assert!(dice.contains("- chose re-roll where the search bot would choose claim: "));
+    assert!(dice.contains("e.g. diceafari-left-early.json seat 1, turn 1: re-rolls "));
+    assert!(dice.contains("; the search bot: claims "));
+    let tricky = section(&stdout, "Tricky Safari: board v1; no variant");
+    assert!(tricky.contains("- chose another move than the search bot would: "));
+    assert!(tricky.contains("tricky-vs-greedy.json seat 2 of 2: bot greedy, score 10, won"));
+
+    // Each game's folder has the whole report.
+    for game in ["gamewright-safari", "diceafari", "tricky-safari"] {
+        assert!(
+            out.join(game).join("playtests/report.html").is_file(),
+            "{game}"
+        );
+    }
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("diceafari/playtests/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["families"].as_array().unwrap().len(), 4);
+    assert_eq!(json["family_advisor"], "search");
+    let dice = &json["families"][0];
+    assert_eq!(dice["game_id"], "diceafari");
+    assert_eq!(dice["unfinished"], 1);
+    assert_eq!(dice["tables"][0]["players"], 2);
+    assert_eq!(dice["tables"][0]["bots"][0]["policy"], "greedy");
+    assert_eq!(dice["tables"][0]["bots"][0]["table"]["games"], 30);
+    assert_eq!(dice["tables"][1]["players"], 3);
+    let asked: u64 = dice["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["decisions"].as_u64().unwrap())
+        .sum();
+    assert!(
+        asked > 100,
+        "the people's decisions put to the search bot: {asked}"
+    );
 }

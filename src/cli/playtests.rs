@@ -1,13 +1,14 @@
-//! `safari playtests`: read a folder of the logs playtesters downloaded from the playtest page,
-//! check each against its ruleset, and report people's games beside the bots' on the same
-//! ruleset (docs/playtest-logs.md).
+//! `safari playtests`: read a folder of the logs playtesters downloaded from the playtest pages
+//! (Safari Zone RNW's and the family's), check each against its ruleset, and report people's
+//! games beside the bots' on the same ruleset (docs/playtest-logs.md).
 
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Ui, exit};
-use crate::rules::safari_zone::playtests::{self, MAX_LOG_BYTES, Options, Reading};
+use crate::rules::playtests::{self, MAX_LOG_BYTES, Options, Reading, family};
+use crate::rules::safari_zone::playtests as safari_zone;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,15 +16,28 @@ pub struct Args {
     #[arg(value_name = "LOGS")]
     logs: PathBuf,
 
-    /// The bots that play each ruleset the logs were played with, comma-separated; the first
-    /// is the one whose boxes are compared with the people's [default: planner,greedy].
+    /// The bots that play each ruleset of Safari Zone RNW the logs were played with,
+    /// comma-separated; the first is the one whose boxes are compared with the people's
+    /// [default: planner,greedy].
     #[arg(long, value_delimiter = ',')]
     bots: Option<Vec<String>>,
+
+    /// The bots that play each ruleset of a game made of components the logs were played
+    /// with, each in every seat of a table of its own, comma-separated (random, greedy,
+    /// search, search:N) [default: greedy,random].
+    #[arg(long, value_delimiter = ',', value_name = "BOTS")]
+    family_bots: Option<Vec<String>>,
 
     /// Games each bot plays per ruleset (at most 1,000,000).
     #[arg(long, default_value_t = crate::rules::safari_zone::sim::DEFAULT_GAMES,
           value_parser = clap::value_parser!(u64).range(1..=crate::load::limits::MAX_GAMES))]
     games: u64,
+
+    /// Games each bot of a game made of components plays per ruleset and table size (at most
+    /// 1,000,000).
+    #[arg(long, default_value_t = family::DEFAULT_GAMES,
+          value_parser = clap::value_parser!(u64).range(1..=crate::load::limits::MAX_GAMES))]
+    family_games: u64,
 
     /// Seed of the bots' games: the same logs and seed give the same report.
     #[arg(long, default_value_t = 1)]
@@ -36,19 +50,22 @@ pub struct Args {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
-    let bots = args.bots.clone().unwrap_or_else(|| {
-        playtests::DEFAULT_BOTS
-            .iter()
-            .map(|b| b.to_string())
-            .collect()
-    });
-    if let Err(message) = playtests::check_bots(&bots) {
+    let named_or = |named: &Option<Vec<String>>, default: &[&str]| {
+        named
+            .clone()
+            .unwrap_or_else(|| default.iter().map(|b| b.to_string()).collect())
+    };
+    let bots = named_or(&args.bots, safari_zone::DEFAULT_BOTS);
+    let family_bots = named_or(&args.family_bots, family::DEFAULT_BOTS);
+    if let Err(message) = playtests::check_bots(&bots, &family_bots) {
         super::error(message);
         return exit::FAILURE;
     }
     let options = Options {
         bots,
         games: args.games,
+        family_bots,
+        family_games: args.family_games,
         seed: args.seed,
     };
     let named = args.logs.display().to_string();
@@ -86,9 +103,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         return exit::ERRORS;
     }
     let root = crate::output::OutputRoot::named_or_default(args.out.as_deref(), None);
-    let mut games: Vec<&str> = report.rulesets.iter().map(|r| r.game_id.as_str()).collect();
-    games.sort_unstable();
-    games.dedup();
+    let games = report.game_ids();
     // Each game's folder gets the whole report: every ruleset read and every file not read.
     let files = [
         crate::backends::Output {

@@ -28,6 +28,7 @@ pub mod load {
 pub mod diceafari;
 pub mod gamewright;
 pub mod none;
+pub mod playtests;
 pub mod rebuild;
 pub mod safari_zone;
 pub mod tricky_safari;

@@ -61,6 +61,9 @@ pub trait Game {
     /// (`then`: [`super::Note`]s).
     fn log(&self) -> Value;
     fn outcome(&self) -> Option<Outcome>;
+    /// The components that played a part in the game so far ([`Play::used`]), as `sim`
+    /// counts them: a report compares people's games with the bots' by them.
+    fn used(&self) -> Vec<String>;
 }
 
 /// The rules of a components ruleset, with `variants` applied.
@@ -191,5 +194,8 @@ impl<S: Start + 'static> Game for Session<S> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.table().outcome()
+    }
+    fn used(&self) -> Vec<String> {
+        self.table().used()
     }
 }

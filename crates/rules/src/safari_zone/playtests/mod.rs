@@ -6,8 +6,9 @@
 //! bot through the step API ([`Match`]): the game replayed to the decision with the bot in
 //! the person's seat, and the bot asked.
 //!
-//! Reads no file: the command hands each log's bytes in ([`Reading::read`]), one at a time,
-//! so that a folder of thousands of logs holds one in memory.
+//! `crate::playtests` reads the files and hands this module the logs of this game
+//! ([`Groups::read`]); what every game's report shares (the head, the files refused, the
+//! decisions counted by kind) is there.
 
 mod choices;
 mod page;
@@ -16,10 +17,11 @@ mod report;
 
 use rayon::prelude::*;
 
-pub use page::page;
-pub use render::render;
+pub(crate) use page::ruleset_section;
+pub(crate) use render::render_ruleset;
 pub use report::*;
 
+use crate::playtests::{Options, Tally};
 use crate::safari_zone::engine::step::{Log, Match, Now, Seat, Taken};
 use crate::safari_zone::engine::{OutReason, Player, Rules, explain, policy};
 use crate::safari_zone::sim::{self, Distribution};
@@ -29,28 +31,13 @@ pub const ADVISOR: &str = sim::DEFAULT_POLICY;
 /// The bots that play the ruleset when none are named: the strongest and `greedy`, a plain
 /// player of the moment, so that people's scores fall somewhere on a ladder.
 pub const DEFAULT_BOTS: &[&str] = &[sim::DEFAULT_POLICY, "greedy"];
-/// The most bytes a log file may have: a log holds its ruleset whole, and a ruleset
-/// `sim` reads may have 16 MiB.
-pub const MAX_LOG_BYTES: u64 = crate::load::limits::MAX_RULESET_BYTES;
 /// A box is listed as filled more often by people (or by bots) when its rates differ by this
 /// much (the text report; the JSON has every box).
 pub const FILL_GAP: f64 = 0.25;
-/// Seats of the logs, boxes listed each way and patterns of disagreement, in the text report
-/// (the HTML lists every seat and every box).
+/// Seats of the logs and boxes listed each way in the text report (the HTML lists every seat
+/// and every box).
 pub const LISTED_SEATS: usize = 12;
 pub const LISTED_BOXES: usize = 8;
-pub const LISTED_PATTERNS: usize = 8;
-/// Examples kept of each pattern of disagreement (the text shows the first).
-const EXAMPLES: usize = 3;
-
-/// How the bots play each ruleset.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Policies `policy::by_name` knows (no `target:BOX`).
-    pub bots: Vec<String>,
-    pub games: u64,
-    pub seed: u64,
-}
 
 /// Whether `names` are bots that can play any ruleset: known policies, none of them
 /// `target:BOX` (a box of one ruleset).
@@ -90,106 +77,52 @@ struct Group {
     /// Per box, the finished person-games that filled it.
     fills: Vec<u32>,
     bot_seats: Vec<BotSeat>,
-    kinds: Vec<KindStat>,
-    patterns: Vec<Pattern>,
+    tally: Tally,
 }
 
-/// The logs read so far, and the files refused.
+/// The logs of this game read so far, by ruleset.
 #[derive(Default)]
-pub struct Reading {
-    groups: Vec<Group>,
-    refused: Vec<Refused>,
-    files: usize,
-}
+pub(crate) struct Groups(Vec<Group>);
 
-impl Reading {
-    pub fn new() -> Reading {
-        Reading::default()
-    }
-
+impl Groups {
     /// Logs read.
-    pub fn read_count(&self) -> usize {
-        self.groups.iter().map(|g| g.logs.len()).sum()
-    }
-
-    /// Notes `file` as not read, and why.
-    pub fn refuse(&mut self, file: &str, reason: impl Into<String>) {
-        self.files += 1;
-        self.refused.push(Refused {
-            file: file.to_string(),
-            reason: reason.into(),
-        });
+    pub(crate) fn read_count(&self) -> usize {
+        self.0.iter().map(|g| g.logs.len()).sum()
     }
 
     /// Reads the log `file` holds: replays it against its ruleset (refused, with why, when
     /// it does not replay), adds its people's and bots' seats to its ruleset's, and puts each
     /// of its people's decisions to the advisor.
-    pub fn read(&mut self, file: &str, bytes: &[u8]) {
-        let (log, game) = match Log::read(bytes) {
-            Ok(read) => read,
-            Err(err) => {
-                let reason = not_a_log(bytes).unwrap_or(err.0);
-                self.refuse(file, reason);
-                return;
-            }
-        };
-        self.files += 1;
+    pub(crate) fn read(&mut self, file: &str, bytes: &[u8]) -> Result<(), String> {
+        let (log, game) = Log::read(bytes).map_err(|err| err.0)?;
         let ruleset = serde_json::to_vec(&log.ruleset).expect("a JSON value serialises");
-        let at = match self.groups.iter().position(|g| g.ruleset == ruleset) {
+        let at = match self.0.iter().position(|g| g.ruleset == ruleset) {
             Some(at) => at,
             None => {
-                self.groups
-                    .push(Group::new(ruleset, &log.ruleset, game.rules()));
-                self.groups.len() - 1
+                self.0.push(Group::new(ruleset, &log.ruleset, game.rules()));
+                self.0.len() - 1
             }
         };
-        self.groups[at].add(file, &log, &game);
+        self.0[at].add(file, &log, &game);
+        Ok(())
     }
 
     /// Bot games the report will play: for a progress bar.
-    pub fn bot_games(&self, options: &Options) -> u64 {
-        self.groups.len() as u64 * options.bots.len() as u64 * options.games
+    pub(crate) fn bot_games(&self, options: &Options) -> u64 {
+        self.0.len() as u64 * options.bots.len() as u64 * options.games
     }
 
-    /// The report: the bots play each ruleset (`progress` is told of every game played).
-    pub fn report(
+    /// Each ruleset's report: the bots play it (`progress` is told of every game played).
+    pub(crate) fn report(
         self,
-        folder: &str,
         options: &Options,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> PlaytestReport {
-        let read = self.read_count();
-        let rulesets = self
-            .groups
+    ) -> Vec<RulesetReport> {
+        self.0
             .into_iter()
             .map(|group| group.report(options, progress))
-            .collect();
-        PlaytestReport {
-            folder: folder.to_string(),
-            seed: options.seed,
-            games: options.games,
-            bots: options.bots.clone(),
-            advisor: ADVISOR.to_string(),
-            files: self.files,
-            read,
-            refused: self.refused,
-            rulesets,
-        }
+            .collect()
     }
-}
-
-/// What a file that is not a log of this game is, when its `format` says.
-fn not_a_log(bytes: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
-    let format = value.get("format")?.as_str()?;
-    Some(match format {
-        "safari-log" => return None,
-        "safari-family-log" => "a log of a game made of components (format `safari-family-log`): \
-             `safari playtests` reads Safari Zone RNW's logs (`safari-log`) only"
-            .to_string(),
-        "safari-ruleset" => "a ruleset, not a game log: the logs carry their rulesets".to_string(),
-        other => format!("not a game log (its `format` is `{other}`, not `safari-log`)"),
-    })
 }
 
 /// "deck v20240517, dice v20240517, field-guide v20240524; content sha256:f4c7bff048a5".
@@ -239,8 +172,7 @@ impl Group {
             people: Vec::new(),
             fills: vec![0; rules.boxes.len()],
             bot_seats: Vec::new(),
-            kinds: Vec::new(),
-            patterns: Vec::new(),
+            tally: Tally::default(),
         }
     }
 
@@ -311,23 +243,6 @@ impl Group {
             })
             .collect();
         for compared in asked {
-            let kind = compared.kind.name();
-            let stat = match self.kinds.iter().position(|s| s.kind == kind) {
-                Some(at) => &mut self.kinds[at],
-                None => {
-                    self.kinds.push(KindStat {
-                        kind: kind.to_string(),
-                        decisions: 0,
-                        differ: 0,
-                    });
-                    self.kinds.last_mut().expect("just pushed")
-                }
-            };
-            stat.decisions += 1;
-            let Some(text) = compared.pattern else {
-                continue;
-            };
-            stat.differ += 1;
             let example = Example {
                 file: file.to_string(),
                 seat: compared.seat + 1,
@@ -335,29 +250,8 @@ impl Group {
                 person: compared.person,
                 bot: compared.bot,
             };
-            match self
-                .patterns
-                .iter_mut()
-                .find(|p| p.kind == kind && p.text == text)
-            {
-                Some(pattern) => {
-                    pattern.count += 1;
-                    // Examples from different turns: a card thrown at three times is one.
-                    let seen = pattern.examples.iter().any(|e| {
-                        (&e.file, e.seat, e.turn) == (&example.file, example.seat, example.turn)
-                    });
-                    if pattern.examples.len() < EXAMPLES && !seen {
-                        pattern.examples.push(example);
-                    }
-                }
-                None => self.patterns.push(Pattern {
-                    kind: kind.to_string(),
-                    text,
-                    count: 1,
-                    of: 0,
-                    examples: vec![example],
-                }),
-            }
+            self.tally
+                .count(compared.kind.name(), compared.pattern, example);
         }
     }
 
@@ -402,18 +296,7 @@ impl Group {
             }
             _ => Vec::new(),
         };
-        let mut patterns = self.patterns;
-        for pattern in &mut patterns {
-            pattern.of = self
-                .kinds
-                .iter()
-                .find(|k| k.kind == pattern.kind)
-                .map_or(0, |k| k.decisions);
-        }
-        // The most frequent first; a stable sort keeps the order they were met in.
-        patterns.sort_by_key(|p| std::cmp::Reverse(p.count));
-        let mut kinds = self.kinds;
-        kinds.sort_by_key(|k| choices::KIND_ORDER.iter().position(|n| *n == k.kind));
+        let (kinds, patterns) = self.tally.finish(choices::KIND_ORDER);
         RulesetReport {
             game_id: self.game_id,
             game: self.game,

@@ -1,40 +1,16 @@
-//! `out/<game>/playtests/report.html`: the report as one page, on the shared page parts of
-//! `crate::html` (inline CSS and SVG, no scripts, nothing to fetch). It says what the terminal
-//! says, in the same order, and adds a chart of the mean scores and every box, folded away.
+//! A ruleset of Safari Zone RNW in `out/<game>/playtests/report.html` (`crate::playtests::page`):
+//! what the terminal says, in the same order, with a chart of the mean scores and every box,
+//! folded away.
 
 use crate::charts::{self, Interval};
 use crate::html::{self, Column, Markup, html};
 
 use super::LISTED_BOXES;
-use super::render::{HEADINGS, headline, kind_words, listed_boxes, percent, rows, run_name};
-use super::report::{BoxCompare, End, PlaytestReport, RulesetReport};
+use super::render::{HEADINGS, kind_words, listed_boxes, percent, rows, run_name};
+use super::report::{BoxCompare, End, RulesetReport};
+use crate::playtests::cell;
 
-fn cell(s: impl AsRef<str>) -> Markup {
-    html! { (html::text(s.as_ref())) }
-}
-
-/// The whole page.
-pub fn page(report: &PlaytestReport) -> String {
-    let games: Vec<&str> = report.rulesets.iter().map(|r| r.game.as_str()).collect();
-    let title = match games.first() {
-        Some(first) if games.iter().all(|g| g == first) => format!("What people did in {first}"),
-        _ => "What people did".to_string(),
-    };
-    let body = html! {
-        @if !report.refused.is_empty() {
-            (html::section("refused", "Files not read", html::table(
-                &[Column::text("file").wide(30), Column::text("why").wide(70)],
-                report.refused.iter().map(|r| vec![cell(&r.file), cell(&r.reason)]),
-            )))
-        }
-        @for (i, ruleset) in report.rulesets.iter().enumerate() {
-            (ruleset_section(i, ruleset, &report.advisor))
-        }
-    };
-    html::page(&title, &headline(report), body)
-}
-
-fn ruleset_section(index: usize, ruleset: &RulesetReport, advisor: &str) -> Markup {
+pub(crate) fn ruleset_section(index: usize, ruleset: &RulesetReport, advisor: &str) -> Markup {
     let people = &ruleset.people;
     let columns = [
         Column::text(HEADINGS[0]).wide(22),
@@ -138,7 +114,7 @@ fn ruleset_section(index: usize, ruleset: &RulesetReport, advisor: &str) -> Mark
             h3 { "Every seat of the logs" }
             (html::table(&seats, person_rows.chain(bot_rows)))
             (boxes(ruleset))
-            (choices(ruleset, advisor))
+            (crate::playtests::choices_section(&ruleset.decisions, &ruleset.disagreements, advisor, kind_words))
             (every_box(ruleset))
         },
     )
@@ -188,44 +164,6 @@ fn boxes(ruleset: &RulesetReport) -> Markup {
             h3 { (html::text(&format!("Boxes {} fills more often than people", first.policy))) }
             (box_table(&less[..less.len().min(LISTED_BOXES)], &first.policy))
             (more_boxes(less.len()))
-        }
-    }
-}
-
-fn choices(ruleset: &RulesetReport, advisor: &str) -> Markup {
-    if ruleset.decisions.is_empty() {
-        return html! {};
-    }
-    let kinds = [
-        Column::text("decision").wide(40),
-        Column::number("asked").wide(20),
-        Column::number("differ").wide(20),
-        Column::number("share").wide(20),
-    ];
-    let patterns = [
-        Column::text("difference").wide(40),
-        Column::number("times").wide(10),
-        Column::text("for example").wide(50),
-    ];
-    html! {
-        h3 { (html::text(&format!("Where people and the {advisor} choose differently"))) }
-        p.note { (html::text(&format!("At each of the people's decisions the {advisor} was asked what it would choose there.")))}
-        (html::table(&kinds, ruleset.decisions.iter().map(|k| vec![
-            cell(kind_words(&k.kind)),
-            cell(k.decisions.to_string()),
-            cell(k.differ.to_string()),
-            cell(percent(f64::from(k.differ) / f64::from(k.decisions.max(1)))),
-        ])))
-        @if !ruleset.disagreements.is_empty() {
-            (html::table(&patterns, ruleset.disagreements.iter().map(|p| vec![
-                html! { (html::text(&p.text)) " " span.note { (html::text(&format!("({} decisions)", kind_words(&p.kind)))) } },
-                cell(format!("{} of {}", p.count, p.of)),
-                html! {
-                    @for e in &p.examples {
-                        div { (html::text(&format!("{} seat {}, turn {}: {}; the {advisor}: {}", e.file, e.seat, e.turn, e.person, e.bot))) }
-                    }
-                },
-            ])))
         }
     }
 }

@@ -1,15 +1,12 @@
-//! The report as terminal text: what was read, then per ruleset the people beside the bots,
+//! A ruleset of Safari Zone RNW in the report's terminal text: the people beside the bots,
 //! the boxes, and where people and the advisor choose differently.
 
-use super::report::{BoxCompare, PlaytestReport, RulesetReport};
-use super::{LISTED_BOXES, LISTED_PATTERNS, LISTED_SEATS};
-
-pub(super) fn percent(share: f64) -> String {
-    format!("{:.0}%", share * 100.0)
-}
+use super::report::{BoxCompare, RulesetReport};
+use super::{LISTED_BOXES, LISTED_SEATS};
+pub(super) use crate::playtests::{percent, run_name};
 
 /// What a person calls a kind of decision, as in "30 throw decisions".
-pub(super) fn kind_words(kind: &str) -> &str {
+pub(super) fn kind_words(kind: &str) -> String {
     match kind {
         "reroll" => "re-roll",
         "track" => "track",
@@ -20,45 +17,7 @@ pub(super) fn kind_words(kind: &str) -> &str {
         "throw" => "throw",
         other => other,
     }
-}
-
-/// A run's name with its table: "planner (1 player)".
-pub(super) fn run_name(policy: &str, players: usize) -> String {
-    format!(
-        "{policy} ({players} player{})",
-        if players == 1 { "" } else { "s" }
-    )
-}
-
-/// The first line: what was read.
-pub(super) fn headline(report: &PlaytestReport) -> String {
-    format!(
-        "Logs in {}: {} of {} file{} read, {} ruleset{}; the bots played {} games each per ruleset (seed {}).",
-        report.folder,
-        report.read,
-        report.files,
-        if report.files == 1 { "" } else { "s" },
-        report.rulesets.len(),
-        if report.rulesets.len() == 1 { "" } else { "s" },
-        report.games,
-        report.seed
-    )
-}
-
-pub fn render(report: &PlaytestReport) -> String {
-    let mut out = headline(report);
-    out.push('\n');
-    if !report.refused.is_empty() {
-        out.push_str("Not read:\n");
-        for refused in &report.refused {
-            out.push_str(&format!("  {}: {}\n", refused.file, refused.reason));
-        }
-    }
-    for ruleset in &report.rulesets {
-        out.push('\n');
-        render_ruleset(&mut out, ruleset, &report.advisor);
-    }
-    out
+    .to_string()
 }
 
 /// The table of people and bots: one row each.
@@ -147,7 +106,7 @@ pub(super) fn listed_boxes(ruleset: &RulesetReport, more: bool) -> Vec<&BoxCompa
     }
 }
 
-fn render_ruleset(out: &mut String, ruleset: &RulesetReport, advisor: &str) {
+pub(crate) fn render_ruleset(out: &mut String, ruleset: &RulesetReport, advisor: &str) {
     let people = &ruleset.people;
     out.push_str(&format!("{}: {}\n", ruleset.game, ruleset.version));
     out.push_str(&format!(
@@ -254,42 +213,11 @@ fn render_ruleset(out: &mut String, ruleset: &RulesetReport, advisor: &str) {
             }
         }
     }
-    let asked: u32 = ruleset.decisions.iter().map(|k| k.decisions).sum();
-    if asked == 0 {
-        return;
-    }
-    let differ: u32 = ruleset.decisions.iter().map(|k| k.differ).sum();
-    out.push_str(&format!(
-        "  Where people and the {advisor} choose differently: {differ} of the people's {asked} decisions ({})\n",
-        percent(f64::from(differ) / f64::from(asked))
-    ));
-    out.push_str(&format!(
-        "    {:<10} {:>6} {:>6}\n",
-        "decision", "asked", "differ"
-    ));
-    for kind in &ruleset.decisions {
-        out.push_str(&format!(
-            "    {:<10} {:>6} {:>6} ({})\n",
-            kind_words(&kind.kind),
-            kind.decisions,
-            kind.differ,
-            percent(f64::from(kind.differ) / f64::from(kind.decisions.max(1)))
-        ));
-    }
-    for pattern in ruleset.disagreements.iter().take(LISTED_PATTERNS) {
-        out.push_str(&format!(
-            "    - {}: {} of {} {} decisions ({})\n",
-            pattern.text,
-            pattern.count,
-            pattern.of,
-            kind_words(&pattern.kind),
-            percent(f64::from(pattern.count) / f64::from(pattern.of.max(1)))
-        ));
-        if let Some(e) = pattern.examples.first() {
-            out.push_str(&format!(
-                "        e.g. {} seat {}, turn {}: {}; the {advisor}: {}\n",
-                e.file, e.seat, e.turn, e.person, e.bot
-            ));
-        }
-    }
+    crate::playtests::render_choices(
+        out,
+        &ruleset.decisions,
+        &ruleset.disagreements,
+        advisor,
+        kind_words,
+    );
 }

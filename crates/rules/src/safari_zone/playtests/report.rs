@@ -1,38 +1,11 @@
-//! What `safari playtests` found, as `report.json` holds it: per ruleset, the people's games
-//! beside the bots' (docs/playtest-logs.md says what each part means).
+//! What `safari playtests` found of Safari Zone RNW's logs, as `report.json` holds it: per
+//! ruleset, the people's games beside the bots' (docs/playtest-logs.md says what each part
+//! means).
 
 use serde::Serialize;
 
+pub use crate::playtests::{Example, KindStat, Pattern};
 use crate::safari_zone::sim::Distribution;
-
-/// `out/<game>/playtests/report.json`.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlaytestReport {
-    /// The folder (or file) of logs read, as it was named.
-    pub folder: String,
-    /// The seed of the bots' games.
-    pub seed: u64,
-    /// Games each bot played per ruleset.
-    pub games: u64,
-    /// The bots that played, the first the one the boxes are compared with.
-    pub bots: Vec<String>,
-    /// The bot asked at each of the people's decisions (the strongest).
-    pub advisor: String,
-    /// JSON files looked at, and how many of them were logs read.
-    pub files: usize,
-    pub read: usize,
-    /// The files not read, each with why.
-    pub refused: Vec<Refused>,
-    /// One per ruleset the logs were played with, in the order their first log was read.
-    pub rulesets: Vec<RulesetReport>,
-}
-
-/// A file not read, and why.
-#[derive(Debug, Clone, Serialize)]
-pub struct Refused {
-    pub file: String,
-    pub reason: String,
-}
 
 /// The logs of one ruleset (one version of a game), and the bots on it.
 #[derive(Debug, Clone, Serialize)]
@@ -154,39 +127,4 @@ pub struct BoxCompare {
     pub bots: f64,
     /// `people - bots`.
     pub difference: f64,
-}
-
-/// The people's decisions of one kind.
-#[derive(Debug, Clone, Serialize)]
-pub struct KindStat {
-    /// The engine's name of the decision (`reroll`, `track`, `bonus`, `use`, `repel`,
-    /// `card`, `throw`).
-    pub kind: String,
-    pub decisions: u32,
-    /// Those at which the advisor would have chosen otherwise.
-    pub differ: u32,
-}
-
-/// One way people's choices differ from the advisor's.
-#[derive(Debug, Clone, Serialize)]
-pub struct Pattern {
-    pub kind: String,
-    /// In words: "let a card go that the planner would have thrown at".
-    pub text: String,
-    pub count: u32,
-    /// The people's decisions of this kind.
-    pub of: u32,
-    /// The first few, each of another turn, in the order the logs were read.
-    pub examples: Vec<Example>,
-}
-
-/// One decision where a person and the advisor differ.
-#[derive(Debug, Clone, Serialize)]
-pub struct Example {
-    pub file: String,
-    pub seat: usize,
-    pub turn: u32,
-    /// What the person did, and what the advisor would have done, in words.
-    pub person: String,
-    pub bot: String,
 }
