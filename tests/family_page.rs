@@ -323,6 +323,16 @@ fn play(
         "the game did not end: {}",
         result["status"]
     );
+    // A hint says what the greedy bot would do, and lights it on the table.
+    let hint = &result["hint"];
+    assert!(
+        hint["message"]
+            .as_str()
+            .unwrap()
+            .contains("lit on the table"),
+        "{hint}"
+    );
+    assert!(hint["lit"].as_u64().unwrap() >= 1, "nothing lit: {hint}");
     // Undo takes something back, or is off and says why (a card or a roll shown since).
     let undo = &result["undo"];
     if undo["disabled"] == true {

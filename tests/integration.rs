@@ -45,6 +45,7 @@ mod reports_by_seed;
 mod rulebook_turns;
 mod ruleset;
 mod schema;
+mod screens;
 mod search;
 mod sim;
 mod snippets;

@@ -144,6 +144,33 @@ fn page_sheets(result: &serde_json::Value) -> Vec<(BTreeSet<String>, u32)> {
         .collect()
 }
 
+/// The game-over breakdown adds up: each seat's sections to its total, its total to its score.
+fn assert_breakdown(result: &serde_json::Value) {
+    let rows = result["breakdown"].as_array().unwrap();
+    let cells = |row: &serde_json::Value| -> Vec<u32> {
+        row["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().parse().unwrap())
+            .collect()
+    };
+    let sections: Vec<Vec<u32>> = rows
+        .iter()
+        .filter(|r| !matches!(r["row"].as_str(), Some("bonus" | "total" | "species")))
+        .map(cells)
+        .collect();
+    let Some(total) = rows.iter().find(|r| r["row"] == "total") else {
+        panic!("no total in the breakdown: {rows:?}")
+    };
+    let total = cells(total);
+    assert!(sections.len() >= 3, "{rows:?}");
+    for (seat, score) in scores(result).into_iter().enumerate() {
+        let sum: u32 = sections.iter().map(|s| s[seat]).sum();
+        assert_eq!((sum, total[seat]), (score, score), "seat {seat}: {rows:?}");
+    }
+}
+
 fn scores(result: &serde_json::Value) -> Vec<u32> {
     result["scores"]
         .as_array()
@@ -311,6 +338,32 @@ fn a_game_played_by_clicks_in_the_browser_is_the_native_engines_game() {
         );
         assert!(page_log.contains(said), "the log never says `{said}`");
     }
+    // The turns that ended are summed up until the person chooses again, into the next
+    // turn's first decision, the dice drawn as dice; a throw's capture dice among them.
+    let summaries = result["summaries"].as_array().unwrap();
+    assert!(summaries.len() >= 3, "{summaries:?}");
+    assert!(
+        summaries
+            .iter()
+            .all(|s| s["dice"].as_u64().unwrap() > 0 && !s["deciding"].is_null()),
+        "{summaries:?}"
+    );
+    assert!(
+        summaries
+            .iter()
+            .any(|s| s["captureDice"].as_u64().unwrap() > 0),
+        "no summary draws a throw: {summaries:?}"
+    );
+    // A hint says what the default bot would choose, and lights it.
+    let hint = &result["hint"];
+    assert!(
+        hint["message"].as_str().unwrap().starts_with("Hint: "),
+        "{hint}"
+    );
+    assert!(hint["lit"].as_u64().unwrap() >= 1, "{hint}");
+    // A re-roll's line says which dice were re-rolled.
+    assert!(page_log.contains("re-rolled di"), "no re-roll in the log");
+    assert_breakdown(&result);
     // A reload in the middle of the game changed nothing.
     let reloaded = &result["reloaded"];
     assert_eq!(reloaded["before"], reloaded["after"]);
@@ -351,6 +404,7 @@ fn bots_play_a_whole_game_in_the_browser_as_the_native_engine_does() {
         unreachable!()
     };
     assert_eq!(&self::scores(&result), scores);
+    assert_breakdown(&result);
     // The planner plays the page's own ruleset with the model the page carries: no study.
     let said = result["said"].as_array().unwrap();
     assert!(
@@ -460,6 +514,61 @@ fn another_version_of_the_game_opens_from_its_ruleset_and_plays() {
     // Its sheet is drawn from the places in its ruleset; without them, track by track.
     assert_eq!(opened[0]["schematic"], 1);
     assert_eq!(opened[1]["schematic"], 0);
+    // Drawn as a player reads the print: each box's species beside it, what boxes need and
+    // give, no word over a box, the dice as dice.
+    let drawn = &opened[0];
+    let labels = drawn["labels"].as_array().unwrap();
+    let named: BTreeSet<&str> = labels.iter().map(|l| l.as_str().unwrap()).collect();
+    let species: serde_json::Value = serde_json::from_str(&built().ruleset).unwrap();
+    let unlabelled: Vec<&str> = species["species"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .filter(|name| {
+            !named
+                .iter()
+                .any(|l| l.split(" / ").any(|part| part == *name))
+        })
+        .collect();
+    assert!(
+        unlabelled.is_empty(),
+        "species named by no box: {unlabelled:?}"
+    );
+    let tags = drawn["tags"].as_array().unwrap();
+    assert!(
+        tags.iter().any(|t| t.as_str().unwrap().contains("needs "))
+            && tags.iter().any(|t| t.as_str().unwrap().contains("gives ")),
+        "{tags:?}"
+    );
+    assert_eq!(drawn["overlaps"], serde_json::json!([]), "words over boxes");
+    assert!(
+        drawn["dice"].as_u64().unwrap() > 0,
+        "dice drawn as text: {drawn}"
+    );
+    // The version opened stays through New game; one click brings the page's own back.
+    assert_eq!(result["keptAfterNewGame"], 1);
+    let back = &result["back"];
+    assert!(
+        back["message"].as_str().unwrap().contains("own version"),
+        "{back}"
+    );
+    assert_eq!(back["button"], 0);
+    assert_eq!(back["pictures"], 1, "the page's own pictures: {back}");
+    assert!(
+        !back["header"].as_str().unwrap().contains("(next)"),
+        "{back}"
+    );
+    // A ruleset dropped on the page opens.
+    let dropped = &result["dropped"];
+    assert!(
+        dropped["message"]
+            .as_str()
+            .unwrap()
+            .contains("Opened 1-next.json"),
+        "{dropped}"
+    );
+    assert_eq!(dropped["schematic"], 1);
 }
 
 #[test]
@@ -495,6 +604,16 @@ fn a_game_log_replays_step_by_step_in_the_browser() {
     // The replay buttons read as their glyphs, not as empty boxes.
     assert_eq!(result["undrawn"], serde_json::json!([]), "{result}");
     assert_eq!(page_sheets(&result["end"]), native_sheets(&game));
+    // A log opened with Open ruleset is named a log, and replayed.
+    let opened = &result["openedAsRuleset"];
+    assert!(
+        opened["message"]
+            .as_str()
+            .unwrap()
+            .contains("is a game log, not a ruleset: replaying"),
+        "{opened}"
+    );
+    assert_eq!(opened["at"], 0);
 }
 
 #[test]

@@ -10,8 +10,7 @@
 //! `SAFARI_REQUIRE_BROWSER` is set (CI sets it), when they fail. Screenshots of each page at
 //! each size are left in the target folder to look at.
 
-#[allow(dead_code)]
-mod browser;
+use crate::browser;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

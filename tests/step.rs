@@ -309,3 +309,34 @@ fn a_card_refused_names_every_need_unmet_not_only_the_first() {
         assert!(said.contains(need), "{said}");
     }
 }
+
+#[test]
+fn a_person_who_takes_every_hint_plays_the_hinting_bots_game() {
+    // A hint is the bot's choice at the person's decision, and the game is left as it was:
+    // a person taking every hint of `expected` (which draws no random numbers of its own)
+    // plays exactly the game that bot plays in the seat.
+    let rules = rules();
+    for seed in [3, 11, 2024] {
+        let mut game = Match::new(rules.clone(), vec![Seat { bot: None }], seed).unwrap();
+        while game.moment().is_some() {
+            let before = game.taken().len();
+            let choice = game
+                .hint("expected")
+                .unwrap()
+                .expect("a hint while deciding");
+            assert_eq!(game.taken().len(), before, "a hint took a choice");
+            assert!(
+                game.moment().unwrap().allows(choice),
+                "{choice:?} is not offered"
+            );
+            game.apply(choice).unwrap();
+        }
+        assert_eq!(game.hint("expected").unwrap(), None, "no hint once over");
+        let bot = stepped(&rules, "expected", 1, seed);
+        assert_eq!(
+            events_json(game.events()),
+            events_json(bot.events()),
+            "seed {seed}"
+        );
+    }
+}

@@ -1453,3 +1453,83 @@ fn the_winner_is_announced_when_every_sheet_is_out() {
         "{line}"
     );
 }
+
+/// A person at the table chooses what the Repel sends away and which capture die the Poké
+/// Doll keeps, by the sheet's own buttons: each click is taken (the sheet asks something else
+/// next), and the game plays on to its end. The player fills the Repel's and the Poké Doll's
+/// tracks first where it can, so that both items come to hand.
+#[test]
+fn the_sheets_repel_and_poke_doll_buttons_are_a_persons_choice() {
+    let table = set_out(&default_game(), &|_| {});
+    let sheets = table
+        .scripts
+        .iter()
+        .filter(|(n, _, _)| n.starts_with("Field Guide"))
+        .count();
+    let (mut repelled, mut kept, mut offered) = (0, 0, 0);
+    for n in 0..sheets {
+        let (env, o) = table.sheet(n);
+        let mut steps = 0;
+        loop {
+            steps += 1;
+            assert!(steps < 5000, "a game that does not end");
+            let buttons = table.buttons(&o);
+            let label = |b: &Table| {
+                b.get::<Option<String>>("label")
+                    .unwrap()
+                    .unwrap_or_default()
+                    .replace('\n', " ")
+            };
+            let tooltip = |b: &Table| {
+                b.get::<Option<String>>("tooltip")
+                    .unwrap()
+                    .unwrap_or_default()
+            };
+            let gold = |b: &Table| {
+                b.get::<Option<Vec<f64>>>("color")
+                    .unwrap()
+                    .is_some_and(|c| c.len() >= 2 && c[0] == 1.0 && c[1] == 0.8)
+            };
+            // A Repel's species (not the prompt that asks for one), a die kept, or the
+            // Repel's or the Doll's track.
+            // Every other Repel offered is taken (each spends a Trainer face a Doll needs).
+            let keep_die = buttons
+                .iter()
+                .position(|b| label(b).starts_with("Keep die "));
+            let repel = buttons.iter().position(|b| {
+                let l = label(b);
+                l.starts_with("Repel ") && !l.starts_with("Repel a species")
+            });
+            if repel.is_some() {
+                offered += 1;
+            }
+            let chosen = keep_die.or(repel.filter(|_| offered % 2 == 1));
+            let item_track = buttons.iter().position(|b| {
+                gold(b) && (tooltip(b).contains("Repel") || tooltip(b).contains("Poké Doll"))
+            });
+            let before = table.labels(&o);
+            if let Some(i) = chosen {
+                let l = label(&buttons[i]);
+                if l.starts_with("Repel ") {
+                    repelled += 1;
+                } else {
+                    kept += 1;
+                }
+                assert!(table.click(&env, &o, (i + 1) as i64, "White"), "{l}");
+                assert_ne!(table.labels(&o), before, "{l} was not taken");
+            } else if let Some(i) = item_track {
+                assert!(table.click(&env, &o, (i + 1) as i64, "White"));
+            } else if table.auto(&env, &o).is_none() {
+                break;
+            }
+        }
+        assert!(
+            table.labels(&o).iter().any(|l| l.starts_with("Out: ")),
+            "sheet {n} did not end"
+        );
+    }
+    assert!(
+        repelled > 0 && kept > 0,
+        "{repelled} Repels, {kept} dice kept"
+    );
+}

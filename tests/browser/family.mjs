@@ -111,7 +111,16 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
   await page.fill("input[name=seed]", "42");
   await page.click("[data-action=start]");
 
-  const result = { clicks: 0, passes: 0, hidden_while_passing: true, undo: null, undo_states: [], seats_shown: [] };
+  const result = { clicks: 0, passes: 0, hidden_while_passing: true, undo: null, undo_states: [], seats_shown: [], hint: null };
+  // A hint asked for once, after a few clicks: what the page says, and how many things it lit.
+  const askHint = async () => {
+    if (result.hint !== null || result.clicks < 3) return;
+    await settled(page);
+    await page.click("[data-action=hint]");
+    await page.waitForFunction(() => document.querySelector("#message")?.textContent.includes("bot would"));
+    result.hint = { message: await page.textContent("#message"), lit: (await page.$$('[data-hinted="true"]')).length };
+    await page.screenshot({ path: join(dir, "hint.png") });
+  };
   // Undo clicked if it may be (the log's length before and after), else what it says.
   const tryUndo = async () => {
     await settled(page);
@@ -145,12 +154,14 @@ async function play(pageFile, dir, broken, seatList, variantList = "") {
       continue;
     }
     if (await page.$(".diceafari")) {
+      await askHint();
       await diceafariStep(page);
       result.clicks += 1;
       if (result.clicks === 1) await page.screenshot({ path: join(dir, "taken.png") });
       if (result.clicks === 8 && result.undo === null) await tryUndo();
       continue;
     }
+    await askHint();
     const playable = await page.$$(".card.playable, .cell.playable");
     if (playable.length === 0) {
       const only = await page.$("[data-action=charlie], [data-action=pass]");

@@ -95,6 +95,15 @@ async function sheets(page) {
   return result;
 }
 
+// The game-over breakdown: each row's name and its cells, seat by seat.
+async function breakdown(page) {
+  return page.locator(".breakdown tbody tr").evaluateAll((rows) => rows.map((row) => ({
+    row: row.dataset.section || row.dataset.row,
+    name: row.querySelector("th").textContent,
+    cells: [...row.querySelectorAll("td")].map((td) => td.textContent),
+  })));
+}
+
 async function scores(page) {
   return page.locator("[data-score]").evaluateAll((cells) => cells.map((c) => Number(c.dataset.score)));
 }
@@ -115,7 +124,7 @@ async function decide(page, step) {
   const kind = await panel.getAttribute("data-deciding");
   switch (kind) {
     case "reroll": {
-      const dice = page.locator('.die:not([data-fixed="true"])');
+      const dice = page.locator('[data-deciding] .die:not([data-fixed="true"])');
       const faces = await dice.evaluateAll((all) => all.map((d) => d.dataset.face));
       let picked = 0;
       for (let i = 0; i < faces.length; i++) {
@@ -190,8 +199,25 @@ const scenarios = {
     await newGame(page, ["", ""], 20241126);
     let steps = 0;
     let reloaded = null;
+    // The turn summaries seen (the first few), and what a hint lit.
+    const summaries = [];
+    let hint = null;
     while ((await page.getAttribute("#app", "data-state")) === "playing" && steps < 5000) {
       if (steps === 1) await page.screenshot({ path: join(dir, "clicks-start.png") });
+      const summary = page.locator(".panel.summary");
+      if (summaries.length < 6 && (await summary.count())) {
+        const text = await summary.innerText();
+        if (!summaries.some((s) => s.text === text)) {
+          summaries.push({ text, step: steps, captureDice: await summary.locator(".capture-die").count(), dice: await summary.locator(".dice.small .die").count(), deciding: await page.getAttribute("[data-deciding]", "data-deciding").catch(() => null) });
+          if (summaries.length === 3) await page.screenshot({ path: join(dir, "clicks-summary.png") });
+        }
+      }
+      if (steps === 3 && !hint) {
+        await page.click('[data-action="hint"]');
+        await settled(page);
+        hint = { message: await page.locator("#message").innerText(), lit: await page.locator('[data-hinted="true"]').count() };
+        await page.screenshot({ path: join(dir, "clicks-hint.png") });
+      }
       if (steps === 40 && !reloaded) {
         const before = await sheets(page);
         await page.reload();
@@ -205,7 +231,7 @@ const scenarios = {
     }
     await page.screenshot({ path: join(dir, "clicks-over.png") });
     const log = await page.locator(".log").innerText().catch(() => "");
-    const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded, itemClicks, log };
+    const result = { steps, state: await page.getAttribute("#app", "data-state"), scores: await scores(page), sheets: await sheets(page), reloaded, itemClicks, log, summaries, hint, breakdown: await breakdown(page) };
     await download(page, join(dir, "clicks-log.json"));
     // Undo from the end takes back the last person's choice, unless a roll, a draw or a
     // throw came of it: then the button is off and says why.
@@ -225,7 +251,7 @@ const scenarios = {
     await newGame(page, ["planner", "greedy", "expected"], 777);
     await page.waitForSelector('#app[data-state="over"]', { timeout: 120000 });
     await page.screenshot({ path: join(dir, "bots-over.png") });
-    const result = { scores: await scores(page), sheets: await sheets(page), said: await page.evaluate(() => window.said) };
+    const result = { scores: await scores(page), sheets: await sheets(page), said: await page.evaluate(() => window.said), breakdown: await breakdown(page) };
     await download(page, join(dir, "bots-log.json"));
     return result;
   },
@@ -268,12 +294,42 @@ const scenarios = {
         schematic: await page.locator("svg.schematic").count(),
         marks: await page.locator(".mark").count(),
         title: await page.locator("header h1").innerText(),
+        labels: await page.locator("svg.schematic text.label").allTextContents(),
+        tags: await page.locator("svg.schematic text.tags").allTextContents(),
+        // Words drawn over a box of the sheet: each label's and tag's rectangle against each
+        // box's, in the drawing's own millimetres.
+        overlaps: await page.$$eval("svg.schematic", (svgs) => svgs.flatMap((svg) => {
+          const boxes = [...svg.querySelectorAll("rect.box")].map((r) => r.getBBox());
+          const inside = (a, b) => a.x < b.x + b.width - 0.05 && b.x < a.x + a.width - 0.05 && a.y < b.y + b.height - 0.05 && b.y < a.y + a.height - 0.05;
+          return [...svg.querySelectorAll("text.label, text.tags")].filter((t) => boxes.some((b) => inside(t.getBBox(), b))).map((t) => t.textContent);
+        })),
+        dice: await page.locator(".dice .die img").count(),
         played: await decide(page, 0),
         state: await page.getAttribute("#app", "data-state"),
       };
       opened.push(seen);
     }
-    return { opened };
+    // New game keeps the version opened; the page's own comes back with one click.
+    await page.click('[data-action="new"]');
+    await page.click('dialog [data-action="start"]');
+    await page.waitForSelector("dialog", { state: "detached" });
+    await settled(page);
+    const keptAfterNewGame = await page.locator('[data-action="own-version"]').count();
+    await page.click('[data-action="own-version"]');
+    await settled(page);
+    const back = { message: await page.locator("#message").innerText(), header: await page.locator("header.bar").innerText(), button: await page.locator('[data-action="own-version"]').count(), pictures: await page.locator(".sheet img.page").count() };
+    // A ruleset dropped on the page opens as Open ruleset does.
+    const [first] = readdirSync(folder).sort();
+    const text = readFileSync(join(folder, first), "utf8");
+    await page.evaluate(([name, content]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], name, { type: "application/json" }));
+      document.body.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [first, text]);
+    await page.waitForFunction((file) => document.querySelector("#message")?.textContent.includes(`Opened ${file}`), first);
+    const dropped = { message: await page.locator("#message").innerText(), schematic: await page.locator("svg.schematic").count() };
+    return { opened, keptAfterNewGame, back, dropped };
   },
 
   // A game log loaded and stepped through, forward and back.
@@ -313,7 +369,14 @@ const scenarios = {
     seen.push(await at());
     const end = { scores: await scores(page), sheets: await sheets(page) };
     await page.screenshot({ path: join(dir, "replay-end.png") });
-    return { seen, end, undrawn };
+    // The log opened with Open ruleset: the page says it is a log, and replays it.
+    await page.click('[data-action="play-on"]');
+    await settled(page);
+    await page.setInputFiles('[data-action="open-ruleset"] input', log);
+    await page.waitForSelector('#app[data-state="replay"]');
+    await settled(page);
+    const openedAsRuleset = { message: await page.locator("#message").innerText(), at: await at() };
+    return { seen, end, undrawn, openedAsRuleset };
   },
 
   // Rulesets whose sheets are drawn past any page: each opened, and where its boxes are drawn

@@ -64,6 +64,8 @@ enum Request {
     Act { act: Act },
     /// The bot deciding takes its choice.
     Bot,
+    /// What the bot `bot` would choose now for the seat deciding: a person's hint.
+    Hint { bot: String },
     /// Takes back the last person's choice and the bots' after it.
     Undo,
     /// Keeps the first `count` choices (a replay stepped back or forward).
@@ -207,6 +209,13 @@ impl Session {
                     return Err(error("no bot decides now"));
                 }
                 self.state()
+            }
+            Request::Hint { bot } => {
+                let game = self.game()?;
+                match game.hint(&bot).map_err(|e| error(e.0))? {
+                    Some(choice) => Ok(json!({ "act": Act::of(game.rules(), choice) })),
+                    None => Err(error("the game is over")),
+                }
             }
             Request::Undo => {
                 self.game_mut()?.undo();

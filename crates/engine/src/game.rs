@@ -363,6 +363,9 @@ pub enum Event {
     Roll {
         player: usize,
         faces: Vec<Action>,
+        /// The dice this roll re-rolled, by index; none for the turn's first roll.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        rerolled: Vec<usize>,
     },
     /// The roll showed the hazard limit of Hazards: the turn ends.
     Bust {
@@ -684,7 +687,7 @@ impl<'r> Game<'r> {
             .iter()
             .rposition(|e| matches!(e, Event::Turn { player, .. } if *player == p))?;
         log[turn..].iter().rev().find_map(|e| match e {
-            Event::Roll { player, faces } if *player == p => Some(faces.clone()),
+            Event::Roll { player, faces, .. } if *player == p => Some(faces.clone()),
             _ => None,
         })
     }
@@ -1243,10 +1246,15 @@ impl<'r> Game<'r> {
         let bicycle = self.players[p]
             .holding(&rules.item_steps.reroll_hazard)
             .is_some();
+        // The dice the last re-roll rolled, as a mask; none before the first.
+        let mut rerolled = 0u32;
         loop {
             self.event(|| Event::Roll {
                 player: p,
                 faces: faces.to_vec(),
+                rerolled: (0..faces.len())
+                    .filter(|i| rerolled & (1 << i) != 0)
+                    .collect(),
             });
             // The dice showing a hazard, as a mask.
             let hazards: u32 = faces
@@ -1292,6 +1300,7 @@ impl<'r> Game<'r> {
                 return Some(faces);
             }
             self.reroll(&mut faces, mask);
+            rerolled = mask;
             rolls_left -= 1;
         }
     }

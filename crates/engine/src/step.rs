@@ -207,6 +207,18 @@ impl Match {
         Some(choice)
     }
 
+    /// What the bot `bot` would choose at the decision waiting, were the seat deciding its: a
+    /// person's hint. `None` once the game is over.
+    pub fn hint(&self, bot: &str) -> Result<Option<Choice>, MatchError> {
+        let Some(moment) = self.moment() else {
+            return Ok(None);
+        };
+        let mut seats = self.seats.clone();
+        seats[moment.seat].bot = Some(bot.to_string());
+        let mut game = Match::replay(self.rules.clone(), seats, self.seed, &self.taken)?;
+        Ok(game.play_bot())
+    }
+
     /// Takes back the last choice a person took, and every bot's choice after it, unless dice
     /// were rolled, cards drawn or a ball thrown since: undo stops at the last reveal, so that
     /// no one sees a roll or a card and chooses again. Returns how many choices were undone:

@@ -31,6 +31,8 @@
     botTimer: null,
     // The bot's move the engine is working out, until it is shown (or abandoned).
     thinking: null,
+    // The action a hint suggests, lit on the table until the game moves on.
+    hint: null,
   };
 
   // ---- The engine -------------------------------------------------------------------------
@@ -262,6 +264,7 @@
     S.viewer = viewer;
     S.passing = passing;
     S.state = state;
+    S.hint = null;
     keep();
     draw();
     await S.explained;
@@ -370,6 +373,11 @@
 
   // ---- What the ruleset gives the drawing ------------------------------------------------------
 
+  // Marks a thing drawn for `action` when it is the hint's: "true", else nothing.
+  const hinted = (action) => (S.hint && action && JSON.stringify(action) === JSON.stringify(S.hint) ? "true" : undefined);
+  // Whether the hint is of kind `kind` and `test` holds of it.
+  const hintOf = (kind, test) => (S.hint?.do === kind && test(S.hint) ? "true" : undefined);
+
   // A symbol's colour, if the ruleset gives it one that is a colour; else the page's
   // `fallback`.
   const hue = (symbol, fallback) => colour(symbol?.color) || fallback;
@@ -405,7 +413,7 @@
       const take = find((a) => a.do === "take" && a.cell === index);
       const trade = S.selected !== null ? find((a) => a.do === "trade" && a.cell === index && a.card === S.selected) : null;
       const onclick = take ? () => act(take.action) : trade ? () => act(trade.action) : null;
-      const attributes = { "data-cell": index, "data-face": cell.face, onclick, title: take?.says || trade?.says };
+      const attributes = { "data-cell": index, "data-face": cell.face, onclick, title: take?.says || trade?.says, "data-hinted": hinted(take?.action) || hintOf("trade", (h) => h.cell === index) };
       let node;
       if (cell.face === "up") node = cardFace(cell.card, attributes);
       else if (cell.face === "charlie") node = el("button", { class: "card charlie", style: { "--suit": hue(charlie, "#2e7d32") }, ...attributes }, el("span", { class: "glyph" }, charlie.glyph || "SC"), el("span", { class: "name" }, "Safari Charlie"));
@@ -424,7 +432,7 @@
         const put = find((a) => a.do === "put" && a.card === card.index);
         const trades = legal.some((l) => l.action.do === "trade" && l.action.card === card.index);
         const onclick = put ? () => act(put.action) : trades ? () => { S.selected = S.selected === card.index ? null : card.index; draw(); } : null;
-        const node = cardFace(card, { onclick, title: put?.says || (trades ? "trade this card for a Safari Charlie: then click the Charlie" : undefined) });
+        const node = cardFace(card, { onclick, title: put?.says || (trades ? "trade this card for a Safari Charlie: then click the Charlie" : undefined), "data-hinted": hinted(put?.action) || hintOf("trade", (h) => h.card === card.index) });
         if (put || trades) node.classList.add("playable");
         else refuse(node, { do: "put", card: card.index });
         if (S.selected === card.index) node.classList.add("selected");
@@ -442,7 +450,7 @@
       el("p", { class: "prompt" }, prompt),
       grid,
       el("div", { class: "stack" }, `Safari Charlie stack: ${view.stack}`,
-        charlieAction ? el("button", { class: "primary", "data-action": "charlie", onclick: () => act(charlieAction.action) }, "Put a Safari Charlie down") : null),
+        charlieAction ? el("button", { class: "primary", "data-action": "charlie", "data-hinted": hinted(charlieAction.action), onclick: () => act(charlieAction.action) }, "Put a Safari Charlie down") : null),
       mine ? el("section", { class: "mine" }, el("h2", {}, `${seatName(seat)}'s hand: score ${mine.score}`), hand) : null,
       el("ul", { class: "others" }, others));
   }
@@ -479,6 +487,7 @@
         "data-cell": name,
         title: move ? `${seatName(state.to_move)} ${move.says}` : name,
         onclick: move ? () => act(move.action) : null,
+        "data-hinted": hinted(move?.action),
       });
       if (!move) refuse(node, { do: "move", to: cell });
       if (terrain !== "open") node.append(el("span", { class: "terrain" }, symbol.glyph || ""));
@@ -504,7 +513,7 @@
     });
     // Stay is shown on a person's turn, and says why not when the camera must move.
     const stay = state.outcome || mover === null || state.bots[mover] ? null
-      : pass ? el("button", { class: "primary", "data-action": "pass", onclick: () => act(pass.action) }, "Stay")
+      : pass ? el("button", { class: "primary", "data-action": "pass", "data-hinted": hinted(pass.action), onclick: () => act(pass.action) }, "Stay")
         : refuse(el("button", { "data-action": "pass" }, "Stay"), { do: "pass" });
     return el("div", { class: "tricky" },
       el("p", { class: "prompt" }, prompt),
@@ -567,6 +576,7 @@
         class: `tile${bonus || pickable ? " playable" : ""}${picked.tiles.has(index) ? " selected" : ""}${view.claimed.includes(index) ? " claimed-now" : ""}`,
         style: { "--terrain": hue(terrain, "#bbb"), "grid-column": side(tile.column, 0) * 2 + 1, "grid-row": side(tile.row, 0) * 2 + 1 },
         "data-tile": tile.name,
+        "data-hinted": hinted(bonus?.action) || hintOf("claim", (h) => h.tiles.includes(index)),
         onclick,
         title: bonus ? `${seatName(mover)} ${bonus.says}` : `${tile.name}: ${terrain.label}${tile.on_route ? "" : " (on no route)"}`,
       }, el("span", { class: "glyph" }, terrain.glyph || terrain.label.slice(0, 2)), el("span", { class: "name" }, tile.name));
@@ -582,6 +592,7 @@
         class: `photo${space.photo ? "" : " gone"}${space.photo === "down" ? " down" : ""}${photo ? " playable" : ""}`,
         style: { "--suit": hue(look, "#37474f"), "grid-column": side(a.column, 0) + side(b.column, 0) + 1, "grid-row": side(a.row, 0) + side(b.row, 0) + 1 },
         "data-space": index,
+        "data-hinted": hinted(photo?.action),
         onclick: photo ? () => act(photo.action) : null,
         title: photo ? `${seatName(mover)} ${photo.says}` : look ? look.label : space.photo === "down" ? "a face-down photo" : "taken",
       }, look ? look.glyph || look.label.slice(0, 1) : space.photo === "down" ? "?" : "");
@@ -595,6 +606,7 @@
         class: `die${picked.dice.has(index) ? " marked" : ""}${markable ? " playable" : ""}`,
         style: { "--terrain": hue(look, "#eee") },
         "data-die": index,
+        "data-hinted": hintOf("reroll", (h) => (h.dice & (1 << index)) !== 0),
         title: markable ? `${look.label}: click to re-roll it` : look.label,
         onclick: markable ? () => { picked.dice.has(index) ? picked.dice.delete(index) : picked.dice.add(index); draw(); } : null,
       }, look.glyph || look.label.slice(0, 2));
@@ -617,7 +629,7 @@
     const buttons = el("div", { class: "stack" },
       mine && rerolls.length ? button(el("button", { class: "primary", "data-action": "reroll", onclick: reroll ? () => act(reroll.action) : null, title: reroll?.says }, picked.dice.size ? `Re-roll ${picked.dice.size} ${picked.dice.size === 1 ? "die" : "dice"}` : "Mark dice to re-roll"), reroll, { do: "reroll", dice: rerollMask(view.dice, picked.dice) }) : null,
       mine && claims.length ? button(el("button", { class: "primary", "data-action": "claim", onclick: claim ? () => act(claim.action) : null, title: claim?.says }, claim ? `Claim ${picked.tiles.size} ${picked.tiles.size === 1 ? "tile" : "tiles"}` : "Pick tiles to claim"), claim, { do: "claim", tiles: [...picked.tiles] }) : null,
-      mine && noPhoto ? el("button", { "data-action": "no_photo", onclick: () => act(noPhoto.action) }, "Take no photo") : null);
+      mine && noPhoto ? el("button", { "data-action": "no_photo", "data-hinted": hinted(noPhoto.action), onclick: () => act(noPhoto.action) }, "Take no photo") : null);
     const seats = view.seats.map((seat, index) => {
       const look = tokenColour(index);
       const photos = seat.photos.map((p) => (p ? symbolOf(p) : null));
@@ -795,7 +807,9 @@
       }) }, "Undo"),
       el("button", { "data-action": "hint", onclick: () => operate(async () => {
         const hint = await call({ op: "hint", bot: "greedy" });
-        say(`The greedy bot would: ${hint.says}.`);
+        S.hint = hint.action;
+        draw();
+        say(`The greedy bot would: ${hint.says} (lit on the table).`);
       }) }, "Hint"),
       el("button", { "data-action": "save", onclick: () => operate(async () => {
         download(`${S.ruleset.game.id}-game-${S.seed}.json`, JSON.stringify(await call({ op: "save" }), null, 1));

@@ -18,6 +18,15 @@
   // The bots the New game menu offers (and `target:BOX` for each box of a sheet of at most
   // `MOST_TARGETS` boxes): the only ones a stored game or a log may seat.
   const BOTS = ["random", "greedy", "expected", "planner", "search"];
+  // What the New game menu says of each bot (docs/simulation.md measures their strength).
+  const BOT_NOTES = {
+    random: "any legal choice",
+    greedy: "the most VP now",
+    expected: "weighs the odds; the default",
+    planner: "plans the turns ahead; the strongest",
+    search: "plays each choice out; strong, slow to start",
+  };
+  const DEFAULT_BOT = "expected";
   const MOST_TARGETS = 400;
   // A study that takes less than this (ms) is not worth a message.
   const QUIET_STUDY_MS = 400;
@@ -51,6 +60,11 @@
     studying: false,
     eventsShown: 0,
     filledBefore: new Map(),
+    // How many events the game had when a person last chose: the turns finished since are
+    // summed up until the person chooses again (none in a replay).
+    movedAt: null,
+    // The choice a hint suggests (as JSON), lit until the game moves on.
+    hint: null,
   };
 
   // ---- The engine -------------------------------------------------------------------------
@@ -241,15 +255,21 @@
   // from its own data instead.
   const picturesFit = () => S.ruleset && S.embedded && S.ruleset.content_hash === S.embedded.content_hash;
 
+  // The picture of a die's face: this die's own when the pictures are of the open ruleset,
+  // else (another version) the page's picture of a face of the same kind, on any die.
   function facePicture(die, action) {
-    if (!picturesFit()) return null;
-    const sets = S.ruleset.dice;
+    const fit = picturesFit();
+    const sets = (fit ? S.ruleset : S.embedded).dice;
     const set = sets.findIndex((s) => s.role === "expedition");
     if (set < 0) return null;
-    const faces = sets[set].dice[die] || [];
-    const face = faces.indexOf(action);
-    const index = face >= 0 ? (S.pictures.dice[set] || [])[die]?.[face] : undefined;
-    return index === undefined ? null : S.pictures.faces[index];
+    const pictures = S.pictures.dice[set] || [];
+    const candidates = fit ? [die] : sets[set].dice.map((_, d) => d);
+    for (const d of candidates) {
+      const face = (sets[set].dice[d] || []).indexOf(action);
+      const index = face >= 0 ? pictures[d]?.[face] : undefined;
+      if (index !== undefined) return S.pictures.faces[index];
+    }
+    return null;
   }
 
   const cardPicture = (id) => (picturesFit() ? S.pictures.cards.get(id) : null);
@@ -323,6 +343,7 @@
     try {
       if (game.ruleset) await openRuleset(game.ruleset);
       show(await call({ op: "resume", seats: game.seats, seed: game.seed, actions: game.actions || [] }));
+      S.movedAt = S.state.events.length;
       say("Your game in progress is back where you left it.");
       return null;
     } catch (error) {
@@ -336,7 +357,7 @@
   // the game needs besides.
   function firstSeats() {
     const fewest = Math.max(1, S.ruleset.parameters.players_min);
-    return Array.from({ length: fewest }, (_, seat) => ({ bot: seat === 0 ? null : "expected" }));
+    return Array.from({ length: fewest }, (_, seat) => ({ bot: seat === 0 ? null : DEFAULT_BOT }));
   }
 
   function randomSeed() {
@@ -367,6 +388,7 @@
     S.pinnedSeat = null;
     S.eventsShown = 0;
     S.filledBefore = new Map();
+    S.movedAt = 0;
     show(state);
     save();
     then();
@@ -381,7 +403,9 @@
     }
     operate(async () => {
       try {
+        const before = S.state.events.length;
         const state = await callGame({ op: "act", act: action });
+        S.movedAt = before;
         S.selected.clear();
         say("");
         show(state);
@@ -625,7 +649,7 @@
   // A game log loaded to be replayed: checked whole (its bots here, then its ruleset, seats
   // and every choice replayed by the engine) before anything changes; a log that fails leaves
   // the game in progress as it was.
-  async function loadLog(text, name) {
+  async function loadLog(text, name, preface = "") {
     let log = null;
     try {
       log = JSON.parse(text);
@@ -649,7 +673,8 @@
     S.eventsShown = 0;
     S.filledBefore = new Map();
     await stepReplay(0);
-    say(`Replaying a game of ${log.actions.length} choices: step through it with the arrows.`);
+    const replaying = `game of ${log.actions.length} choices: step through it with the arrows.`;
+    say(preface ? `${preface}replaying its ${replaying}` : `Replaying a ${replaying}`);
   }
 
   async function stepReplay(at) {
@@ -663,6 +688,7 @@
     // The game goes on from this step: the seats' bots play on, the people's seats are yours.
     const state = await call({ op: "resume", seats: replay.seats, seed: replay.seed, actions: replay.actions, upto: replay.at });
     S.replay = null;
+    S.movedAt = state.events.length;
     show(state);
     save();
     say("The replay is now your game: play on from here.");
@@ -679,6 +705,7 @@
       actions: kept("actions", answer.actions_from, answer.actions),
     };
     S.state = state;
+    S.hint = null;
     const deciding = state.deciding;
     // A sheet picked to look at stays in view until another seat is to decide.
     if (deciding && deciding.seat !== S.decidingSeat) S.pinnedSeat = null;
@@ -739,12 +766,51 @@
             say("Undone.");
           }),
         }, "Undo"),
+        el("button", {
+          "data-action": "hint",
+          disabled: !S.state.deciding || Boolean(S.state.deciding.bot) || Boolean(S.replay),
+          title: `What the ${DEFAULT_BOT} bot would choose here, lit on the page`,
+          onclick: () => operate(async () => {
+            const answer = await call({ op: "hint", bot: DEFAULT_BOT });
+            S.hint = JSON.stringify(answer.act);
+            render();
+            say(`Hint: the ${DEFAULT_BOT} bot ${actText(answer.act)} here (lit).`);
+          }),
+        }, "Hint"),
         pace,
         el("button", { "data-action": "pause", "aria-pressed": String(S.paused), onclick: togglePause }, S.paused ? "Resume bots" : "Pause bots"),
         el("button", { "data-action": "save", onclick: () => operate(downloadLog) }, "Download log"),
         fileButton("Load log", "load-log", loadLog),
-        fileButton("Open ruleset", "open-ruleset", openOther),
+        fileButton("Open ruleset", "open-ruleset", openFile),
+        S.rulesetText === S.embeddedText ? null : el("button", {
+          "data-action": "own-version",
+          title: "Play this page's own version of the game again",
+          onclick: () => operate(backToOwnVersion),
+        }, `Back to ${ownVersion()}`),
       ));
+  }
+
+  // The page's own version, as its header names it.
+  const ownVersion = () => `${S.embedded.game.name} ${S.embedded.game.versions?.["field-guide"] ?? ""}`.trim();
+
+  async function backToOwnVersion() {
+    await openRuleset(S.embeddedText);
+    await newGame(firstSeats(), randomSeed(), () => say(`Back to this page's own version, ${ownVersion()}: a new game.`));
+  }
+
+  // A file dropped on the page, or opened with Open ruleset: a game log is replayed (a log
+  // carries its ruleset), anything else is opened as a ruleset.
+  const isLog = (text) => {
+    try {
+      return JSON.parse(text)?.format === "safari-log";
+    } catch (_) {
+      return false;
+    }
+  };
+
+  async function openFile(text, name) {
+    if (isLog(text)) await loadLog(text, name, `${name} is a game log, not a ruleset: `);
+    else await openOther(text, name);
   }
 
   // Pausing abandons a bot's move under way at once; resuming sets the bot deciding going. The
@@ -844,6 +910,7 @@
         "data-filled": filled.has(id) ? "true" : "false",
         "data-offered": offered.has(id) ? "true" : "false",
         "data-new": filled.has(id) && !before.has(id) && before.size > 0 ? "true" : "false",
+        "data-hinted": hinting(offered.get(id)),
         title: boxTooltip(id),
         "aria-label": `${boxName(id)}${filled.has(id) ? ", filled" : ""}`,
         style,
@@ -871,29 +938,131 @@
     }, picture, marks);
   }
 
-  // A sheet with no picture of its own: sections and boxes where the ruleset places them.
+  // A sheet with no picture of its own (another version's ruleset): sections and boxes where
+  // the ruleset places them, each box with what a player reads beside it on the print (its
+  // label or species, its VP, a padlock for what it needs and an arrow for what it gives),
+  // the words sized to the room beside the box and never over another box.
   function schematic(places) {
-    const svg = svgEl("svg", { class: "page schematic", viewBox: `0 0 ${places.width_mm} ${places.height_mm}`, role: "img" });
+    const svg = svgEl("svg", { class: "page schematic", viewBox: `0 0 ${places.width_mm} ${places.height_mm}`, role: "img", "aria-label": S.ruleset.field_guide.title });
     svg.append(svgEl("rect", { x: 0, y: 0, width: places.width_mm, height: places.height_mm, fill: "#fff" }));
     const titles = new Map(S.ruleset.field_guide.sections.map((s) => [s.id, s.title]));
     for (const place of places.sections) {
       svg.append(svgEl("rect", { class: "section", x: place.x, y: place.y, width: place.width, height: place.height, rx: 1.5 }));
-      svg.append(svgEl("text", { class: "section-title", x: place.x + 2, y: place.y + 4 }, titles.get(place.id) || place.id));
+      svg.append(fitted(titles.get(place.id) || place.id, place.x + 2, place.y + 3.6, place.width - 4, 3, "section-title"));
     }
+    const room = roomBeside(places);
     for (const place of places.boxes) {
       const info = S.names.boxes.get(place.id);
       const box = info?.box;
       const round = box && box.shape !== "square" ? Math.min(place.width, place.height) / 2 : 0.6;
       svg.append(svgEl("rect", { class: `box ${box?.style || ""}`, x: place.x, y: place.y, width: place.width, height: place.height, rx: round }));
-      if (box?.vp) svg.append(svgEl("text", { class: "vp", x: place.x + place.width - 1.5, y: place.y + 2 }, box.vp));
-      const label = box?.label || (info?.track.loose && box.fill.kind === "collect" ? box.fill.species.map(speciesName).join(" / ") : "");
-      if (label) svg.append(svgEl("text", { class: "label", x: place.x + place.width + 1, y: place.y + place.height / 2 + 0.8 }, label));
-      // A titled track's name over its first box.
-      if (info && info.position === 0 && info.track.title && info.track.boxes.length > 1) {
-        svg.append(svgEl("text", { class: "label", x: place.x, y: place.y - 1.2 }, info.track.title));
+      if (!box) continue;
+      if (box.vp) svg.append(svgEl("text", { class: "vp", x: place.x + place.width - 1.5, y: place.y + 2 }, box.vp));
+      const { right, above } = room.of.get(place.id);
+      const words = boxWords(info);
+      const tags = [
+        ...box.requires.map((r) => ["needs", requirementWord(r)]),
+        ...box.rewards.map((r) => ["gives", rewardWord(r)]),
+      ];
+      const x = place.x + place.width + 0.8;
+      const width = right - 1.2;
+      const middle = place.y + place.height / 2;
+      const lines = (words ? 1 : 0) + (tags.length ? 1 : 0);
+      const size = Math.min(2.2, place.height / Math.max(lines, 1) - 0.3);
+      if (words) svg.append(fitted(words, x, lines === 2 ? middle - 0.4 : middle + size / 3, width, size, "label"));
+      if (tags.length) svg.append(tagRow(tags, x, lines === 2 ? middle + size * 0.9 : middle + size / 3, width, size * 0.85));
+      // A titled track's name over its first box, where no box is in its way.
+      if (info.position === 0 && info.track.title && info.track.boxes.length > 1 && above >= 1.7) {
+        const size = Math.min(2.2, above - 0.4);
+        const width = LETTER * size * info.track.title.length;
+        if (room.clear(place.x, place.y - 0.6 - size, width, size)) svg.append(fitted(info.track.title, place.x, place.y - 0.6, width, size, "label"));
       }
     }
     return svg;
+  }
+
+  // What a player reads beside a box on the print: its label, else the species or items it is
+  // filled by.
+  function boxWords(info) {
+    const { box } = info;
+    if (box.label) return box.label;
+    if (box.fill.kind === "collect") return box.fill.species.map(speciesName).join(" / ");
+    if (box.fill.kind === "use") return itemName(box.fill.item);
+    if (box.fill.kind === "obtain") return box.fill.items.map(itemName).join(" / ");
+    return "";
+  }
+
+  const requirementWord = (r) => (r.kind === "item" ? itemName(r.item) : r.kind === "species" ? speciesName(r.species)
+    : r.kind === "area" ? S.names.tracks.get(r.track) || r.track : r.kind === "box" ? boxName(r.box) : r.kind === "vp" ? `${r.at_least} VP` : r.kind);
+  const rewardWord = (r) => (r.kind === "item" ? itemName(r.item) : r.kind === "species" ? speciesName(r.species)
+    : r.kind === "habitat" ? (r.habitat === "any" ? "Grass/Water" : FACE_NAMES[r.habitat]) : r.kind);
+
+  // Text at (x, y) no wider than `width` (mm): at `size` if it fits, smaller down to a size
+  // still read on a screen, and cut short with an ellipsis past that.
+  function fitted(text, x, y, width, size, kind) {
+    const per = LETTER;
+    const least = Math.min(size, 1.3);
+    let shown = text;
+    let at = Math.max(least, Math.min(size, width / (per * Math.max(text.length, 1))));
+    const most = Math.floor(width / (per * at));
+    if (most < text.length) shown = most > 1 ? `${text.slice(0, most - 1)}…` : "";
+    const node = svgEl("text", { class: kind, x, y, style: `font-size: ${at.toFixed(2)}px` }, shown);
+    if (shown !== text) node.setAttribute("data-whole", text);
+    return node;
+  }
+
+  // A box's needs and gives, as the print tags them, in words.
+  function tagRow(tags, x, y, width, size) {
+    const text = tags.map(([side, word]) => `${side} ${word}`).join(" · ");
+    const node = fitted(text, x, y, width, size, "tags");
+    node.setAttribute("data-tags", tags.map(([side]) => side).join(" "));
+    return node;
+  }
+
+  // The widest a letter of the page's sans-serif is on average, as a share of its size.
+  const LETTER = 0.62;
+
+  // The room (mm) to the right of each box before the next box or the edge of its section,
+  // and above it before the box over it: where its words can go; and whether a rectangle
+  // is clear of every box. Boxes are bucketed by millimetre rows, so that a sheet of
+  // thousands of boxes takes no more than a glance.
+  function roomBeside(places) {
+    const rows = new Map();
+    const band = (y) => Math.floor(y);
+    places.boxes.forEach((place) => {
+      for (let r = band(place.y); r <= band(place.y + place.height); r++) {
+        if (!rows.has(r)) rows.set(r, []);
+        rows.get(r).push(place);
+      }
+    });
+    const sectionOf = (place) => places.sections.find((s) => place.x >= s.x && place.x <= s.x + s.width && place.y >= s.y && place.y <= s.y + s.height);
+    const room = new Map();
+    for (const place of places.boxes) {
+      const section = sectionOf(place);
+      const end = place.x + place.width;
+      let right = (section ? section.x + section.width : places.width_mm) - end;
+      let above = place.y - (section ? section.y + 4.5 : 0);
+      for (let r = band(place.y); r <= band(place.y + place.height); r++) {
+        for (const other of rows.get(r) || []) {
+          if (other !== place && other.x >= end && other.y < place.y + place.height && other.y + other.height > place.y) right = Math.min(right, other.x - end);
+        }
+      }
+      for (let r = band(place.y - 4); r < band(place.y); r++) {
+        for (const other of rows.get(r) || []) {
+          if (other.y + other.height <= place.y && other.x < place.x + 20 && other.x + other.width > place.x) above = Math.min(above, place.y - other.y - other.height);
+        }
+      }
+      room.set(place.id, { right: Math.max(0, right), above: Math.max(0, above) });
+    }
+    const clear = (x, y, width, height) => {
+      for (let r = band(y); r <= band(y + height); r++) {
+        for (const other of rows.get(r) || []) {
+          if (other.x < x + width && x < other.x + other.width && other.y < y + height && y < other.y + other.height) return false;
+        }
+      }
+      return true;
+    };
+    return { of: room, clear };
   }
 
   // A ruleset with no places at all, or places the page cannot draw: every track as a row of
@@ -915,6 +1084,9 @@
     if (S.replay) panels.push(replayPanel());
     if (state.over) panels.push(overPanel());
     else if (state.deciding) panels.push(decisionPanel(state.deciding));
+    // What just happened, below what is asked now.
+    const finished = finishedTurns();
+    if (finished.length) panels.push(summaryPanel(finished));
     panels.push(tablePanel());
     panels.push(logPanel());
     return panels;
@@ -939,7 +1111,7 @@
   function actText(action) {
     if (action === "stop") return "stops";
     if (action === "throw") return "throws a Safari Ball";
-    if (action.reroll) return `re-rolls dice ${action.reroll.map((d) => d + 1).join(", ")}`;
+    if (action.reroll) return `re-rolls ${action.reroll.length === 1 ? "die" : "dice"} ${listed(action.reroll.map((d) => d + 1))}`;
     if (action.track) return `fills the next box of ${S.names.tracks.get(action.track) || action.track}`;
     if (action.box) return `fills ${boxName(action.box)}`;
     if (action.use) return `uses the ${itemName(action.use)}`;
@@ -960,7 +1132,44 @@
             el("td", {}, seatName(seat)),
             el("td", { class: "num", "data-score": score, "data-seat": seat }, score),
             el("td", { class: "num" }, S.state.players[seat].unique_species))))),
+      breakdown(scores),
       el("div", { class: "actions" }, el("button", { class: "primary", onclick: openNewGame }, "New game")));
+  }
+
+  // Where each seat's VP came from: the boxes filled, section by section, of which the bonus
+  // boxes, and the species whose boxes brought the most.
+  function breakdown(scores) {
+    const seats = scores.map((_, seat) => seat);
+    // The sections where VP can be scored at all.
+    const sections = S.ruleset.field_guide.sections.filter((section) => section.tracks.some((track) => track.boxes.some((box) => box.vp > 0)));
+    const per = seats.map((seat) => {
+      const bySection = new Map(sections.map((section) => [section.id, 0]));
+      const bySpecies = new Map();
+      let bonus = 0;
+      for (const id of S.state.players[seat].filled) {
+        const info = S.names.boxes.get(id);
+        if (!info || !info.box.vp) continue;
+        const { box, section } = info;
+        bySection.set(section.id, (bySection.get(section.id) || 0) + box.vp);
+        if (box.style === "bonus") bonus += box.vp;
+        if (box.fill.kind === "collect" && box.fill.species.length === 1) {
+          const species = box.fill.species[0];
+          bySpecies.set(species, (bySpecies.get(species) || 0) + box.vp);
+        }
+      }
+      const best = [...bySpecies].sort((a, b) => b[1] - a[1] || speciesName(a[0]).localeCompare(speciesName(b[0]))).slice(0, 3);
+      return { bySection, bonus, best };
+    });
+    const row = (label, cells, attributes = {}) => el("tr", attributes, el("th", { scope: "row" }, label), cells.map((cell) => el("td", { class: "num" }, cell)));
+    return el("details", { class: "breakdown", open: true },
+      el("summary", {}, "Where the VP came from"),
+      el("table", { class: "scores" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Section"), seats.map((seat) => el("th", { class: "num" }, seatName(seat))))),
+        el("tbody", {},
+          sections.map((section) => row(section.title, per.map((p) => p.bySection.get(section.id)), { "data-section": section.id })),
+          row("of which bonus boxes", per.map((p) => p.bonus), { class: "minor", "data-row": "bonus" }),
+          row("Total", scores, { class: "total", "data-row": "total" }),
+          row("Best species", per.map((p) => (p.best.length ? p.best.map(([species, vp]) => `${speciesName(species)} ${vp}`).join(", ") : "none")), { class: "minor", "data-row": "species" }))));
   }
 
   function decisionPanel(deciding) {
@@ -984,6 +1193,11 @@
   }
 
   const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  // Marks what is drawn for `action` when it is the hint's: "true", else nothing.
+  const hinting = (action) => (S.hint !== null && action !== undefined && JSON.stringify(action) === S.hint ? "true" : undefined);
+  const hintedAct = () => (S.hint === null ? null : JSON.parse(S.hint));
+  // "1", "1 and 3", "1, 2 and 3".
+  const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
 
   // What the decision panel says of the bot `who` deciding.
   const waitingFor = (who) => (S.paused ? `${who} decides when the bots resume: ` : `${who} is deciding: `);
@@ -999,6 +1213,7 @@
           "data-face": face,
           "data-selected": S.selected.has(die) ? "true" : "false",
           "data-fixed": choosing && !deciding.rerollable.includes(die) ? "true" : "false",
+          "data-hinted": hintedAct()?.reroll?.includes(die) ? "true" : undefined,
           title: `${FACE_NAMES[face]}${choosing ? (deciding.rerollable.includes(die) ? " · click to re-roll" : " · cannot be re-rolled") : ""}`,
           "aria-pressed": choosing ? String(S.selected.has(die)) : undefined,
           onclick: () => clickDie(die),
@@ -1028,11 +1243,11 @@
         info?.flavor ? el("p", {}, el("i", {}, info.flavor)) : null);
     const figure = el("figure", { class: "card", "data-card": id, "data-allowed": allowed ? "true" : "false" }, face);
     if (deciding.kind === "card" && !deciding.bot && !S.replay) {
-      figure.append(el("button", { "data-act": "card", "data-index": index, class: allowed ? "primary" : "", onclick: () => act({ card: index }) }, allowed ? "Encounter" : "Can't encounter"));
+      figure.append(el("button", { "data-act": "card", "data-index": index, class: allowed ? "primary" : "", "data-hinted": hinting({ card: index }), onclick: () => act({ card: index }) }, allowed ? "Encounter" : "Can't encounter"));
     }
     // A species is repelled by the first of its cards drawn: that card carries the button.
     if (deciding.kind === "repel" && allowed && !deciding.bot && !S.replay) {
-      figure.append(el("button", { "data-act": "repel", "data-index": index, onclick: () => act({ card: index }) }, `Repel ${cardSpecies(id)}`));
+      figure.append(el("button", { "data-act": "repel", "data-index": index, "data-hinted": hinting({ card: index }), onclick: () => act({ card: index }) }, `Repel ${cardSpecies(id)}`));
     }
     return figure;
   }
@@ -1055,13 +1270,69 @@
       if (event.event === "throw") {
         const lock = S.state.deciding?.lock;
         return el("div", { class: `throw-result ${event.caught ? "caught" : "missed"}` },
-          "Last throw: ",
-          el("span", { class: "capture-dice", role: "img", "aria-label": `capture dice ${event.dice.join(", ")}` },
-            event.dice.map((value, die) => el("span", { class: "capture-die", "data-die": die, "data-kept": lock && lock[0] === die ? "true" : "false", title: `capture die ${die + 1}` }, value))),
-          ` = ${event.total} against ${event.needed} — ${event.caught ? "caught!" : "missed."}`);
+          "Last throw: ", throwDrawn(event, lock ? lock[0] : null));
       }
     }
     return null;
+  }
+
+  // A throw's capture dice drawn as dice (the one a Poké Doll keeps outlined), and its sum.
+  function throwDrawn(event, kept) {
+    return el("span", {},
+      el("span", { class: "capture-dice", role: "img", "aria-label": `capture dice ${event.dice.join(", ")}` },
+        event.dice.map((value, die) => el("span", { class: "capture-die", "data-die": die, "data-kept": kept === die ? "true" : "false", title: `capture die ${die + 1}` }, value))),
+      ` = ${event.total} against ${event.needed} — ${event.caught ? "caught!" : "missed."}`);
+  }
+
+  // The expedition dice a roll shows, drawn as dice.
+  function rollDrawn(event) {
+    return el("span", { class: "dice small", role: "img", "aria-label": event.faces.map((f) => FACE_NAMES[f]).join(", ") },
+      event.faces.map((face, die) => {
+        const picture = facePicture(die, face);
+        return el("span", { class: "die", "data-face": face, "data-rerolled": event.rerolled?.includes(die) ? "true" : "false", title: FACE_NAMES[face] },
+          picture ? el("img", { src: picture, alt: FACE_NAMES[face] }) : el("span", { class: "face-name" }, FACE_NAMES[face]));
+      }));
+  }
+
+  // The turns finished since a person last chose (the person's own, and the bots' after it),
+  // each as its events: at most one a seat, the latest.
+  function finishedTurns() {
+    if (S.replay || S.movedAt === null) return [];
+    const events = S.state.events;
+    const turns = [];
+    let start = -1;
+    events.forEach((event, i) => {
+      if (event.event !== "turn" && event.event !== "end") return;
+      if (start >= 0 && i >= S.movedAt) turns.push(events.slice(start, i));
+      start = event.event === "turn" ? i : -1;
+    });
+    return turns.slice(-Math.max(1, S.state.players.length));
+  }
+
+  // What each finished turn did, kept in view until the person chooses again: the dice as
+  // they fell, the cards drawn, each throw's capture dice, what was filled and caught.
+  function summaryPanel(turns) {
+    const panel = el("div", { class: "panel summary", "data-summary": turns.length });
+    panel.append(el("h2", {}, turns.length === 1 ? "The turn that ended" : "The turns that ended"));
+    for (const events of turns) {
+      const [start] = events;
+      const vp = events.reduce((sum, e) => sum + (e.event === "fill" ? e.vp : 0), 0);
+      const caught = events.filter((e) => e.event === "collect").map((e) => speciesName(e.species));
+      const lines = events.slice(1).map((event) => {
+        if (event.event === "roll") {
+          const again = event.rerolled || [];
+          return el("li", { "data-event": "roll" }, again.length ? `Re-rolled ${again.length === 1 ? "die" : "dice"} ${listed(again.map((d) => d + 1))}: ` : "Rolled: ", rollDrawn(event));
+        }
+        if (event.event === "throw") return el("li", { "data-event": "throw" }, "Threw a Safari Ball: ", throwDrawn(event, null));
+        return el("li", { "data-event": event.event }, capitalise(eventText(event)));
+      });
+      panel.append(el("section", { class: "turn-summary", "data-seat": start.player, "data-vp": vp, style: { "--pen": `var(--seat-${start.player % 4})` } },
+        el("h3", {}, `${seatName(start.player)} · turn ${start.turn}: +${vp} VP${caught.length ? ` · caught ${listed(caught)}` : ""}`),
+        el("ol", {}, lines)));
+    }
+    panel.append(el("div", { class: "actions" },
+      el("button", { "data-action": "dismiss-summary", onclick: () => { S.movedAt = S.state.events.length; render(); } }, "Got it")));
+    return panel;
   }
 
   function actionsRow(deciding) {
@@ -1070,9 +1341,9 @@
       case "reroll": {
         const dice = [...S.selected].sort((a, b) => a - b);
         row.append(
-          el("button", { class: "primary", "data-act": "reroll", disabled: dice.length === 0, onclick: () => act({ reroll: dice }) },
+          el("button", { class: "primary", "data-act": "reroll", disabled: dice.length === 0, "data-hinted": hintedAct()?.reroll ? "true" : undefined, onclick: () => act({ reroll: dice }) },
             dice.length ? `Re-roll ${dice.length} ${dice.length === 1 ? "die" : "dice"}` : "Re-roll (pick dice)"),
-          el("button", { "data-act": "stop", onclick: () => act("stop") }, "Keep these"));
+          el("button", { "data-act": "stop", "data-hinted": hinting("stop"), onclick: () => act("stop") }, "Keep these"));
         break;
       }
       case "track":
@@ -1080,32 +1351,32 @@
         deciding.acts.forEach((action, index) => {
           const box = deciding.boxes[index];
           const label = action.track ? `${S.names.tracks.get(action.track) || action.track}: ${boxName(box)}` : boxName(action.box);
-          row.append(el("button", { "data-act": action.track ? "track" : "box", "data-box": undefined, "data-target": box, onclick: () => act(action) }, label));
+          row.append(el("button", { "data-act": action.track ? "track" : "box", "data-target": box, "data-hinted": hinting(action), onclick: () => act(action) }, label));
         });
         row.append(el("div", { class: "dice-note" }, "Or click a lit box on the sheet."));
         break;
       case "use":
         deciding.acts.forEach((action) => {
           if (action === "stop") return;
-          row.append(el("button", { "data-act": "use", "data-item": action.use, onclick: () => act(action) }, `Use the ${itemName(action.use)}`));
+          row.append(el("button", { "data-act": "use", "data-item": action.use, "data-hinted": hinting(action), onclick: () => act(action) }, `Use the ${itemName(action.use)}`));
         });
-        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, deciding.after_encounter ? "Use nothing: end the turn" : "Use nothing"));
+        row.append(el("button", { "data-act": "stop", "data-hinted": hinting("stop"), onclick: () => act("stop") }, deciding.after_encounter ? "Use nothing: end the turn" : "Use nothing"));
         break;
       case "repel":
-        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, "Keep these cards"));
+        row.append(el("button", { "data-act": "stop", "data-hinted": hinting("stop"), onclick: () => act("stop") }, "Keep these cards"));
         break;
       case "card":
-        row.append(el("button", { "data-act": "stop", onclick: () => act("stop") }, "Let them go"));
+        row.append(el("button", { "data-act": "stop", "data-hinted": hinting("stop"), onclick: () => act("stop") }, "Let them go"));
         break;
       case "throw": {
         const doll = S.ruleset.items.find((i) => (i.effects || []).includes("lock-capture-die"));
         row.append(
-          el("button", { class: "primary", "data-act": "throw", onclick: () => act("throw") }, `Throw a Safari Ball (${Math.round(deciding.catch_chance * 100)}%)`),
-          el("button", { "data-act": "stop", onclick: () => act("stop") }, "Let it go"));
+          el("button", { class: "primary", "data-act": "throw", "data-hinted": hinting("throw"), onclick: () => act("throw") }, `Throw a Safari Ball (${Math.round(deciding.catch_chance * 100)}%)`),
+          el("button", { "data-act": "stop", "data-hinted": hinting("stop"), onclick: () => act("stop") }, "Let it go"));
         deciding.acts.forEach((action, index) => {
           if (!action.lock) return;
           const chance = deciding.chances[index];
-          row.append(el("button", { "data-act": "lock", "data-die": action.lock.die, onclick: () => act(action) },
+          row.append(el("button", { "data-act": "lock", "data-die": action.lock.die, "data-hinted": hinting(action), onclick: () => act(action) },
             `${doll ? itemName(doll.id) : "Keep"}: keep die ${action.lock.die + 1} at ${action.lock.value}, throw (${Math.round(chance * 100)}%)`));
         });
         break;
@@ -1144,7 +1415,9 @@
     const who = seatName(event.player ?? 0);
     switch (event.event) {
       case "turn": return `${who} · turn ${event.turn}`;
-      case "roll": return `rolled ${event.faces.map((f) => FACE_NAMES[f]).join(", ")}`;
+      case "roll": return event.rerolled?.length
+        ? `re-rolled ${event.rerolled.length === 1 ? "die" : "dice"} ${listed(event.rerolled.map((d) => d + 1))} (${event.rerolled.map((d) => FACE_NAMES[event.faces[d]]).join(", ")}): showing ${event.faces.map((f) => FACE_NAMES[f]).join(", ")}`
+        : `rolled ${event.faces.map((f) => FACE_NAMES[f]).join(", ")}`;
       case "bust": return `${S.ruleset.parameters.hazard_limit} Hazards: the turn ends`;
       case "fill": return `filled ${boxName(event.box)}${event.vp ? ` (+${event.vp} VP)` : ""}`;
       case "draw": return `drew ${event.cards.map(cardSpecies).join(", ")}`;
@@ -1178,22 +1451,32 @@
       Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i).map((n) =>
         el("option", { value: n, selected: n === (S.state?.players.length || fewest) }, n)));
     const seatRows = el("div");
+    // Each seat: a person or a bot, and for the bot that plays to fill one box as early as it
+    // can, which box (a second menu, shown once that bot is chosen).
+    const seatOf = (row) => {
+      const who = row.querySelector("select.who").value;
+      return who === "target" ? `target:${row.querySelector("select.box").value}` : who;
+    };
     const drawSeats = () => {
       const count = Number(players.value);
-      const previous = [...seatRows.querySelectorAll("select")].map((s) => s.value);
-      seatRows.replaceChildren(...Array.from({ length: count }, (_, seat) =>
-        el("div", { class: "row" }, el("label", {}, `Seat ${seat + 1}`),
-          el("select", { name: `seat-${seat}` },
-            el("option", { value: "", selected: (previous[seat] ?? (seat === 0 ? "" : "expected")) === "" }, "A person"),
-            bots.map((bot) => el("option", { value: bot, selected: (previous[seat] ?? (seat === 0 ? "" : "expected")) === bot }, `Bot: ${bot}`)),
-            targets.length ? el("optgroup", { label: "Bot playing to fill one box as early as it can" },
-              targets.map((id) => el("option", { value: `target:${id}`, selected: previous[seat] === `target:${id}` }, `Bot: target ${boxName(id)}`))) : null))));
+      const previous = [...seatRows.querySelectorAll(".row")].map(seatOf);
+      seatRows.replaceChildren(...Array.from({ length: count }, (_, seat) => {
+        const was = previous[seat] ?? (seat === 0 ? "" : DEFAULT_BOT);
+        const aiming = was.startsWith("target:");
+        const box = el("select", { class: "box", name: `target-${seat}`, "aria-label": `Seat ${seat + 1}'s box`, hidden: !aiming },
+          targets.map((id) => el("option", { value: id, selected: was === `target:${id}` }, boxName(id))));
+        const who = el("select", { class: "who", name: `seat-${seat}`, onchange: () => { box.hidden = who.value !== "target"; } },
+          el("option", { value: "", selected: was === "" }, "A person"),
+          bots.map((bot) => el("option", { value: bot, selected: was === bot }, `Bot: ${bot} (${BOT_NOTES[bot]})`)),
+          targets.length ? el("option", { value: "target", selected: aiming }, "Bot: fills one box as early as it can…") : null);
+        return el("div", { class: "row" }, el("label", {}, `Seat ${seat + 1}`), who, box);
+      }));
     };
     players.addEventListener("change", drawSeats);
     drawSeats();
     const seed = el("input", { name: "seed", inputmode: "numeric", placeholder: "random", size: 12 });
     const start = () => {
-      const chosen = [...seatRows.querySelectorAll("select")].map((s) => ({ bot: s.value || null }));
+      const chosen = [...seatRows.querySelectorAll(".row")].map((row) => ({ bot: seatOf(row) || null }));
       const text = seed.value.trim();
       const value = text === "" ? randomSeed() : Number(text);
       if (!Number.isSafeInteger(value) || value < 0) {
@@ -1250,6 +1533,25 @@
       if (trouble) say(trouble, "error");
     }
   }
+
+  // A ruleset or a game log dropped anywhere on the page opens as Open ruleset would.
+  document.addEventListener("dragover", (event) => {
+    if (![...(event.dataTransfer?.types || [])].includes("Files")) return;
+    event.preventDefault();
+    document.body.classList.add("dropping");
+  });
+  document.addEventListener("dragleave", (event) => {
+    if (event.relatedTarget === null) document.body.classList.remove("dropping");
+  });
+  document.addEventListener("drop", async (event) => {
+    document.body.classList.remove("dropping");
+    const file = event.dataTransfer?.files?.[0];
+    if (!file) return;
+    event.preventDefault();
+    if (!S.ruleset) return;
+    const text = await file.text();
+    operate(() => openFile(text, file.name));
+  });
 
   window.addEventListener("error", (event) => say(`Something went wrong: ${event.message}`, "error"));
   window.addEventListener("unhandledrejection", (event) => say(`Something went wrong: ${event.reason?.message || event.reason}`, "error"));
