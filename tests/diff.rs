@@ -27,6 +27,9 @@ struct Spec {
     policy: Option<String>,
     #[serde(default)]
     edit: Vec<Edit>,
+    /// Files of the repository copied into the new version.
+    #[serde(default)]
+    copy: Vec<Copy>,
     #[serde(default)]
     expect: Expect,
     /// Which outputs are kept as snapshots: "summary", "full".
@@ -47,6 +50,14 @@ struct Edit {
     replace: String,
 }
 
+/// A file the new version gains: `from` (relative to the repository) copied to `file`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Copy {
+    file: String,
+    from: String,
+}
+
 /// What a designer would notice.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -60,6 +71,9 @@ struct Expect {
     /// Words anywhere in the summary.
     #[serde(default)]
     summary_mentions: Vec<String>,
+    /// Words nowhere in `--full` (nor, so, in the summary).
+    #[serde(default)]
+    full_lacks: Vec<String>,
     /// Lines of the summary (whole, after the indentation) that come in this order.
     #[serde(default)]
     summary_order: Vec<String>,
@@ -121,6 +135,11 @@ fn pair(name: &str) -> Pair {
             edit.file
         );
         std::fs::write(&path, text.replace(&edit.find, &edit.replace)).unwrap();
+    }
+    for copy in &spec.copy {
+        let to = work.join("new").join(&copy.file);
+        assert!(!to.exists(), "{name}: {} exists already", copy.file);
+        std::fs::copy(Path::new(ROOT).join(&copy.from), to).unwrap();
     }
     Pair {
         name: name.to_string(),
@@ -248,6 +267,13 @@ fn each_pair_leads_with_a_summary_that_fits_one_screen() {
             assert!(
                 full.lines().any(|l| l.trim() == expected),
                 "{}: no line `{expected}` in --full:\n{full}",
+                pair.name
+            );
+        }
+        for unwanted in &pair.spec.expect.full_lacks {
+            assert!(
+                !full.contains(unwanted.as_str()),
+                "{}: --full says `{unwanted}`:\n{full}",
                 pair.name
             );
         }
@@ -615,4 +641,29 @@ fn a_version_compared_with_itself_has_no_changes() {
     assert_eq!(value["balance"]["mean_vp"]["significant"], false);
     assert!(value["balance"]["boxes"].as_array().unwrap().is_empty());
     assert!(value["balance"]["groups"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_earlier_field_guide_moves_boxes_rather_than_changing_them_and_gains_its_park_rules() {
+    let out = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args([
+            "diff",
+            "content/safari-zone-v20240517",
+            "content/safari-zone",
+        ])
+        .args(["--games", "0", "--full", "--out"])
+        .arg(std::env::temp_dir().join(format!("safari-diff-moves-{}", std::process::id())))
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    let full = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = full.lines().map(str::trim).collect();
+    for expected in [
+        "the Super Rod box moved from rods #5 to #6",
+        "new file park-rules.typ: the Park Rules",
+        "areas.area-3#1 now needs 100 VP (was 120 VP)",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}`:\n{full}");
+    }
+    assert!(!full.contains("no longer gives Super Rod"), "{full}");
 }

@@ -1,5 +1,7 @@
 //! `safari diff` reports an id renamed as a rename, not as one thing removed and another added,
-//! for any kind: here a species, and the card whose id follows the species'.
+//! for any kind: here a species, and the card whose id follows the species'; and applies it
+//! before comparing, so what refers to the renamed entry reads unchanged. `safari check`, on a
+//! rename that missed a place, suggests the id that replaced the unknown one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,10 +58,7 @@ fn a_species_renamed_everywhere_is_a_rename() {
     let card = find("card");
     assert_eq!(card["change"], "renamed");
     assert_eq!(card["renamed_from"], "fish");
-    assert!(
-        card["words"].as_str().unwrap().contains("species"),
-        "{card}"
-    );
+    assert_eq!(card["words"], "card fish renamed to trout", "{card}");
     assert!(
         !changes
             .iter()
@@ -74,6 +73,35 @@ fn a_species_renamed_everywhere_is_a_rename() {
         .unwrap();
     let human = String::from_utf8_lossy(&human.stdout);
     assert!(human.contains("species fish renamed to trout"), "{human}");
+    // What names the species reads as before: no line says "Fish (was Fish)".
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    assert!(!human.contains("(was collecting Fish)"), "{human}");
     let _ = std::fs::remove_dir_all(&old);
     let _ = std::fs::remove_dir_all(&new);
+}
+
+#[test]
+fn check_suggests_the_id_that_replaced_an_unknown_name() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/safari-zone");
+    let copy = copy_of(&game, "partial");
+    // `old-rod` renamed `fishing-rod` everywhere but the Magikarp card.
+    for file in ["items.toml", "field-guide.kdl"] {
+        let text = std::fs::read_to_string(copy.join(file)).unwrap();
+        let renamed = text
+            .replace("id = \"old-rod\"", "id = \"fishing-rod\"")
+            .replace("item:old-rod", "item:fishing-rod");
+        std::fs::write(copy.join(file), renamed).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_safari"))
+        .args(["check", copy.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let _ = std::fs::remove_dir_all(&copy);
+    assert!(text.contains("unknown item `old-rod`"), "{text}");
+    assert!(
+        text.contains("was `old-rod` renamed to `fishing-rod`?"),
+        "{text}"
+    );
+    assert!(!text.contains("`good-rod`"), "{text}");
 }

@@ -65,6 +65,7 @@ struct Loaded {
     ruleset: Ruleset,
     diagnostics: Vec<crate::diag::Diagnostic>,
     unreachable: std::collections::BTreeSet<String>,
+    files: Vec<diff::GameFile>,
 }
 
 fn load(dir: &std::path::Path, ui: Ui) -> Result<Loaded, u8> {
@@ -83,6 +84,7 @@ fn load(dir: &std::path::Path, ui: Ui) -> Result<Loaded, u8> {
         ruleset: ruleset::build(&game, &ruleset::content_hash(&folder)),
         diagnostics: checked.diagnostics.into_vec(),
         unreachable,
+        files: diff::files_of(&folder, &game),
     })
 }
 
@@ -92,6 +94,7 @@ fn version(l: &Loaded) -> Version<'_> {
         ruleset: &l.ruleset,
         diagnostics: &l.diagnostics,
         unreachable: l.unreachable.clone(),
+        files: l.files.clone(),
     }
 }
 
@@ -190,14 +193,15 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             }
         }
     };
+    let matching = diff::Matching::of(&old.ruleset, &new.ruleset);
     let result = Diff {
         old: v_old.label.clone(),
         new: v_new.label.clone(),
-        content: diff::content(&old.ruleset, &new.ruleset),
-        reachability: diff::verdicts(&v_old, &v_new),
+        content: diff::content(&v_old, &v_new, &matching),
+        reachability: diff::verdicts(&v_old, &v_new, &matching),
         balance: reports
             .as_ref()
-            .map(|(a, b)| diff::balance(a, b, &old.ruleset, &new.ruleset)),
+            .map(|(a, b)| diff::balance(a, b, &old.ruleset, &new.ruleset, &matching)),
     };
     match args.format {
         Format::Json => super::print_out(format!(

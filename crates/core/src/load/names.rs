@@ -5,7 +5,10 @@
 //! ([`Names::report`]). By then a table knows which of its names nothing refers to, and a name
 //! defined but never used, spelled like one used but never defined, is most likely a rename:
 //! that beats a merely similar spelling (after `nidoran-m` is renamed `nidoran-male`, the cards
-//! still naming `nidoran-m` did not mean `nidoran-f`, however alike the two are spelled).
+//! still naming `nidoran-m` did not mean `nidoran-f`, however alike the two are spelled). A
+//! name defined with what the unknown one reads as (the id `fishing-rod` called "Old Rod", for
+//! an unknown `old-rod`) beats both: its id was changed and its name kept, and it may already
+//! be used where the rename reached.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -62,6 +65,8 @@ pub struct Names<T> {
     order: Vec<String>,
     /// Ids as the content writes them (not generated ones), held to the id rule.
     written: Vec<String>,
+    /// What the content calls each id that has a name for people ("Old Rod").
+    called: HashMap<String, String>,
     /// Where and how a name of this kind is defined, with `{id}` for the name: the help of an
     /// unknown name nothing is spelled like.
     definition: Option<String>,
@@ -78,6 +83,7 @@ impl<T: Copy> Names<T> {
             map: HashMap::new(),
             order: Vec::new(),
             written: Vec::new(),
+            called: HashMap::new(),
             definition: None,
             lookups: RefCell::new(Vec::new()),
         }
@@ -110,6 +116,12 @@ impl<T: Copy> Names<T> {
         self.define(id, value, origin)?;
         self.written.push(id.to_string());
         Ok(())
+    }
+
+    /// Records what the content calls `id` for people: an unknown name that reads as it is
+    /// most likely `id` before a rename.
+    pub fn call(&mut self, id: &str, name: &str) {
+        self.called.insert(id.to_string(), name.to_string());
     }
 
     pub fn get(&self, id: &str) -> Option<T> {
@@ -168,6 +180,15 @@ impl<T: Copy> Names<T> {
                 None => diagnostic,
             }
         };
+        if let Some((renamed, called)) = self.called_as(name) {
+            return replace(
+                renamed,
+                format!(
+                    "the {kind} `{renamed}` is called \"{called}\", which reads as `{name}`: \
+                     was `{name}` renamed to `{renamed}`?"
+                ),
+            );
+        }
         if let Some(renamed) = likely_rename(name, unused) {
             return replace(
                 renamed,
@@ -190,6 +211,18 @@ impl<T: Copy> Names<T> {
             )),
             None => diagnostic,
         }
+    }
+
+    /// The one id (and what it is called) whose name reads as the unknown `name`; none when no
+    /// id's or several ids' do.
+    fn called_as(&self, name: &str) -> Option<(&str, &str)> {
+        let mut reading = self
+            .order
+            .iter()
+            .filter_map(|id| Some((id.as_str(), self.called.get(id)?.as_str())))
+            .filter(|(id, called)| *id != name && dashed_id(called) == name);
+        let first = reading.next()?;
+        reading.next().is_none().then_some(first)
     }
 
     fn bad_id(
@@ -307,5 +340,27 @@ mod tests {
             Some("nidoran-male")
         );
         assert_eq!(likely_rename("nidoran-m", &["pikachu"]), None);
+    }
+
+    #[test]
+    fn an_id_called_what_the_unknown_name_reads_as_is_its_rename() {
+        let mut names: Names<u32> = Names::new("item");
+        let at = Origin::file_start(crate::world::FileId(0));
+        for (i, (id, called)) in [("fishing-rod", "Old Rod"), ("good-rod", "Good Rod")]
+            .into_iter()
+            .enumerate()
+        {
+            names.define(id, i as u32, at).unwrap();
+            names.call(id, called);
+        }
+        assert_eq!(names.called_as("old-rod"), Some(("fishing-rod", "Old Rod")));
+        assert_eq!(names.called_as("good-rod"), None);
+        names.define("old-fishing-rod", 2, at).unwrap();
+        names.call("old-fishing-rod", "Old Rod");
+        assert_eq!(
+            names.called_as("old-rod"),
+            None,
+            "two ids read as it: no guess"
+        );
     }
 }

@@ -316,6 +316,7 @@ fn load_items(
             file,
             diagnostics,
         );
+        names.call(entry.id.get_ref(), &entry.name);
         let effects = match &entry.effect {
             Some(value) => super::terms::item_effects(value, file, diagnostics),
             None => Vec::new(),
@@ -349,6 +350,7 @@ fn load_species(
             file,
             diagnostics,
         );
+        names.call(entry.id.get_ref(), &entry.name);
         species.push(Species {
             id: entry.id.get_ref().clone(),
             name: entry.name.clone(),

@@ -382,6 +382,26 @@ fn family(
     (shifts, unchanged)
 }
 
+/// The old version's measures by the ids their things have in the new version. Those it has
+/// not keep their own, unless a thing matched now has that id (a box removed where another
+/// moved up).
+fn as_new(
+    old: BTreeMap<String, Measured>,
+    ids: &BTreeMap<String, String>,
+) -> BTreeMap<String, Measured> {
+    let taken: std::collections::BTreeSet<&String> = ids.values().collect();
+    let mut out = BTreeMap::new();
+    for (id, m) in old {
+        let key = match ids.get(&id) {
+            Some(now) => now.clone(),
+            None if taken.contains(&id) => format!("{id} (removed)"),
+            None => id,
+        };
+        out.insert(key, m);
+    }
+    out
+}
+
 fn player_games(r: &Report) -> f64 {
     (r.games * r.players as u64) as f64
 }
@@ -522,8 +542,15 @@ fn group(
     }
 }
 
-/// The balance of two versions: the same seeded simulation of both, compared.
-pub fn balance(old: &Report, new: &Report, old_rules: &Ruleset, new_rules: &Ruleset) -> Balance {
+/// The balance of two versions: the same seeded simulation of both, compared; each old box,
+/// card and species with the one it is in the new version (`matching`).
+pub fn balance(
+    old: &Report,
+    new: &Report,
+    old_rules: &Ruleset,
+    new_rules: &Ruleset,
+    matching: &super::Matching,
+) -> Balance {
     let mut names: BTreeMap<&str, &str> = BTreeMap::new();
     for r in [old_rules, new_rules] {
         for s in &r.species {
@@ -541,9 +568,15 @@ pub fn balance(old: &Report, new: &Report, old_rules: &Ruleset, new_rules: &Rule
         Some(tally(new.ended_by_balls, new)),
         ALPHA,
     );
-    let (boxes, unchanged_boxes) = family(boxes(old), boxes(new));
-    let (cards, unchanged_cards) = family(cards(old, &names), cards(new, &names));
-    let (species, unchanged_species) = family(species(old, &names), species(new, &names));
+    let (boxes, unchanged_boxes) = family(as_new(boxes(old), &matching.boxes), boxes(new));
+    let (cards, unchanged_cards) = family(
+        as_new(cards(old, &names), &matching.cards),
+        cards(new, &names),
+    );
+    let (species, unchanged_species) = family(
+        as_new(species(old, &names), &matching.species),
+        species(new, &names),
+    );
     let sections = sections_of_boxes(old_rules, new_rules);
     let deck = new_rules.deck.name.clone();
     let mut groups = Vec::new();

@@ -1,5 +1,7 @@
-//! Content compared by stable id, through the two rulesets: which entries were added, removed,
-//! changed, moved or renamed, and which of their fields differ.
+//! Content compared entry with entry, through the two rulesets: which entries were added,
+//! removed, changed, moved or renamed, and which of their fields differ. Which entry is which
+//! is [`super::identity`]'s to say; a file one version has and the other not is
+//! [`super::files`]'.
 //!
 //! The comparison itself is generic (every entry is compared field by field as the ruleset
 //! serialises it, so a field added to the format is compared without code here); what the
@@ -10,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::Version;
+use super::identity::{self, Matching, fields};
 use super::matters::{self, Matters};
 use super::words::{self, Glossary};
 use crate::safari_zone::ruleset::{GuideBox, Ruleset};
@@ -37,6 +41,10 @@ pub struct Change {
     /// For `renamed`: the id it had before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub renamed_from: Option<String>,
+    /// For a box or card whose id is made from its place and changed with it (`moved`, or
+    /// `changed` besides): the id it had before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_from: Option<String>,
     /// For boxes: the track the box sits in (the old version's, when it was removed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub track: Option<String>,
@@ -47,13 +55,6 @@ pub struct Change {
     /// What it means to a player (totals, presence, play, cosmetic): changes come in this
     /// order.
     pub matters: Matters,
-}
-
-fn fields<T: Serialize>(value: &T) -> BTreeMap<String, Value> {
-    match serde_json::to_value(value) {
-        Ok(Value::Object(map)) => map.into_iter().collect(),
-        _ => BTreeMap::new(),
-    }
 }
 
 /// The fields (but `skip`) whose values differ: name, old value, new value.
@@ -69,63 +70,6 @@ fn differing<T: Serialize>(old: &T, new: &T, skip: &[&str]) -> Vec<RawField> {
         .collect()
 }
 
-/// The share of fields (ids aside) at which an entry gone and an entry new are taken for one
-/// entry renamed.
-const RENAME_LIKENESS: f64 = 0.6;
-
-/// The share of two entries' fields, other than ids and `skip`, that are equal (1 when there
-/// are none to compare).
-fn likeness<T: Serialize>(old: &T, new: &T, skip: &[&str]) -> f64 {
-    let (a, b) = (fields(old), fields(new));
-    let keys: BTreeSet<&String> = a
-        .keys()
-        .chain(b.keys())
-        .filter(|k| k.as_str() != "id" && !skip.contains(&k.as_str()))
-        .collect();
-    if keys.is_empty() {
-        return 1.0;
-    }
-    let same = keys.iter().filter(|k| a.get(**k) == b.get(**k)).count();
-    same as f64 / keys.len() as f64
-}
-
-/// Pairs entries gone with entries new that are most likely the same ones renamed: alike in
-/// most fields, the most alike first (then the ids spelled most alike). A rename seen in one
-/// kind shows in those that refer to it (a species renamed changes its cards' `species`), so
-/// near-same content counts, not only the same.
-fn renames<'a, T: Serialize>(
-    gone: &[(&'a String, &T)],
-    new: &[(&'a String, &T)],
-    skip: &[&str],
-) -> Vec<(&'a String, &'a String)> {
-    let mut pairs: Vec<(f64, f64, &String, &String)> = gone
-        .iter()
-        .flat_map(|(old_id, old)| {
-            new.iter().map(move |(new_id, now)| {
-                (
-                    likeness(*old, *now, skip),
-                    strsim::normalized_damerau_levenshtein(old_id, new_id),
-                    *old_id,
-                    *new_id,
-                )
-            })
-        })
-        .filter(|(score, ..)| *score >= RENAME_LIKENESS)
-        .collect();
-    pairs.sort_by(|a, b| {
-        b.0.total_cmp(&a.0)
-            .then(b.1.total_cmp(&a.1))
-            .then_with(|| (a.2, a.3).cmp(&(b.2, b.3)))
-    });
-    let mut taken: Vec<(&String, &String)> = Vec::new();
-    for (_, _, old_id, new_id) in pairs {
-        if !taken.iter().any(|(o, n)| *o == old_id || *n == new_id) {
-            taken.push((old_id, new_id));
-        }
-    }
-    taken
-}
-
 /// The two versions' names, and where the changes go.
 struct Comparison<'a> {
     glossary: Glossary<'a>,
@@ -138,11 +82,20 @@ impl Comparison<'_> {
         kind: &'static str,
         id: &str,
         change: &'static str,
-        renamed_from: Option<&str>,
+        before: Option<&str>,
         raw: Vec<RawField>,
     ) {
         let mut raw = raw;
         raw.sort_by_key(|(field, ..)| words::field_order(kind, field));
+        // Two values that read alike (two ids a person knows by one name) are no change.
+        raw.retain(|(field, old, new)| {
+            !words::reads_same(kind, field, old.as_ref(), new.as_ref(), &self.glossary)
+        });
+        if raw.is_empty() && change == "changed" {
+            return;
+        }
+        let renamed_from = before.filter(|_| change == "renamed");
+        let moved_from = before.filter(|_| change != "renamed");
         let fields: Vec<FieldChange> = raw
             .into_iter()
             .map(|(field, old, new)| FieldChange {
@@ -152,12 +105,13 @@ impl Comparison<'_> {
                 new,
             })
             .collect();
-        let words = words::change(kind, id, change, renamed_from, &fields, &self.glossary);
+        let words = words::change(kind, id, change, before, &fields, &self.glossary);
         self.out.push(Change {
             kind,
             id: id.to_string(),
             change,
             renamed_from: renamed_from.map(str::to_string),
+            moved_from: moved_from.map(str::to_string),
             track: None,
             matters: matters::change(kind, change, &fields),
             fields,
@@ -165,49 +119,51 @@ impl Comparison<'_> {
         });
     }
 
-    /// Compares keyed lists: added, removed, changed and renamed entries.
+    /// Compares keyed lists, each old entry with the new one `pairs` matches it with: added,
+    /// removed, changed, moved and renamed entries.
     fn keyed<T: Serialize>(
         &mut self,
         kind: &'static str,
         old: Vec<(String, T)>,
         new: Vec<(String, T)>,
+        pairs: &BTreeMap<String, String>,
         skip: &[&str],
     ) {
         let old_map: BTreeMap<&String, &T> = old.iter().map(|(k, v)| (k, v)).collect();
         let new_map: BTreeMap<&String, &T> = new.iter().map(|(k, v)| (k, v)).collect();
-        let gone: Vec<(&String, &T)> = old_map
-            .iter()
-            .filter(|(id, _)| !new_map.contains_key(*id))
-            .map(|(id, v)| (*id, *v))
-            .collect();
-        let added: Vec<(&String, &T)> = new_map
-            .iter()
-            .filter(|(id, _)| !old_map.contains_key(*id))
-            .map(|(id, v)| (*id, *v))
-            .collect();
-        let renamed = renames(&gone, &added, skip);
+        let mut skip_ids = skip.to_vec();
+        skip_ids.push("id");
+        let mut matched = BTreeSet::new();
+        let mut other_ids = Vec::new();
         for (id, value) in &old_map {
-            match new_map.get(id) {
-                None if renamed.iter().any(|(from, _)| from == id) => {}
-                None => self.change(kind, id, "removed", None, Vec::new()),
-                Some(now) => {
-                    let raw = differing(*value, *now, skip);
-                    if !raw.is_empty() {
-                        self.change(kind, id, "changed", None, raw);
-                    }
-                }
+            let Some((to, now)) = pairs.get(*id).and_then(|to| new_map.get_key_value(to)) else {
+                self.change(kind, id, "removed", None, Vec::new());
+                continue;
+            };
+            matched.insert(*to);
+            let raw = differing(*value, *now, &skip_ids);
+            if id == to {
+                self.change(kind, id, "changed", None, raw);
+            } else {
+                other_ids.push((*id, *to, raw));
             }
         }
-        for (from, to) in &renamed {
-            let mut skip_ids = skip.to_vec();
-            skip_ids.push("id");
-            let raw = differing(old_map[from], new_map[to], &skip_ids);
-            self.change(kind, to, "renamed", Some(from), raw);
+        for (from, to, raw) in other_ids {
+            let how = match kind {
+                "box" if identity::is_placed(from) && identity::is_placed(to) => {
+                    let placement = raw.iter().all(|(f, ..)| PLACEMENT.contains(&f.as_str()));
+                    if placement { "moved" } else { "changed" }
+                }
+                "card" if new_map.contains_key(from) => "moved",
+                _ => "renamed",
+            };
+            // A box whose id changed with its track's, in the same place, is no change.
+            if kind == "box" && how != "renamed" && raw.is_empty() {
+                continue;
+            }
+            self.change(kind, to, how, Some(from), raw);
         }
-        for (id, _) in added
-            .iter()
-            .filter(|(id, _)| !renamed.iter().any(|(_, to)| to == id))
-        {
+        for (id, _) in new_map.iter().filter(|(id, _)| !matched.contains(*id)) {
             self.change(kind, id, "added", None, Vec::new());
         }
     }
@@ -215,35 +171,6 @@ impl Comparison<'_> {
 
 fn by_id<T>(items: &[T], id: impl Fn(&T) -> &String) -> Vec<(String, &T)> {
     items.iter().map(|item| (id(item).clone(), item)).collect()
-}
-
-/// What a track is, apart from its boxes (which are compared one by one).
-#[derive(Serialize)]
-struct TrackSummary {
-    section: String,
-    title: Option<String>,
-    loose: bool,
-    flow: crate::safari_zone::model::Flow,
-    boxes: usize,
-}
-
-fn tracks(r: &Ruleset) -> Vec<(String, TrackSummary)> {
-    r.field_guide
-        .sections
-        .iter()
-        .flat_map(|s| {
-            s.tracks.iter().map(move |t| {
-                let summary = TrackSummary {
-                    section: s.id.clone(),
-                    title: t.title.clone(),
-                    loose: t.loose,
-                    flow: t.flow,
-                    boxes: t.boxes.len(),
-                };
-                (t.id.clone(), summary)
-            })
-        })
-        .collect()
 }
 
 /// A box with where it sits (section, track, position), so that a box moved is a change.
@@ -256,16 +183,20 @@ struct Placed<'a> {
     def: &'a GuideBox,
 }
 
-fn placed(r: &Ruleset) -> Vec<(String, Placed<'_>)> {
+/// Every box where it sits, its section and track as the new version names them.
+fn placed<'a>(r: &'a Ruleset, m: Option<&'a Matching>) -> Vec<(String, Placed<'a>)> {
+    let named = move |map: fn(&Matching) -> &BTreeMap<String, String>, id: &'a str| -> &'a str {
+        m.and_then(|m| map(m).get(id)).map_or(id, String::as_str)
+    };
     r.field_guide
         .sections
         .iter()
-        .flat_map(|s| {
+        .flat_map(move |s| {
             s.tracks.iter().flat_map(move |t| {
                 t.boxes.iter().enumerate().map(move |(i, b)| {
                     let placed = Placed {
-                        section: &s.id,
-                        track: &t.id,
+                        section: named(|m| &m.sections, &s.id),
+                        track: named(|m| &m.tracks, &t.id),
                         position: i + 1,
                         def: b,
                     };
@@ -339,18 +270,21 @@ fn deck(r: &Ruleset) -> DeckSummary<'_> {
     }
 }
 
-/// Every change of content from `old` to `new`, by what it means to a player ([`Matters`]:
-/// totals, then what was added or removed, what plays differently, and what only reads or sits
+/// Every change of content from `old` to `new`, renames first (one line each, before what
+/// they would otherwise show up in), then by what it means to a player ([`Matters`]: totals,
+/// then what was added or removed, what plays differently, and what only reads or sits
 /// differently), and within each in the order a designer reads a game: the game and its
-/// numbers, the sheet (sections, tracks, boxes), the deck, the dice, the items and the
-/// species.
-pub fn content(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
-    let mut changes = in_reading_order(old, new);
-    changes.sort_by_key(|c| c.matters);
+/// numbers, the sheet (sections, tracks, boxes), the deck, the dice, the items, the species
+/// and the game's other files.
+pub fn content(old: &Version, new: &Version, matching: &Matching) -> Vec<Change> {
+    let applied = matching.applied(old.ruleset);
+    let mut changes = in_reading_order(&applied, new.ruleset, matching);
+    changes.extend(super::files::changes(&old.files, &new.files));
+    changes.sort_by_key(|c| (c.change != "renamed", c.matters));
     changes
 }
 
-fn in_reading_order(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
+fn in_reading_order(old: &Ruleset, new: &Ruleset, m: &Matching) -> Vec<Change> {
     let mut c = Comparison {
         glossary: Glossary::of(old, new),
         out: Vec::new(),
@@ -371,16 +305,36 @@ fn in_reading_order(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
         "section",
         by_id(&old.field_guide.sections, |s| &s.id),
         by_id(&new.field_guide.sections, |s| &s.id),
+        &m.sections,
         &["tracks"],
     );
-    c.keyed("track", tracks(old), tracks(new), &[]);
+    let section_of = |id: &str| m.sections.get(id).cloned().unwrap_or(id.to_string());
+    let tracks = |r: &Ruleset, f: &dyn Fn(&str) -> String| {
+        let all = identity::tracks(r, f);
+        all.into_iter()
+            .map(|t| (t.id.clone(), t))
+            .collect::<Vec<_>>()
+    };
+    c.keyed(
+        "track",
+        tracks(old, &section_of),
+        tracks(new, &str::to_string),
+        &m.tracks,
+        &[],
+    );
     let loose = loose_tracks(old, new);
     c.out.retain(|change| {
         let whole = change.change == "added" || change.change == "removed";
         !(change.kind == "track" && whole && loose.contains(&change.id))
     });
     let first_box = c.out.len();
-    c.keyed("box", placed(old), placed(new), &[]);
+    c.keyed(
+        "box",
+        placed(old, Some(m)),
+        placed(new, None),
+        &m.boxes,
+        &[],
+    );
     let track_of = track_of_boxes(old, new);
     for change in &mut c.out[first_box..] {
         change.track = track_of.get(change.id.as_str()).map(|t| t.to_string());
@@ -401,24 +355,28 @@ fn in_reading_order(old: &Ruleset, new: &Ruleset) -> Vec<Change> {
         "card",
         by_id(&old.deck.cards, |c| &c.id),
         by_id(&new.deck.cards, |c| &c.id),
+        &m.cards,
         &["id"],
     );
     c.keyed(
         "dice",
         by_id(&old.dice, |d| &d.id),
         by_id(&new.dice, |d| &d.id),
+        &m.dice,
         &["id"],
     );
     c.keyed(
         "item",
         by_id(&old.items, |i| &i.id),
         by_id(&new.items, |i| &i.id),
+        &m.items,
         &["id"],
     );
     c.keyed(
         "species",
         by_id(&old.species, |s| &s.id),
         by_id(&new.species, |s| &s.id),
+        &m.species,
         &["id"],
     );
     c.out

@@ -130,6 +130,7 @@ pub(crate) fn noun(kind: &str) -> (&'static str, &'static str) {
         "species" => ("species", "species"),
         "deck" => ("deck", "decks"),
         "sheet" => ("sheet", "sheets"),
+        "file" => ("file", "files"),
         _ => ("entry", "entries"),
     }
 }

@@ -7,13 +7,17 @@
 //! reachability and balance, the largest effects first), [`text`] prints it or everything,
 //! and [`page`] writes both as one HTML page. The JSON of [`Diff`] is the complete diff.
 //!
-//! - `content`: the comparison by id; `words`: each change in the designer's terms;
+//! - `identity`: which entry of one version is which of the other (by written id, a box by
+//!   what it is along its track, renames); `content`: the comparison, entry with entry;
+//!   `files`: the game's other files; `words`: each change in the designer's terms;
 //!   `matters`: what it means to a player, which orders the changes.
 //! - `balance`: the statistics (tests, effect sizes, means in the game's units, groups);
 //!   `shape`: the peaks of the final VP one version has and the other lacks.
 
 mod balance;
 mod content;
+mod files;
+mod identity;
 pub mod matters;
 pub mod page;
 mod shape;
@@ -27,6 +31,8 @@ use serde::Serialize;
 
 pub use balance::{ALPHA, Balance, Effect, Group, MeanChange, Shift, Unchanged, balance};
 pub use content::{Change, FieldChange, content};
+pub use files::{GameFile, files_of};
+pub use identity::Matching;
 pub use matters::Matters;
 pub use shape::{PeakChange, Shape};
 
@@ -40,6 +46,8 @@ pub struct Version<'a> {
     pub diagnostics: &'a [Diagnostic],
     /// Ids of the boxes the checker calls unreachable.
     pub unreachable: BTreeSet<String>,
+    /// The files the game uses ([`files_of`]).
+    pub files: Vec<GameFile>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -85,8 +93,13 @@ fn box_ids(r: &Ruleset) -> BTreeSet<&str> {
         .collect()
 }
 
-pub fn verdicts(old: &Version, new: &Version) -> Verdicts {
-    let (all_old, all_new) = (box_ids(old.ruleset), box_ids(new.ruleset));
+/// The checker's verdicts compared, each old box as the box it is in the new version.
+pub fn verdicts(old: &Version, new: &Version, matching: &Matching) -> Verdicts {
+    let now = |id: &str| matching.boxes.get(id).cloned();
+    let all_old: BTreeSet<String> = box_ids(old.ruleset).into_iter().filter_map(now).collect();
+    let all_new = box_ids(new.ruleset);
+    let old_unreachable: BTreeSet<String> =
+        old.unreachable.iter().filter_map(|id| now(id)).collect();
     let in_both = |id: &&String| all_old.contains(id.as_str()) && all_new.contains(id.as_str());
     let said = |d: &[Diagnostic]| {
         d.iter()
@@ -97,12 +110,11 @@ pub fn verdicts(old: &Version, new: &Version) -> Verdicts {
     Verdicts {
         became_unreachable: new
             .unreachable
-            .difference(&old.unreachable)
+            .difference(&old_unreachable)
             .filter(in_both)
             .cloned()
             .collect(),
-        became_reachable: old
-            .unreachable
+        became_reachable: old_unreachable
             .difference(&new.unreachable)
             .filter(in_both)
             .cloned()

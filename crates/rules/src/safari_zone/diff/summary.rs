@@ -102,6 +102,8 @@ fn sorted(ids: &mut [&str]) {
 pub(crate) struct ContentLine {
     pub words: String,
     pub matters: Matters,
+    /// A rename, which comes first: what follows names things by their new ids.
+    renamed: bool,
     adjective: &'static str,
     kind: &'static str,
 }
@@ -111,14 +113,15 @@ impl ContentLine {
         ContentLine {
             words,
             matters: c.matters,
+            renamed: c.change == "renamed",
             adjective: matters::adjective(c),
             kind: c.kind,
         }
     }
 }
 
-/// The content changes as lines, by what they mean to a player (as [`super::content`]
-/// orders them): boxes a track gained or lost are named in the track's line ("track
+/// The content changes as lines, renames first and then by what they mean to a player (as
+/// [`super::content`] orders them): boxes a track gained or lost are named in the track's line ("track
 /// safari-balls: 30 -> 25 boxes; removed balls.safari-balls#26 to #30") rather than one line
 /// each, and the line counts as boxes added or removed.
 pub(crate) fn content_lines(changes: &[Change]) -> Vec<ContentLine> {
@@ -171,11 +174,12 @@ pub(crate) fn content_lines(changes: &[Change]) -> Vec<ContentLine> {
         lines.push(ContentLine {
             words: format!("track {track}{}", boxes_of(track, None)).replacen("; ", ": ", 1),
             matters: Matters::Presence,
+            renamed: false,
             adjective: "changed",
             kind: "track",
         });
     }
-    lines.sort_by_key(|l| l.matters);
+    lines.sort_by_key(|l| (!l.renamed, l.matters));
     lines
 }
 

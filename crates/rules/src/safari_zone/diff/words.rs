@@ -212,6 +212,26 @@ impl<'a> Glossary<'a> {
         parts
     }
 
+    /// A box as a player knows it: by its label, what it gives, its VP or its style ("the
+    /// Super Rod box", "the "Summit" box", "the 2 VP box").
+    fn box_name(&self, b: &GuideBox) -> String {
+        let gives = |r: &Reward| match r {
+            Reward::Item { item } => self.item(item),
+            Reward::Species { species } => self.species(species),
+            Reward::Habitat { habitat } => format!("{} habitat", word(habitat)),
+        };
+        let name = match (&b.label, b.rewards.as_slice(), b.vp) {
+            (Some(label), ..) => format!("\"{label}\""),
+            (None, [], 0) => match word(&b.style).as_str() {
+                "plain" => return "the box".to_string(),
+                style => style.to_string(),
+            },
+            (None, [], vp) => format!("{vp} VP"),
+            (None, rewards, _) => both(rewards.iter().map(gives)),
+        };
+        format!("the {name} box")
+    }
+
     /// What an entry added (or removed) is, in a few words.
     fn describe(&self, kind: &str, id: &str, r: &Ruleset) -> Option<String> {
         match kind {
@@ -672,6 +692,74 @@ fn subject(kind: &str, id: &str, g: &Glossary) -> String {
     }
 }
 
+/// Whether two values of a field read alike in words although they differ (two ids a person
+/// knows by one name, "Old Rod" and "Old Rod"): for a reader that is no change.
+pub fn reads_same(
+    kind: &str,
+    field: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    g: &Glossary,
+) -> bool {
+    let lines = |parts: Vec<String>| parts.join("\n");
+    let say = |v: Option<&Value>| -> Option<String> {
+        match (kind, field) {
+            ("box", "fill") => typed::<Fill>(v).map(|f| g.fill(&f)),
+            ("box", "requires") => typed::<Vec<Requirement>>(v)
+                .map(|list| lines(list.iter().map(|r| g.requirement(r)).collect())),
+            ("box", "rewards") => typed::<Vec<Reward>>(v)
+                .map(|list| lines(list.iter().map(|r| g.reward(r)).collect())),
+            ("box", "track") => Some(g.track(&number(v))),
+            ("card", "species") => Some(g.species(&number(v))),
+            ("card", "criteria") => typed::<Criteria>(v).map(|c| g.criteria(&c)),
+            ("species", "evolutions") => typed::<Vec<Evolution>>(v)
+                .map(|list| lines(list.iter().map(|e| g.evolution(e)).collect())),
+            _ => None,
+        }
+    };
+    matches!((say(old), say(new)), (Some(a), Some(b)) if a == b)
+}
+
+/// `prefix#n` of an id made from a place, as the place's last part and the number:
+/// `bag.rods#5` is ("rods", "5").
+fn place(id: &str) -> (&str, &str) {
+    let (prefix, n) = id.rsplit_once('#').unwrap_or((id, ""));
+    (prefix.rsplit('.').next().unwrap_or(prefix), n)
+}
+
+/// A box or card whose id is made from its place, moved: "the Super Rod box moved from rods
+/// #5 to #6", "card magikarp is now magikarp-2".
+fn moved(kind: &str, id: &str, from: &str, phrases: &[&str], g: &Glossary) -> String {
+    let rest = if phrases.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", phrases.join("; "))
+    };
+    if kind == "card" {
+        let what = g
+            .describe(kind, id, g.new)
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
+        return format!("card {from} is now {id}{what}{rest}");
+    }
+    let name = g
+        .new
+        .field_guide
+        .sections
+        .iter()
+        .flat_map(|s| &s.tracks)
+        .flat_map(|t| &t.boxes)
+        .find(|b| b.id == id)
+        .map_or_else(|| format!("box {from}"), |b| g.box_name(b));
+    let ((was_in, was), (now_in, now)) = (place(from), place(id));
+    let to = if was_in == now_in {
+        format!("#{now}")
+    } else {
+        format!("{now_in} #{now}")
+    };
+    format!("{name} moved from {was_in} #{was} to {to}")
+}
+
 /// A phrase that reads on from the subject ("X now gives Y") rather than after a colon ("X:
 /// VP 3 -> 5").
 fn reads_on(phrase: &str) -> bool {
@@ -680,7 +768,8 @@ fn reads_on(phrase: &str) -> bool {
         .any(|p| phrase.starts_with(p))
 }
 
-/// The whole change of an entry in one line.
+/// The whole change of an entry in one line; `renamed_from` is the id it had before, when it
+/// was renamed or moved.
 pub fn change(
     kind: &str,
     id: &str,
@@ -708,9 +797,21 @@ pub fn change(
                 format!("{head}; {}", phrases.join("; "))
             }
         }
+        "moved" if renamed_from.is_some() => {
+            let placement = ["section", "track", "position"];
+            let others: Vec<&str> = fields
+                .iter()
+                .filter(|f| !placement.contains(&f.field.as_str()))
+                .map(|f| f.words.as_str())
+                .collect();
+            moved(kind, id, renamed_from.unwrap_or_default(), &others, g)
+        }
         _ if kind == "parameter" => phrases.join("; "),
         _ => {
-            let subject = subject(kind, id, g);
+            let subject = match renamed_from {
+                Some(from) => format!("{} (was {from})", subject(kind, id, g)),
+                None => subject(kind, id, g),
+            };
             match phrases.first() {
                 Some(first) if reads_on(first) => format!("{subject} {}", phrases.join("; ")),
                 _ => format!("{subject}: {}", phrases.join("; ")),
