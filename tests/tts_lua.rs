@@ -525,6 +525,14 @@ pub(crate) fn set_out_in_order(
 }
 
 impl Tabletop {
+    /// How many Field Guides are on the table.
+    pub fn sheets(&self) -> usize {
+        self.scripts
+            .iter()
+            .filter(|(name, _, _)| name.starts_with("Field Guide"))
+            .count()
+    }
+
     pub fn sheet(&self, n: usize) -> (Table, Table) {
         let (_, env, o) = self
             .scripts
@@ -611,11 +619,7 @@ fn each_field_guide_makes_a_button_for_every_box() {
     let table = set_out(&default_game(), &|_| {});
     assert_eq!(table.stand.chat(), Vec::<String>::new());
     let sheet = &table.ruleset["sheet"];
-    let sheets = table
-        .scripts
-        .iter()
-        .filter(|(n, _, _)| n.starts_with("Field Guide"))
-        .count();
+    let sheets = table.sheets();
     assert_eq!(
         sheets as u64,
         table.ruleset["parameters"]["players_max"].as_u64().unwrap()
@@ -1381,11 +1385,7 @@ fn a_load_mid_encounter_keeps_the_cards_drawn() {
 #[test]
 fn the_winner_is_announced_when_every_sheet_is_out() {
     let table = set_out(&default_game(), &|_| {});
-    let sheets = table
-        .scripts
-        .iter()
-        .filter(|(n, _, _)| n.starts_with("Field Guide"))
-        .count();
+    let sheets = table.sheets();
     let mut finals = Vec::new();
     for n in 0..sheets {
         let (env, o) = table.sheet(n);
@@ -1461,11 +1461,7 @@ fn the_winner_is_announced_when_every_sheet_is_out() {
 #[test]
 fn the_sheets_repel_and_poke_doll_buttons_are_a_persons_choice() {
     let table = set_out(&default_game(), &|_| {});
-    let sheets = table
-        .scripts
-        .iter()
-        .filter(|(n, _, _)| n.starts_with("Field Guide"))
-        .count();
+    let sheets = table.sheets();
     let (mut repelled, mut kept, mut offered) = (0, 0, 0);
     for n in 0..sheets {
         let (env, o) = table.sheet(n);
@@ -1474,12 +1470,7 @@ fn the_sheets_repel_and_poke_doll_buttons_are_a_persons_choice() {
             steps += 1;
             assert!(steps < 5000, "a game that does not end");
             let buttons = table.buttons(&o);
-            let label = |b: &Table| {
-                b.get::<Option<String>>("label")
-                    .unwrap()
-                    .unwrap_or_default()
-                    .replace('\n', " ")
-            };
+            let labels = table.labels(&o);
             let tooltip = |b: &Table| {
                 b.get::<Option<String>>("tooltip")
                     .unwrap()
@@ -1490,16 +1481,13 @@ fn the_sheets_repel_and_poke_doll_buttons_are_a_persons_choice() {
                     .unwrap()
                     .is_some_and(|c| c.len() >= 2 && c[0] == 1.0 && c[1] == 0.8)
             };
-            // A Repel's species (not the prompt that asks for one), a die kept, or the
-            // Repel's or the Doll's track.
-            // Every other Repel offered is taken (each spends a Trainer face a Doll needs).
-            let keep_die = buttons
+            // A die kept, else every other Repel's species offered (not the prompt that asks
+            // for one: each Repel spends a Trainer face a Doll needs), else the Repel's or the
+            // Doll's track.
+            let keep_die = labels.iter().position(|l| l.starts_with("Keep die "));
+            let repel = labels
                 .iter()
-                .position(|b| label(b).starts_with("Keep die "));
-            let repel = buttons.iter().position(|b| {
-                let l = label(b);
-                l.starts_with("Repel ") && !l.starts_with("Repel a species")
-            });
+                .position(|l| l.starts_with("Repel ") && !l.starts_with("Repel a species"));
             if repel.is_some() {
                 offered += 1;
             }
@@ -1507,16 +1495,15 @@ fn the_sheets_repel_and_poke_doll_buttons_are_a_persons_choice() {
             let item_track = buttons.iter().position(|b| {
                 gold(b) && (tooltip(b).contains("Repel") || tooltip(b).contains("Poké Doll"))
             });
-            let before = table.labels(&o);
             if let Some(i) = chosen {
-                let l = label(&buttons[i]);
+                let l = &labels[i];
                 if l.starts_with("Repel ") {
                     repelled += 1;
                 } else {
                     kept += 1;
                 }
                 assert!(table.click(&env, &o, (i + 1) as i64, "White"), "{l}");
-                assert_ne!(table.labels(&o), before, "{l} was not taken");
+                assert_ne!(table.labels(&o), labels, "{l} was not taken");
             } else if let Some(i) = item_track {
                 assert!(table.click(&env, &o, (i + 1) as i64, "White"));
             } else if table.auto(&env, &o).is_none() {
