@@ -23,7 +23,7 @@ mod sheet;
 mod tests;
 
 pub use input::{BoxData, Icon, SectionData, SheetData, TrackData, one_line};
-pub use sheet::{KeyWords, Overflow, Titles, fits_as, lay_out};
+pub use sheet::{Fault, KeyWords, Overflow, Titles, fits_as, lay_out};
 
 use serde::Serialize;
 
@@ -368,13 +368,15 @@ impl Overflow {
             format!("{sheet} does not fit on {paper}: {}", self.what),
         );
         if let Some(&origin) = self.section.and_then(|s| sections.get(s)) {
-            let label = if self.what.contains("narrow") {
-                format!("{:.1} mm too wide for its columns", self.excess)
-            } else {
-                format!(
-                    "the tallest section in its row: the sheet is {:.1} mm too tall",
-                    self.excess
-                )
+            let excess = self.excess;
+            let label = match self.fault {
+                Fault::TooNarrow => format!("{excess:.1} mm too wide for its columns"),
+                Fault::FitsWithout => format!(
+                    "the sheet fits without this section; with it, it is {excess:.1} mm too tall"
+                ),
+                Fault::TallestRow | Fault::Frame => {
+                    format!("the tallest section in its row: the sheet is {excess:.1} mm too tall")
+                }
             };
             diagnostic = diagnostic.with_primary(origin, label);
         }

@@ -29,12 +29,28 @@ pub struct Overflow {
     pub paper: PaperSize,
     /// The section at fault (index into the sheet's sections), when one is.
     pub section: Option<usize>,
+    /// What is wrong with it.
+    pub fault: Fault,
     /// By how many millimetres it is too tall or too wide.
     pub excess: f64,
     /// What does not fit, in words.
     pub what: String,
     /// Edits that would make it fit, each checked by laying the sheet out again.
     pub suggestions: Vec<String>,
+}
+
+/// Why a sheet does not fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The title band or the key at the foot is wider than the page.
+    Frame,
+    /// A section is narrower than what it must hold.
+    TooNarrow,
+    /// The rows are taller than the page; the section sets the tallest row.
+    TallestRow,
+    /// The rows are taller than the page, and the sheet fits without the section (the
+    /// smallest section it fits without: most likely the one that added a row).
+    FitsWithout,
 }
 
 /// The game's words for the title band and the foot of the page.
@@ -71,6 +87,17 @@ pub fn lay_out(
     match attempt(sheet, titles, paper) {
         Ok(layout) => Ok(layout),
         Err(mut overflow) => {
+            if overflow.fault == Fault::TallestRow
+                && let Some(s) = fits_without(sheet, titles, paper)
+                && Some(s) != overflow.section
+            {
+                overflow.section = Some(s);
+                overflow.fault = Fault::FitsWithout;
+                overflow.what = format!(
+                    "the sheet is {:.1} mm taller than the page allows, and fits without section `{}`",
+                    overflow.excess, sheet.sections[s].id
+                );
+            }
             overflow.suggestions = suggestions(sheet, titles, paper, &overflow);
             Err(overflow)
         }
@@ -278,6 +305,7 @@ fn at_level(
                 return Err(Overflow {
                     paper,
                     section: Some(s),
+                    fault: Fault::TooNarrow,
                     excess: short_by,
                     what: format!(
                         "section `{}` is {short_by:.1} mm too narrow for {}",
@@ -299,6 +327,7 @@ fn at_level(
         return Err(Overflow {
             paper,
             section: s,
+            fault: Fault::TallestRow,
             excess: total - body.h,
             what: match s {
                 Some(s) => format!(
@@ -584,6 +613,7 @@ fn frame(
         return Err(Overflow {
             paper,
             section: None,
+            fault: Fault::Frame,
             excess,
             what: format!(
                 "the game's name, the sheet's title and the `{}` and `{}` fields do not fit across the title band",
@@ -745,6 +775,7 @@ fn frame(
         return Err(Overflow {
             paper,
             section: None,
+            fault: Fault::Frame,
             excess: key_w - inner,
             what: "the key at the foot of the page is wider than the page".to_string(),
             suggestions: Vec::new(),
@@ -768,6 +799,24 @@ fn frame(
 /// check costs at most a bounded number of the sheet's layouts; the edits most likely to help
 /// a sheet that large (bigger paper, a shorter track) are tried first.
 const SUGGESTION_WORK: usize = 500_000;
+
+/// The smallest section (in boxes; the later of two alike) the sheet fits without, within
+/// the suggestions' budget: a section added to a full sheet most likely took a row of its own.
+fn fits_without(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Option<usize> {
+    if sheet.sections.len() < 2 {
+        return None;
+    }
+    let spent = std::cell::Cell::new(0usize);
+    let boxes =
+        |s: usize| -> usize { sheet.sections[s].tracks.iter().map(|t| t.boxes.len()).sum() };
+    let mut order: Vec<usize> = (0..sheet.sections.len()).collect();
+    order.sort_by_key(|&s| (boxes(s), std::cmp::Reverse(s)));
+    order.into_iter().find(|&s| {
+        let mut without = sheet.clone();
+        without.sections.remove(s);
+        spent.get() < SUGGESTION_WORK && attempt_counted(&without, titles, paper, &spent).is_ok()
+    })
+}
 
 fn suggestions(
     sheet: &SheetData,

@@ -11,8 +11,8 @@ use safari_core::world::FileId;
 
 use crate::{BoxData, Item, KeyWords, SheetData, Titles, lay_out, one_line};
 
-/// Lays `kdl` out on `paper` and describes the result.
-fn check_on(kdl: &str, paper: PaperSize, expect: Expect) {
+/// Lays `kdl` out on `paper`.
+fn laid_out(kdl: &str, paper: PaperSize) -> Result<crate::SheetLayout, crate::Overflow> {
     let mut diagnostics = Diagnostics::default();
     let dialect = Dialect {
         what: "the sheet",
@@ -61,7 +61,12 @@ fn check_on(kdl: &str, paper: PaperSize, expect: Expect) {
         key: &key,
         own_paper: false,
     };
-    let actual = match lay_out(&data, &titles, paper) {
+    lay_out(&data, &titles, paper)
+}
+
+/// Lays `kdl` out on `paper` and describes the result.
+fn check_on(kdl: &str, paper: PaperSize, expect: Expect) {
+    let actual = match laid_out(kdl, paper) {
         Ok(layout) => {
             let mut lines = vec![format!(
                 "fits at level {}: boxes {:.1} mm, text {:.1} pt",
@@ -194,6 +199,41 @@ fn a_sheet_too_big_for_the_paper_says_why_and_what_would_fit() {
         expect![[r#"
             does not fit on Letter: the sheet is 540.0 mm taller than the page allows, and section `s` sets its tallest row (540 mm over)
             - split track `t` (4000 boxes) over two sections, or give it at most 1200 boxes
+        "#]],
+    );
+}
+
+#[test]
+fn a_small_section_that_adds_a_row_to_a_full_sheet_is_named() {
+    let sheet = |boxes: usize, small: bool| {
+        let mut repeats = "box repeat=1000\n".repeat(boxes / 1000);
+        if !boxes.is_multiple_of(1000) {
+            repeats.push_str(&format!("box repeat={}\n", boxes % 1000));
+        }
+        let mut kdl = format!(
+            "sheet title=\"Log\" columns=1\nsection \"journal\" title=\"Journal\" {{\n track \"pages\" {{\n{repeats} }}\n}}\n"
+        );
+        if small {
+            kdl.push_str("section \"notes\" title=\"Notes\" {\n track \"n\" { box repeat=2 }\n}\n");
+        }
+        kdl
+    };
+    let fits = |kdl: &str| laid_out(kdl, PaperSize::A4).is_ok();
+    // The most boxes the journal holds alone on the page.
+    let (mut lo, mut hi) = (1usize, 4000usize);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(&sheet(mid, false)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    check(
+        &sheet(lo, true),
+        expect![[r#"
+            does not fit on A4: the sheet is 9.0 mm taller than the page allows, and fits without section `notes` (9 mm over)
+            - print on A3 (297 × 420 mm): `--paper a3` or `paper = "a3"` in game.toml
         "#]],
     );
 }

@@ -127,6 +127,25 @@ pub fn read(
     match parsed {
         Ok(document) => reader.document(&document),
         Err(error) => {
+            // A missing `"` is reported at the string it leaves open, in place of the parser's
+            // reports from there on, which are about the rest of the line read as a string.
+            let strings = kdl_slips::unclosed_strings(text);
+            if !strings.is_empty() {
+                for string in &strings {
+                    reader
+                        .diagnostics
+                        .push(kdl_slips::unclosed_string_diagnostic(file, text, string));
+                }
+                let first_line = text[..strings[0].open].rfind('\n').map_or(0, |n| n + 1);
+                for d in error
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.span.offset() < first_line)
+                {
+                    reader.diagnostics.push(parse_diagnostic(file, text, d));
+                }
+                return reader.finish();
+            }
             // A missing `}` is reported where indentation says it belongs, in place of the
             // parser's reports at the end of the enclosing block and of the file.
             let unclosed = kdl_slips::unclosed_blocks(text);
@@ -148,43 +167,34 @@ pub fn read(
                 (unclosed.is_empty() || !d.message.as_deref().unwrap_or_default().contains("'}'"))
                     && d.span.offset() + d.span.len() <= first_unopened
             }) {
-                let mut start = d.span.offset().min(text.len());
-                let end = (start + d.span.len()).min(text.len());
-                // Some parse errors span from the start of the document to the fault: point at
-                // the line of the fault instead.
-                if let Some(newline) = text.get(start..end).and_then(|s| s.trim_end().rfind('\n')) {
-                    let line = start + newline + 1;
-                    start = line + (text[line..end].len() - text[line..end].trim_start().len());
-                }
-                let message = d
-                    .message
-                    .clone()
-                    .unwrap_or_else(|| "the KDL document could not be parsed".to_string());
-                let mut diagnostic = Diagnostic::error(Code::KdlSyntax, message).with_primary(
-                    Origin::new(file, start..end),
-                    d.label.clone().unwrap_or_else(|| "here".to_string()),
-                );
-                if let Some(help) = &d.help {
-                    diagnostic = diagnostic.with_help(help.clone());
-                }
-                reader.diagnostics.push(diagnostic);
+                reader.diagnostics.push(parse_diagnostic(file, text, d));
             }
         }
     }
-    let Reader {
-        guide,
-        sections,
-        tracks,
-        boxes,
-        ..
-    } = reader;
-    WrittenSheet {
-        guide,
-        names: GuideNames {
-            tracks,
-            sections,
-            boxes,
-        },
+    reader.finish()
+}
+
+/// The parser's report of a syntax error, at the line of the fault.
+fn parse_diagnostic(file: FileId, text: &str, d: &kdl::KdlDiagnostic) -> Diagnostic {
+    let mut start = d.span.offset().min(text.len());
+    let end = (start + d.span.len()).min(text.len());
+    // Some parse errors span from the start of the document to the fault: point at the line
+    // of the fault instead.
+    if let Some(newline) = text.get(start..end).and_then(|s| s.trim_end().rfind('\n')) {
+        let line = start + newline + 1;
+        start = line + (text[line..end].len() - text[line..end].trim_start().len());
+    }
+    let message = d
+        .message
+        .clone()
+        .unwrap_or_else(|| "the KDL document could not be parsed".to_string());
+    let diagnostic = Diagnostic::error(Code::KdlSyntax, message).with_primary(
+        Origin::new(file, start..end),
+        d.label.clone().unwrap_or_else(|| "here".to_string()),
+    );
+    match &d.help {
+        Some(help) => diagnostic.with_help(help.clone()),
+        None => diagnostic,
     }
 }
 
@@ -227,6 +237,24 @@ const BOX_PROPS: &[&str] = &[
 ];
 
 impl Reader<'_> {
+    fn finish(self) -> WrittenSheet {
+        let Reader {
+            guide,
+            sections,
+            tracks,
+            boxes,
+            ..
+        } = self;
+        WrittenSheet {
+            guide,
+            names: GuideNames {
+                tracks,
+                sections,
+                boxes,
+            },
+        }
+    }
+
     fn origin(&self, span: miette::SourceSpan) -> Origin {
         let start = span.offset().min(self.text.len());
         Origin::new(self.file, start..(start + span.len()).min(self.text.len()))

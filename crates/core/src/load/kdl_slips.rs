@@ -8,6 +8,11 @@
 //!   and straightened (each quote mark swapped in place for `"`, padded with spaces outside
 //!   the string where the mark took more bytes, so every offset stays true), and the reader
 //!   goes on with what was meant.
+//! - **A missing `"`.** A one-line string runs to the end of its line, and the parser
+//!   reports what it makes of the rest ("expected quoted string", a newline in a string) at the
+//!   next quote or line. The line tells where the `"` most likely belongs: before a
+//!   `name=` the string swallowed (`title="Bag fill="dice:item"`), or at the end of the words
+//!   before the line's `{`.
 //! - **A missing `}`.** The parser notices only when the enclosing block or the file ends, and
 //!   says so there. Indentation tells where the block most likely should have closed: before
 //!   the first line after its opening line that is indented no deeper than that line.
@@ -167,6 +172,153 @@ pub(crate) fn straightened(text: &str, quoted: &[SingleQuoted]) -> Option<String
     String::from_utf8(bytes).ok()
 }
 
+/// A one-line string with no closing `"`: where it opens, and where its `"` most likely
+/// belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UnclosedString {
+    pub open: usize,
+    pub close_at: usize,
+}
+
+/// The one-line strings that run to the end of their line, with where each most likely ends.
+pub(crate) fn unclosed_strings(text: &str) -> Vec<UnclosedString> {
+    let mut found = Vec::new();
+    // Strings closed on the current line: one may have swallowed a property.
+    let mut closed_on_line: Vec<Range<usize>> = Vec::new();
+    scan(text, |at, mark| match mark {
+        Mark::LineEnd => closed_on_line.clear(),
+        Mark::String { end, closed: true } => closed_on_line.push(at..end),
+        Mark::String { end, closed: false } => {
+            let swallowed = closed_on_line
+                .iter()
+                .find_map(|s| swallowed_property(text, s));
+            found.push(match swallowed {
+                Some((open, close_at)) => UnclosedString { open, close_at },
+                None => UnclosedString {
+                    open: at,
+                    close_at: end_of_words(text, at, end),
+                },
+            });
+        }
+        Mark::Open | Mark::Close => {}
+    });
+    found
+}
+
+/// What [`scan`] finds outside comments: line ends, braces and quoted strings.
+enum Mark {
+    LineEnd,
+    Open,
+    Close,
+    /// A quoted string (raw and multi-line ones included) ending at `end`; one-line strings
+    /// with no closing `"` end at their line's end.
+    String {
+        end: usize,
+        closed: bool,
+    },
+}
+
+/// Walks `text` as the KDL lexer would, handing each mark and its offset to `visit`.
+fn scan(text: &str, mut visit: impl FnMut(usize, Mark)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                visit(i, Mark::LineEnd);
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = after_block_comment(bytes, i),
+            b'#' if bytes[i..].iter().find(|b| **b != b'#') == Some(&b'"') => {
+                let hashes = bytes[i..].iter().take_while(|b| **b == b'#').count();
+                let closing = format!("\"{}", "#".repeat(hashes));
+                let body = i + hashes + 1;
+                let end = text[body..]
+                    .find(&closing)
+                    .map_or(bytes.len(), |n| body + n + closing.len());
+                visit(i, Mark::String { end, closed: true });
+                i = end;
+            }
+            b'"' => {
+                let (end, closed) = after_string(bytes, i);
+                visit(i, Mark::String { end, closed });
+                i = end;
+            }
+            b'{' => {
+                visit(i, Mark::Open);
+                i += 1;
+            }
+            b'}' => {
+                visit(i, Mark::Close);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// A closed string that ends in ` name=` (`"Bag fill="`): the one left open, its `"` most
+/// likely missing before the space, the rest being the next property. Where it opens, and
+/// where it should end.
+fn swallowed_property(text: &str, string: &Range<usize>) -> Option<(usize, usize)> {
+    let inner = text.get(string.start + 1..string.end - 1)?;
+    let name = inner.strip_suffix('=')?;
+    let space = name.rfind(char::is_whitespace)?;
+    let key = &name[space + 1..];
+    let is_key = key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let before = name[..space].trim_end();
+    (is_key && !before.is_empty()).then(|| (string.start, string.start + 1 + before.len()))
+}
+
+/// Where a string opened at `open` and running to `end` (its line's end) most likely ends: after
+/// its last word, before a `{` that opens the node's children.
+fn end_of_words(text: &str, open: usize, end: usize) -> usize {
+    let rest = text[open + 1..end].trim_end();
+    let rest = match rest.strip_suffix('{') {
+        Some(words) if !words.trim_end().is_empty() => words.trim_end(),
+        _ => rest,
+    };
+    open + 1 + rest.len()
+}
+
+/// The diagnostic for a string with no closing `"`, with the edit that closes it where it most
+/// likely ends.
+pub(crate) fn unclosed_string_diagnostic(
+    file: FileId,
+    text: &str,
+    string: &UnclosedString,
+) -> Diagnostic {
+    let line = text[..string.open].matches('\n').count() + 1;
+    let start = string.open;
+    let written = &text[start..string.close_at];
+    let closed = format!("{written}\"");
+    Diagnostic::error(
+        Code::KdlSyntax,
+        format!("a `\"` is missing: the string opened on line {line} is never closed"),
+    )
+    .with_primary(
+        Origin::new(file, start..string.close_at.max(start + 1)),
+        "this string has no closing `\"`",
+    )
+    .with_help(format!(
+        "close it where its text ends: `{closed}` (a string in KDL stays on one line)"
+    ))
+    .with_fix(Fix::new(
+        format!("write `{closed}`"),
+        vec![Edit::new(
+            Origin::new(file, string.close_at..string.close_at),
+            "\"".to_string(),
+        )],
+        Applicability::MaybeIncorrect,
+    ))
+}
+
 /// A `{` never closed, and the offset of the line before which its `}` most likely belongs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Unclosed {
@@ -222,56 +374,34 @@ fn node_without_brace(text: &str, close: usize) -> Option<Range<usize>> {
 
 /// Matches braces by indentation: the blocks left open, and the `}`s whose `{` is missing.
 fn braces(text: &str) -> (Vec<Unclosed>, Vec<Unopened>) {
-    let bytes = text.as_bytes();
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut unclosed = Vec::new();
     let mut stray = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => i = after_block_comment(bytes, i),
-            b'#' if bytes[i..].iter().find(|b| **b != b'#') == Some(&b'"') => {
-                let hashes = bytes[i..].iter().take_while(|b| **b == b'#').count();
-                let closing = format!("\"{}", "#".repeat(hashes));
-                let body = i + hashes + 1;
-                i = text[body..]
-                    .find(&closing)
-                    .map_or(bytes.len(), |n| body + n + closing.len());
-            }
-            b'"' => i = after_string(bytes, i),
-            b'{' => {
-                open.push((i, indent_of(text, i)));
-                i += 1;
-            }
-            b'}' => {
-                let line = line_start(text, i);
-                if text[line..i].trim().is_empty() {
-                    let depth = i - line;
-                    // Deeper than the innermost open block, below a node with children and no
-                    // `{`: it closes the children that node never opened.
-                    if open.last().is_none_or(|&(_, indent)| indent < depth)
-                        && let Some(node) = node_without_brace(text, i)
-                    {
-                        stray.push(Unopened { node, close: i });
-                        i += 1;
-                        continue;
-                    }
-                    while let Some(&(at, indent)) = open.last()
-                        && indent > depth
-                    {
-                        unclosed.push(at);
-                        open.pop();
-                    }
+    scan(text, |i, mark| match mark {
+        Mark::Open => open.push((i, indent_of(text, i))),
+        Mark::Close => {
+            let line = line_start(text, i);
+            if text[line..i].trim().is_empty() {
+                let depth = i - line;
+                // Deeper than the innermost open block, below a node with children and no
+                // `{`: it closes the children that node never opened.
+                if open.last().is_none_or(|&(_, indent)| indent < depth)
+                    && let Some(node) = node_without_brace(text, i)
+                {
+                    stray.push(Unopened { node, close: i });
+                    return;
                 }
-                open.pop();
-                i += 1;
+                while let Some(&(at, indent)) = open.last()
+                    && indent > depth
+                {
+                    unclosed.push(at);
+                    open.pop();
+                }
             }
-            _ => i += 1,
+            open.pop();
         }
-    }
+        Mark::LineEnd | Mark::String { .. } => {}
+    });
     unclosed.extend(open.into_iter().map(|(at, _)| at));
     unclosed.sort_unstable();
     let unclosed = unclosed
@@ -332,20 +462,21 @@ fn after_block_comment(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-fn after_string(bytes: &[u8], start: usize) -> usize {
+/// The end of the string opening at `start`, and whether it is closed: a one-line string that
+/// runs to the end of its line ends there, unclosed.
+fn after_string(bytes: &[u8], start: usize) -> (usize, bool) {
     let multiline = bytes[start..].starts_with(b"\"\"\"");
     let mut i = start + if multiline { 3 } else { 1 };
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 2,
-            b'"' if !multiline => return i + 1,
-            b'"' if bytes[i..].starts_with(b"\"\"\"") => return i + 3,
-            // A one-line string that runs to the end of its line is the parser's to report.
-            b'\n' if !multiline => return i,
+            b'"' if !multiline => return (i + 1, true),
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => return (i + 3, true),
+            b'\n' if !multiline => return (i, false),
             _ => i += 1,
         }
     }
-    bytes.len()
+    (bytes.len(), false)
 }
 
 fn line_start(text: &str, at: usize) -> usize {
@@ -455,6 +586,24 @@ mod tests {
         // A `}` indented deeper than its opener, below no childless node, closes its block.
         let deep = "section \"a\" {\n    box\n    }\n";
         assert!(unopened_blocks(deep).is_empty() && unclosed_blocks(deep).is_empty());
+    }
+
+    #[test]
+    fn a_string_left_open_ends_before_the_property_it_swallowed_or_after_its_words() {
+        let swallowed = "section \"bag\" title=\"Bag fill=\"dice:item\" {\n}\n";
+        let found = unclosed_strings(swallowed);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            &swallowed[found[0].open..found[0].close_at],
+            "\"Bag",
+            "the string left open is the one that swallowed `fill=`"
+        );
+        let at_end = "section \"bag\" title=\"Bag {\n    box\n}\n";
+        let found = unclosed_strings(at_end);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&at_end[found[0].open..found[0].close_at], "\"Bag");
+        let fine = "a \"x\" \"\"\"\nlong\n\"\"\" #\"raw \"\"# // \"\n";
+        assert!(unclosed_strings(fine).is_empty());
     }
 
     #[test]

@@ -147,8 +147,20 @@ impl<T: Copy> Names<T> {
             .filter(|name| !used.contains(name))
             .collect();
         if self.complete {
+            // One report per unknown name, at every place that writes it, in order of first use.
+            let mut places: Vec<(&str, Vec<Origin>)> = Vec::new();
+            let mut index: HashMap<&str, usize> = HashMap::new();
             for (name, origin) in lookups.iter().filter(|(n, _)| !self.map.contains_key(n)) {
-                diagnostics.push(self.unknown(name, *origin, &unused, folder));
+                let at = *index.entry(name).or_insert_with(|| {
+                    places.push((name, Vec::new()));
+                    places.len() - 1
+                });
+                if !places[at].1.contains(origin) {
+                    places[at].1.push(*origin);
+                }
+            }
+            for (name, origins) in &places {
+                diagnostics.push(self.unknown(name, origins, &unused, folder));
             }
         }
         for id in &self.written {
@@ -158,23 +170,38 @@ impl<T: Copy> Names<T> {
         }
     }
 
+    /// The report of an unknown name written at `places` (at least one): labelled at the first
+    /// few, with the edit that replaces it everywhere.
     fn unknown(
         &self,
         name: &str,
-        origin: Origin,
+        places: &[Origin],
         unused: &[&str],
         folder: &GameFolder,
     ) -> Diagnostic {
+        /// Places labelled; the rest are counted in the message.
+        const LABELLED: usize = 6;
         let kind = self.kind;
-        let diagnostic = Diagnostic::error(Code::UnknownName, format!("unknown {kind} `{name}`"))
-            .with_primary(origin, format!("no {kind} has this id"));
+        let message = match places.len() {
+            1 => format!("unknown {kind} `{name}`"),
+            n => format!("unknown {kind} `{name}`, written in {n} places"),
+        };
+        let mut diagnostic = Diagnostic::error(Code::UnknownName, message)
+            .with_primary(places[0], format!("no {kind} has this id"));
+        for at in places.iter().skip(1).take(LABELLED - 1) {
+            diagnostic = diagnostic.with_secondary(*at, "and here");
+        }
         let replace = |with: &str, message: String| {
-            let edit = reference_edit(folder, origin, name, with);
+            let edits: Option<Vec<Edit>> = places
+                .iter()
+                .map(|at| reference_edit(folder, *at, name, with))
+                .collect();
             let diagnostic = diagnostic.clone().with_help(message);
-            match edit {
-                Some(edit) => diagnostic.with_fix(Fix::new(
-                    format!("write `{with}`"),
-                    vec![edit],
+            let everywhere = if places.len() > 1 { " everywhere" } else { "" };
+            match edits {
+                Some(edits) => diagnostic.with_fix(Fix::new(
+                    format!("write `{with}`{everywhere}"),
+                    edits,
                     Applicability::MaybeIncorrect,
                 )),
                 None => diagnostic,

@@ -85,6 +85,166 @@ pub(crate) fn value_error(file: FileId, error: &toml::de::Error, fallback: Origi
     }
 }
 
+/// The key serde names in "missing field `x`".
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.split('`').next()
+}
+
+/// Keys a table lacks: the table's span and each key, with the keys a table written for it
+/// would lack in turn (`[play]` with `turns` and `safari-balls`).
+type Missing = Vec<(std::ops::Range<usize>, Vec<(String, Vec<String>)>)>;
+
+/// Values tried in place of a missing key until one has the type the key takes.
+fn stand_ins() -> [DeValue<'static>; 6] {
+    let parsed = |literal: &'static str| {
+        DeValue::parse(literal).map_or(DeValue::Boolean(true), Spanned::into_inner)
+    };
+    [
+        DeValue::Table(DeTable::new()),
+        parsed("\"-\""),
+        parsed("1"),
+        parsed("1.0"),
+        DeValue::Boolean(true),
+        parsed("[]"),
+    ]
+}
+
+/// Deserialises `value` into `T`, finding every missing key at once: serde stops at the first,
+/// so each is filled with a stand-in of the type the key takes and the value read again.
+/// Returns the value when nothing was missing, the missing keys, and the first other fault.
+fn every_missing_key<T: DeserializeOwned>(
+    mut value: Spanned<DeValue<'_>>,
+    text_len: usize,
+) -> (Option<T>, Missing, Option<toml::de::Error>) {
+    /// Rounds of stand-ins: more than any table has keys.
+    const MAX_ROUNDS: usize = 64;
+    // Stand-ins get spans past the text, so the keys they lack are told apart.
+    let stand_in_span = |n: usize| text_len + 1 + 2 * n..text_len + 2 + 2 * n;
+    let mut missing: Missing = Vec::new();
+    // Each stand-in written for a missing key: its span, and where that key is listed.
+    let mut stood_in: Vec<(std::ops::Range<usize>, (usize, usize))> = Vec::new();
+    let mut result = T::deserialize(ValueDeserializer::from(value.clone()));
+    for round in 0..MAX_ROUNDS {
+        let error = match result {
+            Ok(header) => return (missing.is_empty().then_some(header), missing, None),
+            Err(error) => error,
+        };
+        let Some(key) = missing_field(error.message()).map(str::to_string) else {
+            return (None, missing, Some(error));
+        };
+        let span = error.span().unwrap_or_else(|| value.span());
+        // The table the key is missing from; one that has it already was not the one meant.
+        if table_at(&mut value, &span).is_none_or(|t| t.keys().any(|k| *k.get_ref() == key)) {
+            return (None, missing, Some(error));
+        }
+        let new_span = stand_in_span(round);
+        match stood_in.iter().find(|(s, _)| *s == span) {
+            // A key the stand-in table lacks: one to write in the table the help asks for.
+            Some((_, (t, k))) => missing[*t].1[*k].1.push(key.clone()),
+            None if span.start > text_len => {}
+            None => {
+                let t = missing
+                    .iter()
+                    .position(|(s, _)| *s == span)
+                    .unwrap_or_else(|| {
+                        missing.push((span.clone(), Vec::new()));
+                        missing.len() - 1
+                    });
+                missing[t].1.push((key.clone(), Vec::new()));
+                stood_in.push((new_span.clone(), (t, missing[t].1.len() - 1)));
+            }
+        }
+        let name = Spanned::new(new_span.clone(), std::borrow::Cow::Owned(key));
+        let mut typed = None;
+        for stand_in in stand_ins() {
+            if let Some(table) = table_at(&mut value, &span) {
+                table.insert(name.clone(), Spanned::new(new_span.clone(), stand_in));
+            }
+            let again = T::deserialize(ValueDeserializer::from(value.clone()));
+            let wrong_type = matches!(&again, Err(e) if e.span() == Some(new_span.clone())
+                && missing_field(e.message()).is_none());
+            if !wrong_type {
+                typed = Some(again);
+                break;
+            }
+        }
+        match typed {
+            Some(again) => result = again,
+            None => return (None, missing, Some(error)),
+        }
+    }
+    (None, missing, None)
+}
+
+/// The table in `value` whose span is `span`.
+fn table_at<'v, 'i>(
+    value: &'v mut Spanned<DeValue<'i>>,
+    span: &std::ops::Range<usize>,
+) -> Option<&'v mut DeTable<'i>> {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        if value.span() == *span {
+            if let DeValue::Table(table) = value.get_mut() {
+                return Some(table);
+            }
+            continue;
+        }
+        match value.get_mut() {
+            DeValue::Table(table) => stack.extend(table.iter_mut().map(|(_, v)| v)),
+            DeValue::Array(array) => stack.extend(array.iter_mut()),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// One report per table that lacks keys, naming them all, with the tables to write for the
+/// keys that are tables.
+fn missing_keys(file: FileId, missing: &Missing, whole: Origin) -> Vec<Diagnostic> {
+    let quoted = |keys: &mut dyn Iterator<Item = &String>| -> Vec<String> {
+        keys.map(|k| format!("`{k}`")).collect()
+    };
+    missing
+        .iter()
+        .map(|(span, keys)| {
+            let origin = match span.end <= whole.range().end && *span != whole.range() {
+                true => Origin::new(file, span.clone()),
+                false => whole,
+            };
+            let names = quoted(&mut keys.iter().map(|(k, _)| k));
+            let message = match names.len() {
+                1 => format!("missing key {}", names[0]),
+                _ => format!("missing keys {}", and_list(&names)),
+            };
+            let add: Vec<String> = keys
+                .iter()
+                .map(|(key, inner)| match inner.is_empty() {
+                    true => format!("`{key}`"),
+                    false => format!(
+                        "a `[{key}]` table with {}",
+                        and_list(&quoted(&mut inner.iter()))
+                    ),
+                })
+                .collect();
+            Diagnostic::error(Code::InvalidValue, message)
+                .with_primary(origin, "in this table")
+                .with_help(format!(
+                    "add {}; docs/content.md lists every key",
+                    and_list(&add)
+                ))
+        })
+        .collect()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The key and the keys serde names in "unknown field `x`, expected one of `a`, `b`".
 fn unknown_key(message: &str) -> Option<(&str, Vec<&str>)> {
     let rest = message.strip_prefix("unknown field `")?;
@@ -183,16 +343,17 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
                 diagnostics.push(text_too_long(file, long));
                 None
             }
-            None => match T::deserialize(ValueDeserializer::from(value)) {
-                Ok(header) => Some(header),
-                Err(error) => {
-                    // A syntax error usually explains a missing key: don't report both.
-                    if !had_syntax_errors {
+            None => {
+                let (header, missing, error) = every_missing_key::<T>(value, text.len());
+                // A syntax error usually explains a missing key: don't report both.
+                if !had_syntax_errors {
+                    diagnostics.extend(missing_keys(file, &missing, whole));
+                    if let Some(error) = error {
                         diagnostics.push(value_error(file, &error, whole));
                     }
-                    None
                 }
-            },
+                header
+            }
         }
     };
     let mut parsed = Vec::new();

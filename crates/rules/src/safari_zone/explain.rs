@@ -145,6 +145,12 @@ pub(crate) fn blockers<'g>(graph: &'g Graph, reach: &Reach, node: NodeId) -> Vec
     out
 }
 
+/// Facts a sentence folds into the step before them: a box's fill, and "collecting (or
+/// obtaining) one of" a list, which read as the box itself.
+pub(crate) fn folded(fact: Fact) -> bool {
+    matches!(fact, Fact::Fill(_) | Fact::AnySpecies(_) | Fact::AnyItem(_))
+}
+
 /// Makes a chain read as a person would say it: fills and "catching" steps fold into the
 /// step before them, and a run of "comes after" links becomes one.
 pub(crate) fn tidy(graph: &Graph, steps: &[Step]) -> Vec<Step> {
@@ -155,10 +161,7 @@ pub(crate) fn tidy(graph: &Graph, steps: &[Step]) -> Vec<Step> {
             continue;
         }
         let from_fact = graph.node(step.from).fact;
-        let transparent = matches!(
-            from_fact,
-            Fact::Fill(_) | Fact::AnySpecies(_) | Fact::AnyItem(_)
-        );
+        let transparent = folded(from_fact);
         match out.last_mut() {
             Some(last) if transparent && last.edge.to == step.from => {
                 last.edge.to = step.edge.to;

@@ -12,7 +12,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 
 use super::Analysis;
-use super::explain::{Step, blockers, name, step_text, tidy};
+use super::explain::{Step, blockers, folded, name, step_text, tidy};
 use super::graph::{Fact, Graph, Kind, NodeId, fixpoint};
 use super::model::*;
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -253,6 +253,10 @@ struct Reporter<'a> {
     known: RefCell<HashMap<NodeId, (Option<Step>, Ending)>>,
 }
 
+/// Folded facts followed past when a walk reaches a fact walked through already: a fill and a
+/// "collecting one of" come at most a few in a row.
+const MAX_FOLDED: usize = 4;
+
 /// Links of a chain shown in one label; longer chains are shortened in the middle.
 const MAX_LINKS: usize = 4;
 
@@ -289,9 +293,20 @@ impl Reporter<'_> {
         while let Some(&(at, tried)) = stack.last() {
             if let Some(&(step, ending)) = known.get(&at) {
                 if steps.is_empty() {
-                    // Walked through already: name the fact it waits for, not the whole way.
-                    steps.extend(step);
-                    return (tidy(graph, &steps), false, ending);
+                    // Walked through already: name the fact it waits for, not the whole way;
+                    // but past the facts a sentence folds away (a box's fill, "collecting
+                    // one of"), or the step would name the box as what fills it.
+                    let mut next = step;
+                    while let Some(step) = next.take() {
+                        steps.push(step);
+                        if folded(graph.node(step.edge.to).fact) && steps.len() < MAX_FOLDED {
+                            next = known.get(&step.edge.to).and_then(|(s, _)| *s);
+                        }
+                    }
+                    // A step that reaches the root is the whole way.
+                    let to_root = matches!(ending, Ending::Root(root)
+                        if steps.last().is_some_and(|s| s.edge.to == root));
+                    return (tidy(graph, &steps), to_root, ending);
                 }
                 return finish(&mut known, steps, None, false, ending);
             }
