@@ -276,10 +276,27 @@ fn swallowed_property(text: &str, string: &Range<usize>) -> Option<(usize, usize
     (is_key && !before.is_empty()).then(|| (string.start, string.start + 1 + before.len()))
 }
 
-/// Where a string opened at `open` and running to `end` (its line's end) most likely ends: after
-/// its last word, before a `{` that opens the node's children.
+/// Where a string opened at `open` and running to `end` (its line's end) most likely ends:
+/// before the first ` name=` it runs into (`"Field Guide columns=3`), else after its last
+/// word, before a `{` that opens the node's children.
 fn end_of_words(text: &str, open: usize, end: usize) -> usize {
-    let rest = text[open + 1..end].trim_end();
+    let rest = &text[open + 1..end];
+    let property = rest
+        .char_indices()
+        .filter(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let word = rest[i..].trim_start();
+            let key_len = word
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .unwrap_or(word.len());
+            word.starts_with(|c: char| c.is_ascii_alphabetic()) && word[key_len..].starts_with('=')
+        })
+        .filter(|&i| !rest[..i].trim_end().is_empty());
+    if let Some(i) = property {
+        return open + 1 + rest[..i].trim_end().len();
+    }
+    let rest = rest.trim_end();
     let rest = match rest.strip_suffix('{') {
         Some(words) if !words.trim_end().is_empty() => words.trim_end(),
         _ => rest,
@@ -602,6 +619,9 @@ mod tests {
         let found = unclosed_strings(at_end);
         assert_eq!(found.len(), 1);
         assert_eq!(&at_end[found[0].open..found[0].close_at], "\"Bag");
+        let inside = "sheet title=\"Field Guide columns=3\n";
+        let found = unclosed_strings(inside);
+        assert_eq!(&inside[found[0].open..found[0].close_at], "\"Field Guide");
         let fine = "a \"x\" \"\"\"\nlong\n\"\"\" #\"raw \"\"# // \"\n";
         assert!(unclosed_strings(fine).is_empty());
     }
