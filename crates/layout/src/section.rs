@@ -9,6 +9,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use super::{BoxData, Icon, SectionData, TrackData};
 use super::{Item, Level, Line, Part, Rect, Side, shape_extent};
 use crate::fonts::{self, Style as Font};
@@ -45,7 +47,7 @@ pub struct Content {
 }
 
 thread_local! {
-    static WIDTHS: RefCell<HashMap<Font, HashMap<String, f64>>> = RefCell::new(HashMap::new());
+    static WIDTHS: RefCell<FxHashMap<Font, FxHashMap<String, f64>>> = RefCell::default();
 }
 
 /// A text's width at `size` points: measured once per face at 1 pt (advances scale with size).
@@ -978,9 +980,11 @@ fn table(
             }
             y += ctx.gap(0.6).max(0.8);
         }
-        let lines = place.last().map_or(0, |p| p.0 + 1);
-        for l in 0..lines {
-            let on_line: Vec<usize> = (0..r.units.len()).filter(|&i| place[i].0 == l).collect();
+        // Lines only grow along the track, and each holds a box: a line is a run of places.
+        let mut line_start = 0;
+        for (l, run) in place.chunk_by(|a, b| a.0 == b.0).enumerate() {
+            let on_line = line_start..line_start + run.len();
+            line_start = on_line.end;
             if (l > 0 || titles_left || r.track.title.is_none()) && !first_line {
                 y += line_gap;
                 ctx.stretched(1);
@@ -988,7 +992,7 @@ fn table(
             first_line = false;
             let mut above = 0.0f64;
             let mut below = 0.0f64;
-            for &i in &on_line {
+            for i in on_line.clone() {
                 let u = &r.units[i];
                 let spill = ((u.tag_h() - size) / 2.0)
                     .max((u.box_w - size) / 2.0)
@@ -1017,7 +1021,7 @@ fn table(
                     ),
                 });
             }
-            for (k, &i) in on_line.iter().enumerate() {
+            for (k, i) in on_line.enumerate() {
                 let u = &r.units[i];
                 let (_, needs_right, box_x) = place[i];
                 // Between two boxes of a line, and at the start of a continued one: never at
