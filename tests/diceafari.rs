@@ -1156,3 +1156,43 @@ fn sim_plays_the_game_with_its_optional_rules_and_diff_compares_two_versions() {
     crate::common::assert_diff_compares_two_versions(&diff);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A die the designer added that no rule rolls is named by `sim`, which never says that every
+/// component played a part; the pack as it is names none.
+#[test]
+fn sim_names_a_die_no_rule_rolls() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("diceafari-unread");
+    let _ = std::fs::remove_dir_all(&out);
+    let sim = |folder: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_safari"))
+            .arg("sim")
+            .arg(root.join(folder))
+            .args(["--games", "20", "--policy", "greedy", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{said}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        said.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let said = sim("tests/fixtures/sz0319-weather-die-never-rolled");
+    assert!(
+        said.contains("The Weather Die is in the game but no rule reads it"),
+        "{said}"
+    );
+    assert!(!said.contains("Every component played a part"), "{said}");
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(out.join("diceafari/sim/report.json")).expect("sim writes its report"),
+    )
+    .unwrap();
+    assert_eq!(report["unread"], json!(["Weather Die"]));
+    let said = sim("content/diceafari");
+    assert!(!said.contains("no rule reads"), "{said}");
+    let _ = std::fs::remove_dir_all(&out);
+}

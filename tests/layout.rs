@@ -993,3 +993,71 @@ fn the_fallback_faces_are_the_ones_typst_calls_dejavu_sans_mono() {
         .count();
     assert_eq!(all, picked.len());
 }
+
+/// A box's `needs` of another box prints what a player finds on the sheet, never the box's
+/// id: a box in a track by its track's title and place, a Pokédex box by its species.
+#[test]
+fn a_box_needing_another_box_names_it_as_the_sheet_shows_it() {
+    let mut guide: String = safari::embedded::DEFAULT_GAME
+        .iter()
+        .find(|(name, _)| *name == "field-guide.kdl")
+        .map(|(_, text)| text.to_string())
+        .unwrap();
+    for (from, to) in [
+        (
+            r#"fill="collect:tauros" needs="area:area-3""#,
+            r#"fill="collect:tauros" needs="box:areas.area-3#3""#,
+        ),
+        (
+            r#"fill="collect:dragonair" needs="area:area-2""#,
+            r#"fill="collect:dragonair" needs="box:dex-dratini""#,
+        ),
+    ] {
+        assert!(guide.contains(from), "{from}");
+        guide = guide.replace(from, to);
+    }
+    let mut folder = folder_for(&Variant {
+        name: "needs-a-box".to_string(),
+        guide,
+        paper: "a4",
+    });
+    let checked = safari::check(&mut folder);
+    assert!(
+        checked.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        errors(&checked.diagnostics.iter().cloned().collect::<Vec<_>>())
+    );
+    let game = checked.game.unwrap();
+    let sheet =
+        safari::rules::safari_zone::sheet::field_guide(&game, safari::model::Paper::A4).unwrap();
+    let tags: Vec<String> = sheet
+        .items()
+        .filter_map(|(_, item)| match item {
+            safari::layout::Item::Tag { side, parts, .. }
+                if *side == safari::layout::Side::Needs =>
+            {
+                let words: Vec<&str> = parts
+                    .iter()
+                    .filter_map(|p| match p {
+                        safari::layout::Part::Text { line } => Some(line.text.as_str()),
+                        safari::layout::Part::Icon { .. } => None,
+                    })
+                    .collect();
+                Some(words.join(" "))
+            }
+            _ => None,
+        })
+        .collect();
+    for said in ["Area 3 (West) #3", "Pokédex: Dratini"] {
+        assert!(
+            tags.iter().any(|t| t == said),
+            "no tag says {said}: {tags:?}"
+        );
+    }
+    for id in ["dex-dratini", "areas.area-3#3"] {
+        assert!(
+            tags.iter().all(|t| !t.contains(id)),
+            "a tag says {id}: {tags:?}"
+        );
+    }
+}

@@ -402,3 +402,81 @@ fn the_default_policy_plays_well_and_findings_say_what_depends_on_the_policy() {
         mean("planner")
     );
 }
+
+/// A table of mixed policies whose final VP has two peaks because one seat plays at random:
+/// the findings say where each policy's games fall and weigh boxes only among the games of
+/// one policy, and the page calls no chart of it a skill ladder.
+#[test]
+fn a_mixed_table_compares_like_with_like_and_blames_no_box_for_a_skill_gap() {
+    use safari::rules::safari_zone::sim;
+    let rules = rules();
+    let seats = ["random", "expected", "greedy"];
+    let table = sim::Table {
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+        rotate: true,
+    };
+    let mixed = sim::play(&rules, &table, 300, 4, &|_| {});
+    let report_of = |runs: Vec<sim::Report>| sim::SimReport {
+        game: rules.name.clone(),
+        seed: 4,
+        findings: sim::findings(&runs),
+        runs,
+    };
+    let report = report_of(vec![mixed.clone()]);
+    let name = "random,expected,greedy";
+    let modes = finding(&report, "mixed-modes");
+    assert_eq!(modes.run.as_deref(), Some(name));
+    assert!(
+        modes.numbers["random: upper_share"] < 0.05,
+        "{}",
+        modes.text
+    );
+    assert!(
+        modes.numbers["expected: upper_share"] > 0.05,
+        "{}",
+        modes.text
+    );
+    assert!(modes.text.contains("mean VP: "), "{}", modes.text);
+    assert!(modes.text.contains("random 0%"), "{}", modes.text);
+    // Within one skilled policy's games, the upper peak is still the games that open Area 3.
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.code == "vp-modes"
+                && f.subjects.iter().any(|s| s.starts_with("areas.area-3"))),
+        "{:#?}",
+        report.findings
+    );
+    assert!(modes.subjects.iter().all(|s| seats.contains(&s.as_str())));
+    // No box, item or species is named as what parts the table's peaks: the content is
+    // weighed within one policy's games.
+    for f in &report.findings {
+        if f.code == "vp-modes" || f.code == "vp-drivers" {
+            assert!(
+                f.text.starts_with(&format!("{name} (")) && f.text.contains("'s games)"),
+                "{}",
+                f.text
+            );
+        }
+    }
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.code == "vp-drivers" && f.text.contains("'s games)")),
+        "{:#?}",
+        report.findings
+    );
+    // Beside a run of one policy, the runs' chart is no skill ladder.
+    let one = sim::simulate(&rules, "greedy", 100, 1, 4, &|_| {});
+    let page = sim::page(&report_of(vec![one, mixed]));
+    assert!(
+        !page.contains("The skill ladder"),
+        "a mixed table on a ladder"
+    );
+    assert!(
+        page.contains(&format!("{name}: random")),
+        "the final VP per policy"
+    );
+}

@@ -131,7 +131,10 @@ pub(crate) fn sim(bytes: &[u8], run: &Run, ui: Ui) -> u8 {
         indicatif::ProgressBar::new(run.games * tables.len() as u64)
     };
     let report = match game.simulate(&tables, run.games, run.seed, &|n| bar.inc(n)) {
-        Ok(report) => report,
+        Ok(report) => Report {
+            unread: family::ruleset::unread(bytes),
+            ..report
+        },
         Err(message) => {
             bar.finish_and_clear();
             super::error(&message);
@@ -319,8 +322,11 @@ pub(crate) fn findings(report: &Report) -> Vec<String> {
     }
     // With no game played, no component could have played a part.
     let played = report.tables.iter().any(|t| t.games > 0);
-    if played && report.never_used.is_empty() {
+    lines.extend(sim::unread_words(&report.unread));
+    if played && report.never_used.is_empty() && report.unread.is_empty() {
         lines.push("Every component played a part in some game.".to_string());
+    } else if played && report.never_used.is_empty() {
+        lines.push("Every component the rules read played a part in some game.".to_string());
     } else if played {
         lines.push(format!(
             "Never part of a game: {}.",

@@ -2,8 +2,9 @@
 //! that the layer and the backends that print and export its games depend on it and never on
 //! the modules (`crates/rules/src/`) that implement it.
 
-use super::{Key, Table};
-use crate::diag::Diagnostics;
+use super::{Key, KeyKind, ParamValue, Table};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model::Located;
 
 /// A game's rules over the component layer.
 pub trait Rules: Sync {
@@ -50,4 +51,125 @@ pub struct TableScript {
     /// table keeps it clear in its middle, and tells the script where it is (`origin` in its
     /// state).
     pub room: Option<(f64, f64)>,
+}
+
+/// A component of the table that no rule reads: no key of the rules module names it.
+#[derive(Debug, Clone)]
+pub struct Unread<'a> {
+    /// The kind of key that would name it.
+    pub kind: KeyKind,
+    pub id: &'a Located<String>,
+    pub name: &'a str,
+}
+
+/// The components of `table` that `rules` never reads. A module reads the components its
+/// keys name (`[play]`, or the keys' defaults); one whose keys name no component (a table of
+/// components alone, `none`) reads the table as people play it, and leaves nothing unread.
+pub fn unread<'a>(table: &'a Table, rules: &dyn Rules) -> Vec<Unread<'a>> {
+    let component_keys = rules.keys().iter().any(|k| {
+        matches!(
+            k.kind,
+            KeyKind::Deck
+                | KeyKind::Dice
+                | KeyKind::Tiles
+                | KeyKind::Tokens
+                | KeyKind::Board
+                | KeyKind::Pieces
+                | KeyKind::Sheet
+        )
+    });
+    if !component_keys {
+        return Vec::new();
+    }
+    let read: Vec<&ParamValue> = rules
+        .keys()
+        .iter()
+        .filter_map(|k| table.param(k.name))
+        .map(|p| &p.value)
+        .collect();
+    let is_read = |value: ParamValue| read.contains(&&value);
+    let mut unread = Vec::new();
+    let mut each = |kind: KeyKind, id: &'a Located<String>, name: &'a str, value| {
+        if !is_read(value) {
+            unread.push(Unread { kind, id, name });
+        }
+    };
+    for (i, c) in table.decks.iter().enumerate() {
+        each(KeyKind::Deck, &c.id, &c.name, ParamValue::Deck(i));
+    }
+    for (i, c) in table.dice.iter().enumerate() {
+        each(KeyKind::Dice, &c.id, &c.name, ParamValue::Dice(i));
+    }
+    for (i, c) in table.tiles.iter().enumerate() {
+        each(KeyKind::Tiles, &c.id, &c.name, ParamValue::Tiles(i));
+    }
+    for (i, c) in table.tokens.iter().enumerate() {
+        each(KeyKind::Tokens, &c.id, &c.name, ParamValue::Tokens(i));
+    }
+    for (i, c) in table.boards.iter().enumerate() {
+        each(KeyKind::Board, &c.id, &c.name, ParamValue::Board(i));
+    }
+    for (i, c) in table.pieces.iter().enumerate() {
+        each(KeyKind::Pieces, &c.id, &c.name, ParamValue::Pieces(i));
+    }
+    for (i, c) in table.sheets.iter().enumerate() {
+        each(KeyKind::Sheet, &c.id, &c.name, ParamValue::Sheet(i));
+    }
+    unread
+}
+
+/// SZ0319: a component no rule reads is named, where its file declares it.
+pub fn check_unread(table: &Table, rules: &dyn Rules, diagnostics: &mut Diagnostics) {
+    for c in unread(table, rules) {
+        let keys: Vec<String> = rules
+            .keys()
+            .iter()
+            .filter(|k| k.kind == c.kind)
+            .map(|k| format!("`{}`", k.name))
+            .collect();
+        let help = match keys.as_slice() {
+            [] => format!(
+                "the `{}` rules read no {}: remove it, or give the rules module a rule that reads it",
+                rules.id(),
+                noun(c.kind)
+            ),
+            [keys @ .., last] => format!(
+                "the `{}` rules read {} only as [play] {}: remove it, or give the rules module a rule that reads it",
+                rules.id(),
+                noun(c.kind),
+                match keys {
+                    [] => last.clone(),
+                    _ => format!("{} and {last}", keys.join(", ")),
+                }
+            ),
+        };
+        diagnostics.push(
+            Diagnostic::warning(
+                Code::ComponentUnread,
+                format!(
+                    "no rule reads the {} ({} `{}`): it is in the game, but the `{}` rules never use it",
+                    c.name,
+                    noun(c.kind),
+                    c.id.value,
+                    rules.id(),
+                ),
+            )
+            .with_primary(c.id.origin, "no rule reads it")
+            .with_help(help),
+        );
+    }
+}
+
+/// A component of `kind`, in words.
+pub fn noun(kind: KeyKind) -> &'static str {
+    match kind {
+        KeyKind::Deck => "deck",
+        KeyKind::Dice => "dice",
+        KeyKind::Tiles => "tiles",
+        KeyKind::Tokens => "tokens",
+        KeyKind::Board => "board",
+        KeyKind::Pieces => "pieces",
+        KeyKind::Sheet => "sheet",
+        KeyKind::Count | KeyKind::Symbol | KeyKind::Symbols | KeyKind::Field => "value",
+    }
 }

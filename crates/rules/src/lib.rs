@@ -158,6 +158,7 @@ impl Module for OnComponents {
             crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
             crate::components::sheet::check(table, paper, &mut diagnostics);
             self.0.check(table, &mut diagnostics);
+            crate::components::rules::check_unread(table, self.0, &mut diagnostics);
         }
         diagnostics.sort();
         Checked {

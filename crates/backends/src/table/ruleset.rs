@@ -33,6 +33,18 @@ pub struct TableRuleset {
     pub setups: Vec<SetupRule>,
     /// The rules module's parameters and rules, by module (see docs/ruleset.md).
     pub rules: serde_json::Value,
+    /// The components no rule of the module reads (SZ0319): in the game, never played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<UnreadRule>,
+}
+
+/// A component no rule reads.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct UnreadRule {
+    pub id: String,
+    pub name: String,
+    /// deck, dice, tiles, tokens, board, pieces or sheet.
+    pub kind: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -427,6 +439,14 @@ pub fn ruleset(table: &Table, module: &dyn Rules) -> TableRuleset {
             })
             .collect(),
         rules: module.ruleset(table),
+        unread: crate::components::rules::unread(table, module)
+            .into_iter()
+            .map(|c| UnreadRule {
+                id: c.id.value.clone(),
+                name: c.name.to_string(),
+                kind: crate::components::rules::noun(c.kind).to_string(),
+            })
+            .collect(),
     }
 }
 

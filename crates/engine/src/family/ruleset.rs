@@ -17,6 +17,19 @@ use crate::LoadError;
 pub const FORMAT: &str = "safari-components";
 pub const VERSION: u64 = 3;
 
+/// The names of the components a ruleset says no rule reads (its `unread`): in the game,
+/// never played. Read apart from [`Components`], which the engines read, as only reports
+/// name them.
+pub fn unread(bytes: &[u8]) -> Vec<String> {
+    let ruleset: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+    ruleset["unread"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// The parts of a components ruleset an engine reads.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Components {

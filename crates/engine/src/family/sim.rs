@@ -87,6 +87,27 @@ pub struct Report {
     pub tables: Vec<TableReport>,
     /// Components that played no part in any game of any table.
     pub never_used: Vec<String>,
+    /// Components in the game that no rule reads, by name: the ruleset's `unread`
+    /// ([`super::ruleset::unread`]), which the caller that holds the ruleset gives.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<String>,
+}
+
+/// What a report says of the components in the game that no rule reads (`unread`, by name),
+/// if there are any: no game could have played them.
+pub fn unread_words(unread: &[String]) -> Option<String> {
+    let named: Vec<String> = unread.iter().map(|name| format!("the {name}")).collect();
+    let (last, rest) = named.split_last()?;
+    let mut said = if rest.is_empty() {
+        format!("{last} is in the game but no rule reads it, so no game played it.")
+    } else {
+        format!(
+            "{} and {last} are in the game but no rule reads them, so no game played them.",
+            rest.join(", ")
+        )
+    };
+    said[..1].make_ascii_uppercase();
+    Some(said)
 }
 
 /// The seed of game `index` of a run.
@@ -278,6 +299,7 @@ pub fn run<S: Start>(
         seed,
         tables: reports,
         never_used,
+        unread: Vec::new(),
     })
 }
 

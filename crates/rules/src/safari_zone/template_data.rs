@@ -380,16 +380,36 @@ fn requirement_words(game: &Game, requirement: &Requirement) -> String {
         Requirement::Species(species) => game.species(*species).name.clone(),
         Requirement::Area(track) => {
             let track = game.guide.track(*track);
-            track.title.clone().unwrap_or_else(|| track.id.clone())
+            track
+                .title
+                .clone()
+                .unwrap_or_else(|| game.guide.section(track.section).title.clone())
         }
-        Requirement::Box(b) => game
-            .guide
-            .get(*b)
-            .label
-            .clone()
-            .unwrap_or_else(|| game.guide.get(*b).id.clone()),
+        Requirement::Box(b) => box_words(game, game.guide.get(*b)),
         Requirement::Vp(vp) => format!("{vp} VP"),
         Requirement::Unknown => String::new(),
+    }
+}
+
+/// A box as a player finds it on the sheet, never its id: its label; in a track, the track's
+/// title (or its section's) and the box's place in it ("Area 3 (West) #3"); a box of its own
+/// that a species fills, its section and the species' name ("Pokédex: Dratini"), as its
+/// entry in a collection grid shows; any other box of its own, its section's title.
+fn box_words(game: &Game, b: &BoxDef) -> String {
+    if let Some(label) = &b.label {
+        return label.clone();
+    }
+    let track = game.guide.track(b.track);
+    let section = &game.guide.section(b.section).title;
+    if !track.loose {
+        let title = track.title.as_ref().unwrap_or(section);
+        return format!("{title} #{}", b.index + 1);
+    }
+    match &b.terms.cause.value {
+        Cause::Collect(species) if species.len() == 1 => {
+            format!("{section}: {}", game.species(species[0]).name)
+        }
+        _ => section.clone(),
     }
 }
 

@@ -466,6 +466,7 @@ impl Group {
                 people_games: self.finished_with_people,
                 used_by_people: self.used,
                 never_by_bots,
+                unread: safari_engine::family::ruleset::unread(&self.ruleset),
             },
             decisions,
             disagreements,

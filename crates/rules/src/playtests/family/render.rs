@@ -183,8 +183,16 @@ pub(super) fn seat_words(seat: &SeatGame) -> String {
 /// bots used every one.
 pub(super) fn components_words(report: &FamilyReport) -> String {
     let components = &report.components;
+    let unread = safari_engine::family::sim::unread_words(&components.unread)
+        .map(|said| format!("{said} "))
+        .unwrap_or_default();
     if components.never_by_bots.is_empty() {
-        return "Every component played a part in some bot's game.".to_string();
+        let every = if components.unread.is_empty() {
+            "Every component"
+        } else {
+            "Every component the rules read"
+        };
+        return format!("{unread}{every} played a part in some bot's game.");
     }
     let said: Vec<String> = components
         .never_by_bots
@@ -194,7 +202,7 @@ pub(super) fn components_words(report: &FamilyReport) -> String {
             None => c.clone(),
         })
         .collect();
-    format!("Never part of a bot's game: {}.", said.join(", "))
+    format!("{unread}Never part of a bot's game: {}.", said.join(", "))
 }
 
 pub(crate) fn render(out: &mut String, report: &FamilyReport, advisor: &str) {

@@ -118,4 +118,6 @@ pub struct Components {
     pub used_by_people: BTreeMap<String, u32>,
     /// Components no bot's game used, at any table.
     pub never_by_bots: Vec<String>,
+    /// Components in the game that no rule reads (the ruleset's `unread`), by name.
+    pub unread: Vec<String>,
 }

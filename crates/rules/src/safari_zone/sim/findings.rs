@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::peaks::{Bins, MODE_MIN_MASS, peaks, valley};
-use super::report::{Report, Sample};
+use super::report::{PolicyStat, Report, Sample};
 
 /// A best rate below this share of games is "rarely".
 pub(crate) const RARELY: f64 = 0.05;
@@ -28,8 +28,8 @@ const LISTED: usize = 8;
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Finding {
     /// What kind of finding: `game-end`, `turns`, `never-filled`, `rarely-filled`,
-    /// `vp-modes`, `vp-drivers`, `skill-ladder`, `depends-on-policy`, `seat-advantage`,
-    /// `mixed-table`, `target`.
+    /// `vp-modes`, `mixed-modes`, `vp-drivers`, `skill-ladder`, `depends-on-policy`,
+    /// `seat-advantage`, `mixed-table`, `target`.
     pub code: String,
     /// The run it is about, when it is about one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,8 +99,27 @@ pub fn findings(runs: &[Report]) -> Vec<Finding> {
     found.extend(depends_on_the_policy(runs, best));
     found.push(turns(best));
     found.extend(never_and_rarely(runs));
-    found.extend(vp_modes(best));
-    found.extend(vp_drivers(best));
+    if best.policies.is_empty() {
+        found.extend(vp_modes(best));
+        found.extend(vp_drivers(best));
+    } else {
+        // A table of mixed policies: its peaks may be its players' skill, so the content is
+        // weighed only among the games of one policy (like with like).
+        found.extend(mixed_modes(best));
+        let views: Vec<Report> = best
+            .policies
+            .iter()
+            .map(|p| of_policy(best, &p.policy))
+            .collect();
+        for view in &views {
+            found.extend(vp_modes(view).map(|f| as_of_table(f, best)));
+        }
+        let strongest = views
+            .iter()
+            .filter(|v| !v.samples.is_empty())
+            .max_by(|a, b| mean_vp(&a.samples).total_cmp(&mean_vp(&b.samples)));
+        found.extend(strongest.and_then(vp_drivers).map(|f| as_of_table(f, best)));
+    }
     // Turn order at tables of one policy: the strongest's; at mixed tables, each.
     let strongest_table = runs
         .iter()
@@ -456,6 +475,105 @@ fn vp_modes(run: &Report) -> Option<Finding> {
         finding = finding
             .number(&format!("{name}: upper"), *u)
             .number(&format!("{name}: lower"), *l);
+    }
+    Some(finding)
+}
+
+/// Mean final VP of some player-games.
+fn mean_vp(samples: &[Sample]) -> f64 {
+    samples.iter().map(|s| s.vp as f64).sum::<f64>() / samples.len().max(1) as f64
+}
+
+/// The games of one policy at a mixed table, as a run of their own: its sampled player-games,
+/// named for the sentences that read them ("random,greedy (greedy's games)").
+fn of_policy(run: &Report, policy: &str) -> Report {
+    let held: Vec<u32> = run
+        .seats
+        .iter()
+        .filter(|s| s.policy == policy)
+        .map(|s| s.seat as u32 - 1)
+        .collect();
+    let samples: Vec<Sample> = run
+        .samples
+        .iter()
+        .filter(|s| held.contains(&s.seat))
+        .cloned()
+        .collect();
+    Report {
+        policy: format!("{} ({policy}'s games)", run.policy),
+        scores: samples.iter().map(|s| s.vp).collect(),
+        samples,
+        policies: Vec::new(),
+        ..run.clone()
+    }
+}
+
+/// A finding made from one policy's games ([`of_policy`]), as one about its table.
+fn as_of_table(mut finding: Finding, run: &Report) -> Finding {
+    finding.run = Some(run.policy.clone());
+    finding
+}
+
+/// The peaks of a mixed table's final VP, said as what they are: where each policy's games
+/// fall. Boxes are not weighed across them, since a skill gap between seats is no fault of
+/// the content.
+fn mixed_modes(run: &Report) -> Option<Finding> {
+    if run.scores.len() < MIN_PLAYER_GAMES || run.policies.is_empty() {
+        return None;
+    }
+    let (low, high, split) = two_peaks(&run.scores)?;
+    let mut shares: Vec<(String, f64)> = run
+        .policies
+        .iter()
+        .map(|p| {
+            let games = of_policy(run, &p.policy).samples;
+            let upper = games.iter().filter(|s| s.vp as f64 >= split).count();
+            (p.policy.clone(), upper as f64 / games.len().max(1) as f64)
+        })
+        .collect();
+    shares.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let parts: Vec<String> = shares
+        .iter()
+        .enumerate()
+        .map(|(i, (policy, share))| {
+            if i == 0 {
+                format!(
+                    "{policy} has {} of its games at {split:.0} VP or more",
+                    percent(*share)
+                )
+            } else {
+                format!("{policy} {}", percent(*share))
+            }
+        })
+        .collect();
+    let mut means: Vec<&PolicyStat> = run.policies.iter().collect();
+    means.sort_by(|a, b| {
+        b.vp.mean
+            .total_cmp(&a.vp.mean)
+            .then(a.policy.cmp(&b.policy))
+    });
+    let means: Vec<String> = means
+        .iter()
+        .map(|p| format!("{} {:.1}", p.policy, p.vp.mean))
+        .collect();
+    let mut text = format!(
+        "{}: final VP has two peaks, near {low:.0} and {high:.0} VP, at a table of different policies (mean VP: {}): {}.",
+        run.policy,
+        means.join(", "),
+        parts.join(", ")
+    );
+    let spread = shares.first().map_or(0.0, |s| s.1) - shares.last().map_or(0.0, |s| s.1);
+    if spread >= SEPARATOR_MIN_GAP {
+        text.push_str(" The peaks part the policies: a gap in skill between seats, which is not the content's doing.");
+    }
+    text.push_str(" Boxes are compared only among the games of one policy.");
+    let mut finding = Finding::new("mixed-modes", Some(run), text)
+        .number("lower_peak", low)
+        .number("upper_peak", high)
+        .number("split", split)
+        .subjects(shares.iter().map(|(p, _)| p.clone()).collect());
+    for (policy, share) in &shares {
+        finding = finding.number(&format!("{policy}: upper_share"), *share);
     }
     Some(finding)
 }

@@ -238,6 +238,7 @@ fn report(rules: &Rules, table: &Table, run: &Run, mut totals: Totals) -> Report
                     seats: held.len(),
                     win_rate: wins / (games_f * held.len() as f64),
                     vp: Distribution::of(&mut scores),
+                    scores,
                 }
             })
             .collect()

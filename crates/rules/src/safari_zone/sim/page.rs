@@ -98,11 +98,24 @@ fn runs(runs: &[Report]) -> Markup {
             @if runs.len() > 1 {
                 (html::figure(
                     &charts::intervals("Mean final VP per run, with 95% intervals", "victory points", &ladder, None, false),
-                    "The skill ladder: each run's mean VP and its 95% interval.",
+                    ladder_caption(runs),
                 ))
             }
         },
     )
+}
+
+/// The runs chart's caption: a skill ladder only when every run is one policy playing its
+/// best; a mixed table's mean mixes its policies' skill, and a target run plays for one box.
+fn ladder_caption(runs: &[Report]) -> &'static str {
+    if runs
+        .iter()
+        .all(|r| r.policies.is_empty() && r.target.is_none())
+    {
+        "The skill ladder: each run's mean VP and its 95% interval."
+    } else {
+        "Each run's mean VP and its 95% interval. A mixed table's mean mixes its policies, and a target run plays for one box, so neither is a rung of a skill ladder (the seats tables compare a mixed table's policies)."
+    }
 }
 
 fn seats(run: &Report) -> Markup {
@@ -233,6 +246,29 @@ fn charts_section(runs: &[Report]) -> Markup {
             })
             .collect()
     };
+    // Final VP, a mixed table's one series per policy: its peaks may be its players' skill.
+    let names: Vec<(String, &[u32])> = runs
+        .iter()
+        .flat_map(|r| -> Vec<(String, &[u32])> {
+            if r.policies.is_empty() {
+                vec![(r.policy.clone(), r.scores.as_slice())]
+            } else {
+                r.policies
+                    .iter()
+                    .map(|p| (format!("{}: {}", r.policy, p.policy), p.scores.as_slice()))
+                    .collect()
+            }
+        })
+        .collect();
+    let final_vp: Vec<Series> = names
+        .iter()
+        .map(|(name, values)| Series { name, values })
+        .collect();
+    let final_vp_caption = if runs.iter().any(|r| !r.policies.is_empty()) {
+        "Final VP of every player-game, a mixed table's by policy: two peaks in one policy's games mean two kinds of games (see the findings); peaks of different policies are their skill."
+    } else {
+        "Final VP of every player-game: two peaks mean two kinds of games (see the findings)."
+    };
     let over_turns: Vec<(&str, &[f64])> = runs
         .iter()
         .map(|r| (r.policy.as_str(), r.vp_by_turn.as_slice()))
@@ -242,8 +278,8 @@ fn charts_section(runs: &[Report]) -> Markup {
         "Charts",
         html! {
             (html::figure(
-                &charts::histogram(&format!("{game}: final VP"), "victory points", &series(|r| &r.scores), 5),
-                "Final VP of every player-game: two peaks mean two kinds of games (see the findings).",
+                &charts::histogram(&format!("{game}: final VP"), "victory points", &final_vp, 5),
+                final_vp_caption,
             ))
             (html::figure(
                 &charts::histogram(&format!("{game}: turns played"), "turns", &series(|r| &r.lengths), 1),

@@ -117,6 +117,9 @@ pub struct PolicyStat {
     /// Per seat it holds: games won, a shared victory counting as a share.
     pub win_rate: f64,
     pub vp: Distribution,
+    /// Every player-game's final VP at the seats it holds, for histograms.
+    #[serde(skip)]
+    pub scores: Vec<u32>,
 }
 
 /// When the `target:BOX` policy filled its box.
@@ -232,6 +235,8 @@ pub struct Report {
 pub struct Sample {
     pub game: u64,
     pub position: u32,
+    /// The seat it held, 0-based as `--seats` lists them (its policy is that seat's).
+    pub seat: u32,
     pub vp: u32,
     pub turns: u32,
     /// Boxes filled, then items held, then species collected: one bit each.

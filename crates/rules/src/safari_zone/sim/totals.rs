@@ -132,7 +132,8 @@ impl Totals {
                 self.target_turns.push(player.filled_on[b]);
             }
             if index * (players as u64) < SAMPLED_PLAYER_GAMES {
-                self.samples.push(sample(player, index, k));
+                self.samples
+                    .push(sample(player, index, k, (k + rotation) % players));
             }
         }
         add(
@@ -188,7 +189,12 @@ impl Totals {
 }
 
 /// A player's sheet as bits: boxes filled, items held, species collected.
-fn sample(player: &crate::safari_zone::engine::Player, game: u64, position: usize) -> Sample {
+fn sample(
+    player: &crate::safari_zone::engine::Player,
+    game: u64,
+    position: usize,
+    seat: usize,
+) -> Sample {
     let flags = player
         .filled
         .iter()
@@ -202,6 +208,7 @@ fn sample(player: &crate::safari_zone::engine::Player, game: u64, position: usiz
     Sample {
         game,
         position: position as u32,
+        seat: seat as u32,
         vp: player.vp,
         turns: player.turns_taken,
         bits: bits.into_boxed_slice(),
