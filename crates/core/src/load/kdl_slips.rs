@@ -277,7 +277,7 @@ fn swallowed_property(text: &str, string: &Range<usize>) -> Option<(usize, usize
 }
 
 /// Where a string opened at `open` and running to `end` (its line's end) most likely ends:
-/// before the first ` name=` it runs into (`"Field Guide columns=3`), else after its last
+/// before the first ` name=` it runs into (`"Score Sheet columns=3`), else after its last
 /// word, before a `{` that opens the node's children.
 fn end_of_words(text: &str, open: usize, end: usize) -> usize {
     let rest = &text[open + 1..end];
@@ -619,9 +619,9 @@ mod tests {
         let found = unclosed_strings(at_end);
         assert_eq!(found.len(), 1);
         assert_eq!(&at_end[found[0].open..found[0].close_at], "\"Bag");
-        let inside = "sheet title=\"Field Guide columns=3\n";
+        let inside = "sheet title=\"Score Sheet columns=3\n";
         let found = unclosed_strings(inside);
-        assert_eq!(&inside[found[0].open..found[0].close_at], "\"Field Guide");
+        assert_eq!(&inside[found[0].open..found[0].close_at], "\"Score Sheet");
         let fine = "a \"x\" \"\"\"\nlong\n\"\"\" #\"raw \"\"# // \"\n";
         assert!(unclosed_strings(fine).is_empty());
     }
