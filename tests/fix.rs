@@ -265,6 +265,6 @@ fn a_game_with_nothing_certain_to_fix_is_left_alone() {
     assert!(text(&out.stdout).is_empty());
     let said = text(&out.stderr);
     assert!(said.contains("nothing to fix with certainty"), "{said}");
-    assert!(said.contains("3 suggestion(s) need a person"), "{said}");
+    assert!(said.contains("3 suggestions need a person"), "{said}");
     let _ = std::fs::remove_dir_all(&copy);
 }
