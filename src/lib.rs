@@ -13,7 +13,7 @@ pub mod output;
 
 pub use safari_backends::{self as backends, memory, raster};
 pub use safari_components as components;
-pub use safari_core::{diag, model, world};
+pub use safari_core::{diag, model, words, world};
 pub use safari_layout::{self as layout, fonts};
 pub use safari_rules::{
     self as rules, Built, CheckOptions, Checked, build, build_with, charts, check, check_with,

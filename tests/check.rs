@@ -92,7 +92,8 @@ fn every_code_has_a_fixture() {
     // SZ0804 (a save naming an image the build does not write) is a fault of safari's, which
     // no content raises: tests/tts.rs holds the check that finds one.
     // SZ0805, SZ0806 and SZ0807 (an output folder safari may not write) are faults of where
-    // outputs go: tests/output_folders.rs has them.
+    // outputs go: tests/output_folders.rs has them; SZ0808 (an output folder that is a file)
+    // too: tests/designer_faults.rs has it.
     let not_content = [
         Code::NotAGame,
         Code::OutputUnwritable,
@@ -102,6 +103,7 @@ fn every_code_has_a_fixture() {
         Code::OutputFolderNotSafaris,
         Code::OutputAmongSources,
         Code::OutputThroughLink,
+        Code::OutputRootIsAFile,
     ];
     for code in Code::ALL.iter().filter(|c| !not_content.contains(c)) {
         assert!(

@@ -297,7 +297,8 @@ fn build_writes_the_print_files_their_previews_and_the_ruleset() {
         "ruleset.json",
         "preview/field-guide-1.png",
         "preview/field-guide-2.png",
-        "preview/encounter-deck-1.png",
+        // Ten pages and more: numbered to sort in page order.
+        "preview/encounter-deck-01.png",
         "preview/dice-1.png",
     ] {
         assert!(game.join(file).is_file(), "{file} not written");

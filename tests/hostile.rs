@@ -209,11 +209,12 @@ fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
     let game = tiny_game(&dir, |_| {});
     // Where the output root should be, a file: no folder can be made in it. (A file where
     // the game's own folder goes is a folder safari did not make: tests/output_folders.rs.)
+    // It is refused before any work (SZ0808), rather than failing at the first write.
     std::fs::write(dir.join("out"), "precious").unwrap();
     let out = safari_in(&dir, &["build", game.to_str().unwrap(), "--out", "out"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("SZ0801"),
+        text(&out.stderr).contains("SZ0808"),
         "{}",
         text(&out.stderr)
     );
@@ -234,6 +235,21 @@ fn a_build_that_cannot_write_reports_a_code_and_leaves_the_old_outputs() {
             "out".to_string()
         ]
     );
+    // A fault met while writing (here a folder where the game's lock file goes) is SZ0801,
+    // and the outputs built before are left as they were.
+    let built = safari_in(&dir, &["build", game.to_str().unwrap(), "--out", "built"]);
+    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+    let before = files(&dir.join("built/tiny"));
+    std::fs::remove_file(dir.join("built/.tiny.lock")).unwrap();
+    std::fs::create_dir(dir.join("built/.tiny.lock")).unwrap();
+    let out = safari_in(&dir, &["build", game.to_str().unwrap(), "--out", "built"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("SZ0801"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(files(&dir.join("built/tiny")), before);
 }
 
 #[cfg(unix)]

@@ -19,6 +19,7 @@ mod agreement;
 mod architecture;
 mod cli;
 mod default_game;
+mod designer_faults;
 mod diceafari;
 mod diff;
 mod diff_renames;

@@ -9,6 +9,7 @@ use super::{Ui, exit};
 use crate::backends::tts::{AssetBase, file_url};
 use crate::backends::{BuildOptions, Output, Target};
 use crate::model::Paper;
+use crate::words::{plural, plural_of};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,8 +25,8 @@ pub struct Args {
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<super::values::Only>,
 
-    /// Paper for the print files, instead of the manifest's `[print] paper`: a4, letter, a3,
-    /// tabloid, or WIDTHxHEIGHT in millimetres (300x420).
+    /// Paper for the print files, instead of the manifest's `[print] paper`: a5, a4, letter, a3,
+    /// tabloid (any case), or WIDTHxHEIGHT in millimetres (300x420).
     #[arg(long, value_parser = Paper::parse)]
     paper: Option<Paper>,
 
@@ -148,6 +149,13 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                 .unwrap_or_else(|| crate::output::default_root(folder.on_disk())),
         ),
     };
+    // Where the outputs go is held to the seam's first rule before any typesetting.
+    if let Err(diagnostic) =
+        crate::output::OutputRoot::named_or_default(args.out.as_deref(), folder.on_disk()).usable()
+    {
+        super::fault(diagnostic, ui);
+        return exit::FAILURE;
+    }
     if args.emit_typst {
         return emit_typst(&mut folder, &options, args.out.as_deref(), ui);
     }
@@ -227,7 +235,8 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                 .count();
             if previews > 0 {
                 ui.info(format!(
-                    "wrote {previews} preview image(s) into {}",
+                    "wrote {} into {}",
+                    plural(previews, "preview image"),
                     target.join("preview").display()
                 ));
             }
@@ -237,14 +246,16 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                 .count();
             if printer > 0 {
                 ui.info(format!(
-                    "wrote {printer} print-on-demand file(s) into {}",
+                    "wrote {} into {}",
+                    plural(printer, "print-on-demand file"),
                     target.join("printer").display()
                 ));
             }
             let tts = outputs.len() - written - previews - printer;
             if tts > 0 {
                 ui.info(format!(
-                    "wrote the Tabletop Simulator export ({tts} files) into {}",
+                    "wrote the Tabletop Simulator export ({}) into {}",
+                    plural(tts, "file"),
                     target.join("tts").display()
                 ));
                 if let AssetBase::Url(url) = &options.asset_base
@@ -255,8 +266,9 @@ pub fn run(args: Args, color_space: crate::backends::print::ColorSpace, ui: Ui) 
                         .filter(|o| o.path.starts_with("tts/images/"))
                         .count();
                     ui.info(format!(
-                        "upload the {images} image(s) in {} to {}/ before the table is loaded \
+                        "upload the {} in {} to {}/ before the table is loaded \
                          (docs/tabletop-simulator.md)",
+                        plural(images, "image"),
                         target.join("tts/images").display(),
                         url.trim_end_matches('/')
                     ));
@@ -405,11 +417,11 @@ fn install(
     ui.info(format!("installed into {}", saved.display()));
     if !hosted {
         ui.info(format!(
-            "note: the installed table's {} image(s) are files on this computer ({}): only this \
+            "note: the installed table's {} on this computer ({}): only this \
              computer shows them, and other players see blank cards and sheets. For a table with \
              other players, upload them to a web host and build with --asset-base URL \
              (docs/tabletop-simulator.md, \"Images every player can see\")",
-            pictures.len(),
+            plural_of(pictures.len(), "image is a file", "images are files"),
             file_url(&images)
         ));
     }

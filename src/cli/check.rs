@@ -18,8 +18,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
 
-    /// Check the Field Guide's fit on this paper instead of the manifest's: a4, letter, a3,
-    /// tabloid, or WIDTHxHEIGHT in millimetres (300x420).
+    /// Check the Field Guide's fit on this paper instead of the manifest's: a5, a4, letter, a3,
+    /// tabloid (any case), or WIDTHxHEIGHT in millimetres (300x420).
     #[arg(long, value_parser = crate::model::Paper::parse)]
     paper: Option<crate::model::Paper>,
 }

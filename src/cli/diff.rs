@@ -149,6 +149,11 @@ fn family_diff(args: &Args, ui: Ui) -> Option<u8> {
 }
 
 pub fn run(args: Args, ui: Ui) -> u8 {
+    // Where the report goes is held to the output seam's first rule before any game is played.
+    if let Err(diagnostic) = output_root(&args).usable() {
+        super::fault(diagnostic, ui);
+        return exit::FAILURE;
+    }
     if let Some(code) = family_diff(&args, ui) {
         return code;
     }

@@ -125,11 +125,7 @@ pub(crate) fn sim(bytes: &[u8], run: &Run, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     };
-    let bar = if ui.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(run.games * tables.len() as u64)
-    };
+    let bar = super::games_bar(run.games * tables.len() as u64, "games", ui);
     let report = match game.simulate(&tables, run.games, run.seed, &|n| bar.inc(n)) {
         Ok(report) => Report {
             unread: family::ruleset::unread(bytes),

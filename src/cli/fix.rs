@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use super::{Ui, exit};
 use crate::diag::{Diagnostic, Edit, Fix, fix};
+use crate::words::{plural, plural_of};
 use crate::world::{FileId, GameFolder};
 
 #[derive(clap::Args)]
@@ -29,11 +30,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     };
     let diagnostics: Vec<&Diagnostic> = checked.diagnostics.iter().collect();
     let (chosen, left_out) = choose(&diagnostics);
-    let guesses: usize = diagnostics
-        .iter()
-        .flat_map(|d| &d.fixes)
-        .filter(|f| !f.is_machine_applicable())
-        .count();
+    let guesses = left_for_a_person(&diagnostics, &chosen);
     if chosen.is_empty() {
         ui.info(format!(
             "{}: nothing to fix with certainty{}",
@@ -63,9 +60,9 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     super::print_out(crate::diag::printable(&listing(&folder, &chosen)));
     if args.dry_run {
         ui.info(format!(
-            "{} fix(es) in {} file(s) would be applied (dry run: nothing written){}",
-            chosen.len(),
-            files.len(),
+            "{} in {} would be applied (dry run: nothing written){}",
+            plural_of(chosen.len(), "fix", "fixes"),
+            plural(files.len(), "file"),
             guesses_note(guesses)
         ));
         return exit::OK;
@@ -76,12 +73,23 @@ pub fn run(args: Args, ui: Ui) -> u8 {
             return exit::FAILURE;
         }
     }
+    // What a person has left to choose is what the check finds in the files as now written.
+    let guesses = match super::check::checked(args.game.as_deref(), ui) {
+        Ok((_, after)) => {
+            let after: Vec<&Diagnostic> = after.diagnostics.iter().collect();
+            left_for_a_person(&after, &[])
+        }
+        Err(_) => guesses,
+    };
     ui.info(format!(
-        "applied {} fix(es) in {} file(s){}{}; run `safari check` to see what remains",
-        chosen.len(),
-        files.len(),
+        "applied {} in {}{}{}; run `safari check` to see what remains",
+        plural_of(chosen.len(), "fix", "fixes"),
+        plural(files.len(), "file"),
         if left_out > 0 {
-            format!(", {left_out} left for another run (they touch the same text)")
+            format!(
+                ", {} for another run (touching the same text)",
+                plural_of(left_out, "fix left", "fixes left")
+            )
         } else {
             String::new()
         },
@@ -93,8 +101,31 @@ pub fn run(args: Args, ui: Ui) -> u8 {
 fn guesses_note(guesses: usize) -> String {
     match guesses {
         0 => String::new(),
-        n => format!("; {n} suggestion(s) need a person to choose (see `safari check`)"),
+        1 => "; 1 suggestion needs a person to choose (see `safari check`)".to_string(),
+        n => format!("; {n} suggestions need a person to choose (see `safari check`)"),
     }
+}
+
+/// How many diagnostics leave a person a suggestion to choose once the `chosen` fixes are
+/// applied, each counted once however many alternatives it offers. A diagnostic is gone when
+/// one of its sure fixes is chosen (by it, or by another diagnostic offering the same edits),
+/// or when a chosen edit rewrites the text its suggestions would (a rename reaching the name
+/// a guess would have replaced).
+fn left_for_a_person(diagnostics: &[&Diagnostic], chosen: &[(&Diagnostic, &Fix)]) -> usize {
+    let taken: Vec<&Edit> = chosen.iter().flat_map(|(_, f)| &f.edits).collect();
+    diagnostics
+        .iter()
+        .filter(|d| d.fixes.iter().any(|f| !f.is_machine_applicable()))
+        .filter(|d| {
+            !d.fixes.iter().any(|f| {
+                let chosen_itself =
+                    f.is_machine_applicable() && chosen.iter().any(|(_, c)| c.edits == f.edits);
+                let overtaken = !f.is_machine_applicable()
+                    && f.edits.iter().any(|e| taken.iter().any(|t| overlap(t, e)));
+                chosen_itself || overtaken
+            })
+        })
+        .count()
 }
 
 /// The machine-applicable fixes to apply together: each whole or not at all, none touching

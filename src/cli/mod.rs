@@ -77,6 +77,40 @@ impl Ui {
     }
 }
 
+/// A progress bar of `total` games (`what`: "games", "bot games"), hidden with --quiet: the
+/// count at once, the pace only once it means something (`words::pace`: measured from the
+/// first game done, after a few games and a second of play), so that neither the setup nor
+/// one slow first game makes the first estimate.
+pub(crate) fn games_bar(total: u64, what: &str, ui: Ui) -> indicatif::ProgressBar {
+    use std::sync::{Arc, Mutex};
+    if ui.quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let first: Arc<Mutex<Option<(std::time::Instant, u64)>>> = Arc::default();
+    let style = indicatif::ProgressStyle::with_template(&format!(
+        "{{bar:40}} {{pos}}/{{len}} {what}{{pace}}"
+    ))
+    .expect("a valid template")
+    .with_key(
+        "pace",
+        move |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+            let pos = state.pos();
+            if pos == 0 {
+                return;
+            }
+            let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
+            let (at, done) = *first.get_or_insert((std::time::Instant::now(), pos));
+            let left = state.len().unwrap_or(pos).saturating_sub(pos);
+            if let Some(pace) = crate::words::pace(at.elapsed(), pos - done, left) {
+                let _ = out.write_str(&format!(" ({pace})"));
+            }
+        },
+    );
+    bar.set_style(style);
+    bar
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Color {
     Auto,

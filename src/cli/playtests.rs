@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use super::{Ui, exit};
 use crate::rules::playtests::{self, MAX_LOG_BYTES, Options, Reading, family};
 use crate::rules::safari_zone::playtests as safari_zone;
@@ -68,6 +66,12 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         family_games: args.family_games,
         seed: args.seed,
     };
+    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref(), None);
+    // Where the report goes is held to the output seam's first rule before any bot plays.
+    if let Err(diagnostic) = root.usable() {
+        super::fault(diagnostic, ui);
+        return exit::FAILURE;
+    }
     let named = args.logs.display().to_string();
     let mut reading = Reading::new();
     if args.logs.is_file() {
@@ -84,15 +88,11 @@ pub fn run(args: Args, ui: Ui) -> u8 {
     }
     let read = reading.read_count();
     let total = reading.bot_games(&options);
-    let bar = if ui.quiet || total == 0 {
-        ProgressBar::hidden()
+    let bar = if total == 0 {
+        indicatif::ProgressBar::hidden()
     } else {
-        ProgressBar::new(total)
+        super::games_bar(total, "bot games", ui)
     };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} bot games ({per_sec}, {eta} left)")
-            .expect("a valid template"),
-    );
     let report = reading.report(&named, &options, &|n| bar.inc(n));
     bar.finish_and_clear();
     super::print_out(crate::diag::printable(&playtests::render(&report)));
@@ -102,7 +102,6 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         ));
         return exit::ERRORS;
     }
-    let root = crate::output::OutputRoot::named_or_default(args.out.as_deref(), None);
     let games = report.game_ids();
     // Each game's folder gets the whole report: every ruleset read and every file not read.
     let files = [

@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use super::{Ui, exit};
 use crate::rules::safari_zone::engine::{self, Rules, policy};
 use crate::rules::safari_zone::ruleset;
@@ -78,7 +76,8 @@ fn tables(args: &Args, rules: &Rules) -> Result<Vec<sim::Table>, String> {
     let players = match (args.players, seated) {
         (Some(p), Some(s)) if p != s => {
             return Err(format!(
-                "--players {p} does not match the {s} seats of --seats"
+                "--players {p} does not match the {} of --seats",
+                crate::words::plural(s, "seat")
             ));
         }
         (Some(p), _) => p,
@@ -163,7 +162,15 @@ fn box_hint(id: &str, box_ids: &[String]) -> String {
 
 pub fn run(args: Args, ui: Ui) -> u8 {
     let mut game_folder = None;
-    let rules = match load(args.input.as_deref(), &mut game_folder, ui) {
+    let loaded = load(args.input.as_deref(), &mut game_folder, ui);
+    // Where the report goes is held to the output seam's first rule before any game is played.
+    if loaded.is_ok()
+        && let Err(diagnostic) = output_root(&args, game_folder.as_deref()).usable()
+    {
+        super::fault(diagnostic, ui);
+        return exit::FAILURE;
+    }
+    let rules = match loaded {
         Ok(Loaded::Zone(rules)) => *rules,
         Ok(Loaded::Family(bytes)) => {
             if args.target.is_some() || args.log.is_some() {
@@ -219,15 +226,7 @@ pub fn run(args: Args, ui: Ui) -> u8 {
         }
     }
     let total = args.games * tables.len() as u64;
-    let bar = if ui.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games ({per_sec}, {eta} left)")
-            .expect("a valid template"),
-    );
+    let bar = super::games_bar(total, "games", ui);
     let runs: Vec<sim::Report> = tables
         .iter()
         .map(|table| sim::play(&rules, table, args.games, args.seed, &|n| bar.inc(n)))

@@ -73,7 +73,8 @@ pub fn run(args: Args, color_space: ColorSpace, ui: Ui) -> u8 {
         .clone()
         .unwrap_or_else(|| crate::output::default_root(Some(&root)));
     let out = std::path::absolute(&out).unwrap_or(out);
-    let writes = match crate::output::OutputRoot::at(&out, named).resolved() {
+    let usable = crate::output::OutputRoot::at(&out, named);
+    let writes = match usable.usable().and_then(|()| usable.resolved()) {
         Ok(writes) => writes,
         Err(diagnostic) => {
             super::fault(diagnostic, ui);

@@ -158,6 +158,46 @@ impl OutputRoot {
         self
     }
 
+    /// Refuses, before a command does any work, an output root that cannot hold folders: one
+    /// that is a file, or lies under one (`--out notes.txt`), and one whose links may not be
+    /// followed. A writer that gets past this may still meet a fault later (a full disk);
+    /// one that does not would only have failed after all its work.
+    pub fn usable(&self) -> Result<(), Diagnostic> {
+        let root = place::resolve(&self.root, self.named)?;
+        let Some(file) = root
+            .ancestors()
+            .find(|at| std::fs::metadata(at).is_ok())
+            .filter(|at| !at.is_dir())
+        else {
+            return Ok(());
+        };
+        let (message, help) = if self.named {
+            (
+                if file == root {
+                    format!("--out names a file, {}: give a folder", self.root.display())
+                } else {
+                    format!(
+                        "--out names {}, inside the file {}: give a folder",
+                        self.root.display(),
+                        file.display()
+                    )
+                },
+                "`--out DIR` is the folder that holds each game's outputs (`DIR/<id>/`): name a \
+                 folder, or one safari may create, or leave it out to write into the game's `out/`",
+            )
+        } else {
+            (
+                format!(
+                    "the output folder {} is a file, or lies inside one ({})",
+                    self.root.display(),
+                    file.display()
+                ),
+                "move the file away, or name another folder with `--out`",
+            )
+        };
+        Err(Diagnostic::error(Code::OutputRootIsAFile, message).with_help(help))
+    }
+
     /// Where the output root leads, its links followed: what `watch` tells its own writes by.
     pub fn resolved(&self) -> Result<PathBuf, Diagnostic> {
         place::resolve(&self.root, self.named)

@@ -222,14 +222,7 @@ fn collisions(table: &Table, setup: &Setup, diagnostics: &mut Diagnostics) {
     }
 }
 
-/// `1 card`, `2 cards`.
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
+pub use safari_core::words::plural;
 
 /// The corner field is one the deck's cards have.
 fn corner(deck: &Deck, diagnostics: &mut Diagnostics) {

@@ -287,8 +287,8 @@ pub struct SheetEntry {
     /// The KDL file of its sections, tracks and boxes, relative to the game folder.
     #[schemars(with = "String")]
     pub layout: Spanned<String>,
-    /// Its own page size, when it is not the game's paper: a4, letter, a3, tabloid, or
-    /// `WIDTHxHEIGHT` in mm (`"148x210"`, A5, for a pad of small logs).
+    /// Its own page size, when it is not the game's paper: a5 (for a pad of small logs), a4,
+    /// letter, a3, tabloid (any case), or `WIDTHxHEIGHT` in mm (`"148x210"`).
     #[schemars(with = "Option<String>")]
     pub paper: Option<Spanned<String>>,
     /// The label of the line a player writes their name on.

@@ -88,13 +88,21 @@ pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> Str
         })
         .collect();
     let top = shares.iter().flatten().copied().fold(0.0, f64::max) * 1.1 + 1e-9;
+    let keys: Vec<Key> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Key {
+            name: printable(s.name).into_owned(),
+            color: PALETTE[i % PALETTE.len()],
+            swatch: Swatch::Bar,
+        })
+        .collect();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(16)
+        let plot = framed(&root, title, &keys);
+        let mut chart = ChartBuilder::on(&plot)
             .x_label_area_size(44)
             .y_label_area_size(64)
             .build_cartesian_2d(0f64..bins as f64 * bin as f64, 0f64..top)
@@ -107,25 +115,15 @@ pub fn histogram(title: &str, x_label: &str, series: &[Series], bin: u32) -> Str
             .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
             .label_style(("sans-serif", 14))
             .draw();
-        for (i, (s, share)) in series.iter().zip(&shares).enumerate() {
+        for (i, share) in shares.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
             let width = bin as f64 / series.len() as f64;
             let bars = share.iter().enumerate().map(|(b, y)| {
                 let x0 = b as f64 * bin as f64 + i as f64 * width;
                 Rectangle::new([(x0, 0.0), (x0 + width * 0.9, *y)], color.mix(0.8).filled())
             });
-            let _ = chart.draw_series(bars).map(|legend| {
-                legend.label(printable(s.name)).legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
-                })
-            });
+            let _ = chart.draw_series(bars);
         }
-        let _ = chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw();
         let _ = root.present();
     }
     svg
@@ -148,13 +146,21 @@ pub fn lines(title: &str, y_label: &str, series: &[(&str, &[f64])]) -> String {
         .fold(0.0, f64::max)
         * 1.1
         + 1e-9;
+    let keys: Vec<Key> = series
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| Key {
+            name: printable(name).into_owned(),
+            color: PALETTE[i % PALETTE.len()],
+            swatch: Swatch::Line,
+        })
+        .collect();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         let _ = root.fill(&WHITE);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(16)
+        let plot = framed(&root, title, &keys);
+        let mut chart = ChartBuilder::on(&plot)
             .x_label_area_size(44)
             .y_label_area_size(64)
             .build_cartesian_2d(1f64..turns as f64, 0f64..top)
@@ -167,26 +173,101 @@ pub fn lines(title: &str, y_label: &str, series: &[(&str, &[f64])]) -> String {
             .y_desc(y_label)
             .label_style(("sans-serif", 14))
             .draw();
-        for (i, (name, values)) in series.iter().enumerate() {
+        for (i, (_, values)) in series.iter().enumerate() {
             let color = PALETTE[i % PALETTE.len()];
             let points = values.iter().enumerate().map(|(t, v)| (t as f64 + 1.0, *v));
-            let _ = chart
-                .draw_series(LineSeries::new(points, color.stroke_width(3)))
-                .map(|legend| {
-                    legend.label(printable(name)).legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(3))
-                    })
-                });
+            let _ = chart.draw_series(LineSeries::new(points, color.stroke_width(3)));
         }
-        let _ = chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw();
         let _ = root.present();
     }
     svg
+}
+
+/// How a series is shown in the key: a bar's colour or a line's.
+#[derive(Clone, Copy)]
+enum Swatch {
+    Bar,
+    Line,
+}
+
+/// One series in a chart's key.
+struct Key {
+    name: String,
+    color: RGBColor,
+    swatch: Swatch,
+}
+
+/// Space around a chart, in pixels.
+const MARGIN: i32 = 16;
+/// The height of one row of the key, in pixels.
+const KEY_ROW: i32 = 22;
+/// The space between two series in a row of the key, in pixels.
+const KEY_GAP: i32 = 28;
+
+/// Draws a chart's title and its key in bands of their own above the plot, and returns the
+/// area left for the plot: the key is never drawn over a bar or a line, however tall the data
+/// runs where a key inside the plot would sit. The key's entries are centred in rows, as many
+/// rows as their names need.
+fn framed<'a>(
+    root: &DrawingArea<SVGBackend<'a>, plotters::coord::Shift>,
+    title: &str,
+    keys: &[Key],
+) -> DrawingArea<SVGBackend<'a>, plotters::coord::Shift> {
+    let area = root.margin(MARGIN, MARGIN, MARGIN, MARGIN);
+    let area = area.titled(title, ("sans-serif", 22)).unwrap_or(area);
+    if keys.is_empty() {
+        return area;
+    }
+    let font = TextStyle::from(("sans-serif", 14).into_font());
+    let width = area.dim_in_pixel().0 as i32;
+    // Each entry: its swatch, a space, its name; entries laid out in rows that fit the width.
+    let entries: Vec<(&Key, i32)> = keys
+        .iter()
+        .map(|key| {
+            let text = area
+                .estimate_text_size(&key.name, &font)
+                .map_or(key.name.chars().count() as i32 * 9, |(w, _)| w as i32);
+            (key, 22 + text)
+        })
+        .collect();
+    let mut rows: Vec<Vec<(&Key, i32)>> = vec![Vec::new()];
+    for entry in entries {
+        let row = rows.last_mut().expect("a row");
+        let used: i32 = row.iter().map(|(_, w)| w + KEY_GAP).sum();
+        if !row.is_empty() && used + entry.1 > width {
+            rows.push(vec![entry]);
+        } else {
+            row.push(entry);
+        }
+    }
+    let (band, plot) = area.split_vertically(KEY_ROW * rows.len() as i32 + 6);
+    for (r, row) in rows.iter().enumerate() {
+        let total: i32 = row.iter().map(|(_, w)| w).sum::<i32>() + KEY_GAP * (row.len() as i32 - 1);
+        let mut x = ((width - total) / 2).max(0);
+        let y = KEY_ROW * r as i32 + KEY_ROW / 2;
+        for (key, entry_width) in row {
+            let _ = match key.swatch {
+                Swatch::Bar => band.draw(&Rectangle::new(
+                    [(x + 3, y - 5), (x + 13, y + 5)],
+                    key.color.filled(),
+                )),
+                Swatch::Line => band.draw(&PathElement::new(
+                    vec![(x, y), (x + 16, y)],
+                    key.color.stroke_width(3),
+                )),
+            };
+            let _ = band.draw(&Text::new(
+                key.name.clone(),
+                (x + 22, y),
+                font.clone().pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Left,
+                    plotters::style::text_anchor::VPos::Center,
+                )),
+            ));
+            x += entry_width + KEY_GAP;
+        }
+    }
+    plot
 }
 
 /// Rasterises an SVG chart to PNG with the bundled fonts.

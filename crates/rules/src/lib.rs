@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 
 use safari_backends as backends;
 use safari_components as components;
-use safari_core::{diag, model, world};
+use safari_core::{diag, model, words, world};
 use safari_layout as layout;
 
 use backends::raster;
@@ -155,7 +155,8 @@ impl Module for OnComponents {
         {
             crate::components::check::check(table, &mut diagnostics);
             let paper = options.paper.unwrap_or(table.manifest.paper);
-            crate::backends::table::sheets::fits(table, paper, &mut diagnostics);
+            let from_flag = options.paper.is_some();
+            crate::backends::table::sheets::fits(table, paper, from_flag, &mut diagnostics);
             crate::components::sheet::check(table, paper, &mut diagnostics);
             self.0.check(table, &mut diagnostics);
             crate::components::rules::check_unread(table, self.0, &mut diagnostics);
@@ -524,8 +525,8 @@ fn images_not_written(missing: &[String], base: &str) -> Diagnostic {
     Diagnostic::error(
         diag::Code::ImageNotWritten,
         format!(
-            "the Tabletop Simulator save names {} image(s) the build does not write under {base}/: {}{more}",
-            missing.len(),
+            "the Tabletop Simulator save names {} the build does not write under {base}/: {}{more}",
+            words::plural(missing.len(), "image"),
             shown.join(", ")
         ),
     )
@@ -541,13 +542,14 @@ fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> 
     {
         return Vec::new();
     }
-    let mut decks: Vec<(String, model::CardSize, model::Paper, world::Origin)> = Vec::new();
+    let from_flag = options.print.paper.is_some();
+    let mut decks: Vec<(String, model::CardSize, model::Paper, Option<world::Origin>)> = Vec::new();
     if let Some(game) = &checked.game {
         decks.push((
             "the deck".to_string(),
             game.manifest.card_size,
             game.manifest.paper,
-            game.manifest.origin,
+            game.manifest.print_origin(from_flag),
         ));
     }
     if let Some(table) = &checked.table {
@@ -556,7 +558,7 @@ fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> 
                 format!("the deck `{}`", deck.id.value),
                 deck.card_size,
                 table.manifest.paper,
-                deck.id.origin,
+                Some(deck.id.origin),
             ));
         }
     }
@@ -570,6 +572,7 @@ fn cards_fit_the_layout(checked: &Checked, options: &backends::BuildOptions) -> 
                 page,
                 DeckLayout::GutterFold,
                 origin,
+                from_flag,
             )
         })
         .collect()

@@ -148,26 +148,45 @@ pub(crate) fn grid_for(paper: PaperSize, width: f64, height: f64, layout: DeckLa
     }
 }
 
-/// SZ0313 when cards of `width` x `height` (the cards of `what`, written where `origin` is) fit
-/// no page of `paper` in `layout`, with their bleed and crop marks.
+/// SZ0313 when cards of `width` x `height` (the cards of `what`) fit no page of `paper` in
+/// `layout`, with their bleed and crop marks. `origin` is where the content writes what does
+/// not fit (the card size, or the paper when the cards are the default size); with none, as
+/// when the paper came from `--paper` (`from_flag`) and the cards are the default size, the
+/// message says it all.
 pub fn card_fit(
     what: &str,
     (width, height): (f64, f64),
     paper: PaperSize,
     layout: DeckLayout,
-    origin: crate::world::Origin,
+    origin: Option<crate::world::Origin>,
+    from_flag: bool,
 ) -> Option<crate::diag::Diagnostic> {
     (grid_for(paper, width, height, layout).per_page() == 0).then(|| {
-        let room = match layout {
-            DeckLayout::Duplex => paper.label(),
-            DeckLayout::GutterFold => format!("half of {} (gutter-fold)", paper.label()),
+        let page = if from_flag {
+            format!("{}, the paper `--paper` names", paper.label())
+        } else {
+            paper.label()
         };
-        crate::diag::Diagnostic::error(
-            crate::diag::Code::TooLargeForPaper,
-            format!("a card of {what}, with its bleed and crop marks, does not fit on {room}"),
-        )
-        .with_primary(origin, format!("{width:.1} × {height:.1} mm cards"))
-        .with_help("choose a larger paper (`[print] paper`, or `--paper`), the duplex layout, or a smaller card size")
+        let room = match layout {
+            DeckLayout::Duplex => page,
+            DeckLayout::GutterFold => format!("half of {page} (gutter-fold)"),
+        };
+        let size = format!("{width:.1} × {height:.1} mm cards");
+        let message = match origin {
+            Some(_) => format!("a card of {what}, with its bleed and crop marks, does not fit on {room}"),
+            None => format!("a card of {what} ({size}), with its bleed and crop marks, does not fit on {room}"),
+        };
+        let diagnostic = crate::diag::Diagnostic::error(crate::diag::Code::TooLargeForPaper, message);
+        let diagnostic = match origin {
+            Some(origin) => diagnostic.with_primary(origin, size),
+            None => diagnostic,
+        };
+        let help = if from_flag {
+            "choose a larger `--paper`, the duplex layout, or a smaller card size"
+        } else {
+            "choose a larger paper (`[print] paper`, or `--paper`), the duplex layout, or a smaller card size"
+        };
+        diagnostic.with_help(help)
     })
 }
 

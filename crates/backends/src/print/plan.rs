@@ -75,7 +75,7 @@ pub enum SpriteLayout {
     D6,
 }
 
-/// PNG previews of a document's pages: `preview/<name>-<page>.png`.
+/// PNG previews of a document's pages: `preview/<name>-<page>.png` ([`preview_name`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Previews {
     pub name: String,
@@ -171,6 +171,13 @@ pub(crate) fn pages_showing_new_designs(pages: &[CardPage]) -> Vec<usize> {
 /// A value as the JSON a plan carries.
 pub fn json(value: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(value).expect("print data serialises")
+}
+
+/// A page's preview: `preview/<name>-<page>.png`, the page's number padded with zeros to the
+/// width of the `last` page previewed (`-01` … `-12`), so that the files sort in page order.
+pub fn preview_name(name: &str, page: usize, last: usize) -> String {
+    let width = last.max(page).to_string().len();
+    format!("preview/{name}-{page:0width$}.png")
 }
 
 /// A card picture's path, by its page: `<folder>/NN-<design>.png`, then the back.

@@ -164,13 +164,22 @@ fn run_job(
     let pdf_ms = clock.elapsed().as_secs_f64() * 1e3 - typeset_ms;
     if let Some(previews) = &job.previews {
         let pages = previews.pages.as_deref();
+        let count = typeset.document.pages().len();
+        let last = pages.map_or(count, |pages| {
+            pages
+                .iter()
+                .copied()
+                .filter(|&n| n <= count)
+                .max()
+                .unwrap_or(0)
+        });
         page_pngs(
             &typeset.document,
             (previews.dpi, false),
             pages,
             (reuse, design_keys.as_ref()),
             progress,
-            |page| format!("preview/{}-{page}.png", previews.name),
+            |page| plan::preview_name(&previews.name, page, last),
         );
     }
     if let Some(images) = &job.card_images {

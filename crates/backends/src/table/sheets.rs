@@ -596,14 +596,20 @@ fn bounds(points: &[Point]) -> (Point, Point) {
 pub fn fits(
     table: &crate::components::Table,
     paper: crate::model::Paper,
+    from_flag: bool,
     diagnostics: &mut crate::diag::Diagnostics,
 ) {
     use crate::print::geometry::{DeckLayout, card_fit};
     let page = PaperSize::of(paper);
+    let named = if from_flag {
+        format!("{}, the paper `--paper` names", page.label())
+    } else {
+        page.label()
+    };
     let too_large = |what: String, origin: crate::world::Origin, size: (f64, f64)| {
         Diagnostic::error(
             Code::TooLargeForPaper,
-            format!("{what} does not fit on {}", page.label()),
+            format!("{what} does not fit on {named}"),
         )
         .with_primary(origin, format!("{:.1} × {:.1} mm", size.0, size.1))
         .with_help("choose a larger paper (`[print] paper`, or `--paper`), or make it smaller")
@@ -616,7 +622,8 @@ pub fn fits(
             size,
             page,
             DeckLayout::Duplex,
-            deck.id.origin,
+            Some(deck.id.origin),
+            from_flag,
         ));
     }
     let room = (

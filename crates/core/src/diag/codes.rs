@@ -177,6 +177,9 @@ codes! {
     ComponentUnread = "SZ0319", "a component no rule reads",
         "A game made of components has a rules module (the manifest's `rules`) that plays it: it reads the components its keys name (`[play]`, or the keys' defaults: docs/content.md lists each module's). A deck, set of dice, tiles, tokens, board, pieces or sheet that no key names is printed and exported, but the rules never deal, roll, lay or score it, and `sim` never plays it: a die added for a new rule stays on the table until the rules module reads it. Give it to a key that names what it is for (the Safari Dice of DiceAFARI are `[play] dice`), give the rules module a rule that reads it, or remove it. A game whose rules are `none` reads no component, and is not checked.",
         "# components.toml of a DiceAFARI game\n[[dice]]\nid = \"weather-die\"\nname = \"Weather Die\"\ntype = \"d6\"\ncount = 1\nfaces = [1, 2, 3, 4, 5, 6]   # no rule of diceafari rolls it";
+    EffectOnMissingFace = "SZ0320", "an item's effect acts on a die face no die has",
+        "Some steps of an item's effect act on a die face: `reroll-hazard` (the Bicycle's) re-rolls a die showing a hazard. When no expedition die has that face (the hazards taken off the dice to make the game gentler, say), the step never happens: the item is obtained, held, and does nothing, and the boxes and gifts that hand it over are worth less than they look. Give a die the face back, or give the item another effect (docs/content.md lists the steps).",
+        "# dice.toml: faces = [\"area\", \"trainer\", \"item\", \"grass\", \"water\", \"grass\"]\n# items.toml\n[[item]]\nid = \"bicycle\"\nkind = \"passive\"\neffect = \"reroll-hazard\"";
     Unreachable = "SZ0401", "a box can never be filled",
         "Starting from an empty sheet, the checker computes everything a player could ever obtain (items, species, area access, habitat bonuses, victory points, die faces) as a least fixpoint, assuming every reachable box is filled in one game. A box outside that set can never be filled by any sequence of play. There is one report per root cause (a victory-point threshold above what the sheet can give, an item no box grants, a species no card or box provides), with a label on the first blocked box of each track and on each dead card, saying the chain of reasons that links it to the root. Fix the root and they all open.",
         "box needs=\"vp:500\"   // the whole sheet gives 180 VP";
@@ -237,6 +240,9 @@ codes! {
     OutputThroughLink = "SZ0807", "the output folder is reached through a link that may not lead there",
         "safari follows a symbolic link on the way to the output folder only where you named the place. Two links are refused, before anything is written: a link inside a game folder that leads out of it (a game folder, downloaded or cloned, can carry a link `out -> ../somewhere`, and its content must never choose where outputs land outside it), and a link at the default `out` when `--out` was not given (the link may have come with the folder you are in). To build through a link on purpose, name the place with `--out`; a link inside a game folder that leads out of it is refused even then: remove it, or pass `--out` with the place it leads to.",
         "$ ln -s ../elsewhere my-game/out && cd my-game && safari build";
+    OutputRootIsAFile = "SZ0808", "the output folder is a file",
+        "`--out DIR` names the folder that holds one output folder per game (`DIR/<id>/`), and without it the game's `out/` does. When that place, or a folder on the way to it, is a file, nothing can be written there: every command that writes (`build`, `watch`, `sim`, `diff`, `playtests`) refuses it before it does any work, so that a simulation or a diff never plays all its games to fail at the end. Give `--out` a folder (an existing one, or one safari may create), or leave it out to write into the game's `out/`.",
+        "$ touch results && safari sim --out results";
 }
 
 impl Code {

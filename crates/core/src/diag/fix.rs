@@ -59,6 +59,33 @@ impl Fix {
     }
 }
 
+/// The sure fix of a name written in another case than the one it means (`Grass` for the
+/// name `grass`): the name as it is known, written where the source writes it, bare or in
+/// quotes. `None` unless the two differ in case alone and the source at `origin` spells the
+/// name exactly as `written` (an escape would make the edit unsure).
+pub fn case_fix(text: &str, origin: Origin, written: &str, known: &str) -> Option<Fix> {
+    if written == known || written.to_lowercase() != known.to_lowercase() {
+        return None;
+    }
+    let at = text.get(origin.range())?;
+    let range = if at == written {
+        origin.range()
+    } else if at.len() == written.len() + 2
+        && at.starts_with('"')
+        && at.ends_with('"')
+        && &at[1..at.len() - 1] == written
+    {
+        origin.start + 1..origin.end - 1
+    } else {
+        return None;
+    };
+    Some(Fix::new(
+        format!("write `{known}`"),
+        vec![Edit::new(Origin::new(origin.file, range), known)],
+        Applicability::MachineApplicable,
+    ))
+}
+
 /// Applies edits to one file's text, last first so earlier offsets stay valid. Identical edits
 /// count once; `None` when two edits overlap or one falls outside the text.
 pub fn apply(text: &str, edits: &[&Edit]) -> Option<String> {

@@ -48,7 +48,10 @@ pub fn render_human(
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
         .with_links(false)
-        .with_urls(false);
+        .with_urls(false)
+        .with_word_separator(textwrap::WordSeparator::Custom(words_outside_code))
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .with_break_words(false);
     let mut indexes = LineIndexes::new(folder);
     let mut counts: BTreeMap<Code, usize> = BTreeMap::new();
     let mut out = String::new();
@@ -58,9 +61,15 @@ pub fn render_human(
         if *count > SHOWN_PER_CODE {
             continue;
         }
-        let report = Report::new(diagnostic, folder, &mut indexes, options.width);
-        // Rendering into a String cannot fail.
+        let mut report = Report::new(diagnostic, folder, &mut indexes, options.width);
+        // Rendering into a String cannot fail. The excerpts of other files follow as reports
+        // of their own: miette would head them with an empty "Advice:" line.
+        let related = std::mem::take(&mut report.related);
         let _ = handler.render_report(&mut out, &report);
+        for other in &related {
+            out.push('\n');
+            let _ = handler.render_report(&mut out, other);
+        }
         if diagnostic.labels.len() > SHOWN_LABELS {
             let _ = writeln!(
                 out,
@@ -83,11 +92,46 @@ pub fn render_human(
     out
 }
 
+/// A line split into words at its spaces, but for the spaces inside backticks: a line is
+/// wrapped between words and never inside one, so an id (`safari-zone`) or a `code span` is
+/// never broken across lines. A line with an odd number of backticks is split at every space.
+fn words_outside_code(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let balanced = line
+        .bytes()
+        .filter(|b| *b == b'`')
+        .count()
+        .is_multiple_of(2);
+    let bytes = line.as_bytes();
+    let mut words = Vec::new();
+    let (mut start, mut i, mut in_code) = (0, 0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' if balanced => in_code = !in_code,
+            b' ' if !in_code => {
+                // A word takes the spaces after it.
+                let mut end = i;
+                while end < bytes.len() && bytes[end] == b' ' {
+                    end += 1;
+                }
+                words.push(textwrap::core::Word::from(&line[start..end]));
+                (start, i) = (end, end);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < line.len() {
+        words.push(textwrap::core::Word::from(&line[start..]));
+    }
+    Box::new(words.into_iter())
+}
+
 /// A summary line: "2 errors, 1 warning" or "no problems".
 pub fn summary(diagnostics: &[Diagnostic]) -> String {
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = diagnostics.len() - errors;
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    use crate::words::plural;
     match (errors, warnings) {
         (0, 0) => "no problems found".to_string(),
         (e, 0) => plural(e, "error"),

@@ -32,8 +32,8 @@ pub struct Print {
     /// `{ width-mm = ..., height-mm = ... }`.
     #[schemars(with = "Option<CardSizeValue>")]
     pub card_size: Option<Spanned<toml::Value>>,
-    /// Default paper for print outputs: a4, letter, a3, tabloid, or
-    /// `{ width-mm = ..., height-mm = ... }`.
+    /// Default paper for print outputs: a5, a4, letter, a3, tabloid (in any case),
+    /// `"WIDTHxHEIGHT"` in millimetres, or `{ width-mm = ..., height-mm = ... }`.
     pub paper: Option<PaperValue>,
 }
 
@@ -61,22 +61,13 @@ pub struct CustomCardSize {
     pub height_mm: f64,
 }
 
-#[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "kebab-case")]
-pub enum PaperName {
-    A4,
-    Letter,
-    A3,
-    Tabloid,
-}
-
 #[derive(Debug, Deserialize, JsonSchema, Clone)]
 #[serde(untagged)]
 pub enum PaperValue {
-    Named(PaperName),
+    /// A named paper (a5, a4, letter, a3, tabloid, in any case) or `"300x420"`: width by
+    /// height in millimetres. Read as `--paper` is (`Paper::parse`).
+    Named(String),
     Custom(CustomPaper),
-    /// `"300x420"`: width by height in millimetres.
-    Sides(String),
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Copy)]

@@ -319,9 +319,9 @@ impl Reader<'_> {
                         )
                         .with_primary(origin, "not expected here")
                         .with_help(format!(
-                            "`{}` takes {} argument(s); name other values as properties: {}",
+                            "`{}` takes {}; name other values as properties: {}",
                             node.name().value(),
-                            args,
+                            crate::words::plural(args, "argument"),
                             known.join(", ")
                         )),
                     );

@@ -81,11 +81,8 @@ pub fn lower_print(
         Some(value) => card_size(value, file, diagnostics),
     };
     let paper = match &print.paper {
-        None | Some(PaperValue::Named(PaperName::A4)) => Paper::A4,
-        Some(PaperValue::Named(PaperName::Letter)) => Paper::Letter,
-        Some(PaperValue::Named(PaperName::A3)) => Paper::A3,
-        Some(PaperValue::Named(PaperName::Tabloid)) => Paper::Tabloid,
-        Some(PaperValue::Sides(sides)) => match Paper::parse(sides) {
+        None => Paper::A4,
+        Some(PaperValue::Named(named)) => match Paper::parse(named) {
             Ok(paper) => paper,
             Err(message) => {
                 diagnostics.push(

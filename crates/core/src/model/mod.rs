@@ -87,6 +87,11 @@ pub struct PaperSize {
 }
 
 impl PaperSize {
+    pub const A5: PaperSize = PaperSize {
+        name: "a5",
+        width: 148.0,
+        height: 210.0,
+    };
     pub const A4: PaperSize = PaperSize {
         name: "a4",
         width: 210.0,
@@ -117,6 +122,7 @@ impl PaperSize {
 
     pub fn of(paper: Paper) -> PaperSize {
         match paper {
+            Paper::A5 => PaperSize::A5,
             Paper::A4 => PaperSize::A4,
             Paper::Letter => PaperSize::LETTER,
             Paper::A3 => PaperSize::A3,
@@ -132,6 +138,7 @@ impl PaperSize {
     /// The paper's name as a person writes it: "A4", "Letter", "250 × 300 mm".
     pub fn label(&self) -> String {
         match self.name {
+            "a5" => "A5".to_string(),
             "a4" => "A4".to_string(),
             "a3" => "A3".to_string(),
             "letter" => "Letter".to_string(),
@@ -143,6 +150,7 @@ impl PaperSize {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Paper {
+    A5,
     A4,
     Letter,
     A3,
@@ -158,10 +166,17 @@ impl Paper {
     /// The smallest and largest custom paper, in millimetres a side.
     pub const CUSTOM_RANGE: (f64, f64) = (50.0, 2000.0);
 
-    /// `a4`, `letter`, `a3`, `tabloid`, or `WIDTHxHEIGHT` in millimetres (`300x420`).
+    /// The papers [`Paper::parse`] reads, in words.
+    pub const NAMES: &'static str =
+        "a5, a4, letter, a3, tabloid (in any case), or WIDTHxHEIGHT in mm (`300x420`)";
+
+    /// The one reader of a paper, wherever one is written (`--paper`, game.toml, a sheet's
+    /// `paper`): `a5`, `a4`, `letter`, `a3`, `tabloid` (or `ledger`), in any case, or
+    /// `WIDTHxHEIGHT` in millimetres (`300x420`, `300 × 420 mm`).
     pub fn parse(text: &str) -> Result<Paper, String> {
-        let lower = text.trim().to_ascii_lowercase();
+        let lower = text.trim().to_lowercase();
         match lower.as_str() {
+            "a5" => return Ok(Paper::A5),
             "a4" => return Ok(Paper::A4),
             "letter" => return Ok(Paper::Letter),
             "a3" => return Ok(Paper::A3),
@@ -171,7 +186,7 @@ impl Paper {
         let dims = lower.strip_suffix("mm").unwrap_or(&lower);
         let (w, h) = dims
             .split_once(['x', '×'])
-            .ok_or_else(|| format!("`{text}` is not a paper: a4, letter, a3, tabloid, or WIDTHxHEIGHT in mm (`300x420`)"))?;
+            .ok_or_else(|| format!("`{text}` is not a paper: {}", Paper::NAMES))?;
         let (lo, hi) = Paper::CUSTOM_RANGE;
         let number = |s: &str| {
             s.trim()

@@ -84,7 +84,7 @@ impl<T> SheetDef<T> {
                             format!("sections `{}` and `{}` overlap on the sheet", b.id, a.id),
                         )
                         .with_primary(a.origin, format!("row {}, column {}", pa.row, pa.column))
-                        .with_secondary(b.origin, format!("covers rows {}-{}, columns {}-{}", pb.row, pb.row + pb.height - 1, pb.column, pb.column + pb.width - 1))
+                        .with_secondary(b.origin, format!("covers {}, {}", cells("row", pb.row, pb.height), cells("column", pb.column, pb.width)))
                         .with_help("give each section its own cells with `column`, `row`, `width` and `height`"),
                     );
                 }
@@ -119,6 +119,14 @@ impl<T> SheetDef<T> {
     pub fn previous(&self, id: BoxId) -> Option<BoxId> {
         let b = self.get(id);
         (b.index > 0).then(|| self.track(b.track).boxes[b.index - 1])
+    }
+}
+
+/// The rows or columns a section covers from `first`, `count` of them: "row 3", "rows 3-4".
+fn cells(what: &str, first: u32, count: u32) -> String {
+    match count {
+        0 | 1 => format!("{what} {first}"),
+        n => format!("{what}s {first}-{}", first + n - 1),
     }
 }
 

@@ -302,9 +302,7 @@ pub(crate) fn percent(share: f64) -> String {
 }
 
 /// `n thing` or `n things`.
-pub(crate) fn count(n: usize, thing: &str) -> String {
-    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
-}
+pub(crate) use crate::words::plural as count;
 
 /// A run's name with its table: "planner (1 player)".
 pub(crate) fn run_name(policy: &str, players: usize) -> String {

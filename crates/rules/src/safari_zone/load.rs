@@ -180,6 +180,8 @@ fn lower_manifest(
             event_fills: Default::default(),
             card_size: CardSize::NAMED[0],
             paper: Paper::A4,
+            card_size_at: None,
+            paper_at: None,
             park_rules: (DEFAULT_PARK_RULES.to_string(), None),
             origin,
         };
@@ -265,6 +267,16 @@ fn lower_manifest(
         event_fills: raw.play.event_fills,
         card_size,
         paper,
+        card_size_at: raw
+            .print
+            .card_size
+            .as_ref()
+            .map(|value| Origin::new(file, value.span())),
+        paper_at: raw
+            .print
+            .paper
+            .is_some()
+            .then(|| Origin::new(file, find_key(text, "paper"))),
         park_rules: (DEFAULT_PARK_RULES.to_string(), None),
         origin,
     }
@@ -405,16 +417,7 @@ fn load_dice(
                     Some(action) => Face::Action(action),
                     None => {
                         let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-                        diagnostics.push(
-                            Diagnostic::error(
-                                Code::UnknownName,
-                                format!("unknown die face `{name}`"),
-                            )
-                            .with_primary(at, format!("faces are: {}", known.join(", ")))
-                            .with_suggestion(
-                                crate::diag::similar_name(name, known.iter().copied()),
-                            ),
-                        );
+                        diagnostics.push(super::terms::unknown_face(text, name, at, &known));
                         Face::Invalid
                     }
                 },

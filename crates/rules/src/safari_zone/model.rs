@@ -99,9 +99,21 @@ pub struct Manifest {
     pub event_fills: EventFills,
     pub card_size: CardSize,
     pub paper: Paper,
+    /// Where game.toml writes `card-size` and `paper`, when it does.
+    pub card_size_at: Option<Origin>,
+    pub paper_at: Option<Origin>,
     /// The Park Rules' file (`[files] park-rules`), and where game.toml names it when it does.
     pub park_rules: (String, Option<Origin>),
     pub origin: Origin,
+}
+
+impl Manifest {
+    /// Where a card that does not fit its paper is written: the card size, or, for cards of
+    /// the default size, the paper, unless the paper came from `--paper` (`from_flag`).
+    pub fn print_origin(&self, from_flag: bool) -> Option<Origin> {
+        self.card_size_at
+            .or(if from_flag { None } else { self.paper_at })
+    }
 }
 
 pub use safari_engine::vocabulary::{Action, DiceRole, EventFills, Habitat, ItemKind, Step};

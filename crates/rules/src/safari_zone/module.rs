@@ -89,13 +89,15 @@ impl crate::Module for SafariZone {
             }
             let paper = options.paper.unwrap_or(game.manifest.paper);
             let size = game.manifest.card_size;
+            let from_flag = options.paper.is_some();
             use crate::backends::print::geometry::{DeckLayout, PaperSize, card_fit};
             diagnostics.extend(card_fit(
                 "the deck",
                 (size.width_mm, size.height_mm),
                 PaperSize::of(paper),
                 DeckLayout::Duplex,
-                game.manifest.origin,
+                game.manifest.print_origin(from_flag),
+                from_flag,
             ));
             // The sheet's fit is part of the check: a build never fails on a layout this
             // passed.

@@ -10,6 +10,55 @@ use crate::world::FileId;
 pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     species_without_boxes(game, diagnostics);
     bag_gifts_given_elsewhere(game, diagnostics);
+    effects_on_faces_no_die_has(game, diagnostics);
+}
+
+/// The die face a step of an item's effect acts on, if it acts on one.
+fn face_acted_on(step: Step) -> Option<Action> {
+    match step {
+        Step::RerollHazard => Some(Action::Hazard),
+        _ => None,
+    }
+}
+
+/// An item whose effect acts on a face no expedition die has (a re-roll of hazards with every
+/// hazard face gone): the step never does anything, and whatever the item was for is lost.
+fn effects_on_faces_no_die_has(game: &Game, diagnostics: &mut Diagnostics) {
+    // A face that did not read is reported already; what the dice hold is not known.
+    let unread = game
+        .expedition_dice()
+        .any(|die| die.faces.iter().any(|f| f.value == Face::Invalid));
+    if unread {
+        return;
+    }
+    for item in &game.items {
+        for step in &item.effects {
+            let Some(face) = face_acted_on(step.value) else {
+                continue;
+            };
+            if game.expedition_dice().any(|die| die.has(face)) {
+                continue;
+            }
+            diagnostics.push(
+                Diagnostic::warning(
+                    Code::EffectOnMissingFace,
+                    format!(
+                        "{}'s `{}` acts on `{}` faces, and no expedition die has one: the item does nothing",
+                        item.name,
+                        step.value.name(),
+                        face.name()
+                    ),
+                )
+                .with_primary(step.origin, format!("never happens: no die shows `{}`", face.name()))
+                .with_secondary(item.origin, "the item")
+                .with_help(format!(
+                    "give an expedition die a `{}` face in dice.toml, or give {} another effect",
+                    face.name(),
+                    item.name
+                )),
+            );
+        }
+    }
 }
 
 /// Whether collecting `species` fills or opens any box: a box filled by collecting it, a box
@@ -65,7 +114,14 @@ fn species_without_boxes(game: &Game, diagnostics: &mut Diagnostics) {
                     "catching {name} fills no box: no box of the Field Guide is filled by collecting it, or needs it"
                 ),
             )
-            .with_primary(card.species.origin, format!("{cards} card(s) of the deck show it"))
+            .with_primary(
+                card.species.origin,
+                crate::words::plural_of(
+                    cards,
+                    "card of the deck shows it",
+                    "cards of the deck show it",
+                ),
+            )
             .with_secondary(game.species(species).origin, "the species")
             .with_help(format!(
                 "give it a box (`box fill=\"collect:{}\" vp=1` in the Pokédex), or take its cards out of the deck; as it is, catching it spends balls for the tie-break alone",

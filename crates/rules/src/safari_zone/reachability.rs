@@ -601,10 +601,14 @@ impl Reporter<'_> {
                 (
                     message,
                     format!(
-                        "{} expedition dice can show grass, {} water, and {} habitat bonus(es) can be reached: lower the criteria, or add habitat faces or bonuses",
+                        "{} expedition dice can show grass, {} water, and {} can be reached: lower the criteria, or add habitat faces or bonuses",
                         dice.grass,
                         dice.water,
-                        bonus.grass + bonus.water + bonus.any
+                        crate::words::plural_of(
+                            bonus.grass + bonus.water + bonus.any,
+                            "habitat bonus",
+                            "habitat bonuses"
+                        )
                     ),
                 )
             }
@@ -634,7 +638,7 @@ impl Reporter<'_> {
         }
         let boxes = subjects.iter().filter(|s| s.verb == "filled").count();
         let cards = subjects.len() - boxes;
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        use crate::words::plural;
         let blocked = match (boxes, cards) {
             (b, 0) => plural(b, "blocked track"),
             (0, c) => plural(c, "dead card"),

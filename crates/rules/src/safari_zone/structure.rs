@@ -3,6 +3,7 @@
 
 use super::model::*;
 use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
+use crate::words::plural;
 
 pub fn check(game: &Game, diagnostics: &mut Diagnostics) {
     deck(game, diagnostics);
@@ -159,23 +160,24 @@ fn counters(game: &Game, diagnostics: &mut Diagnostics) {
             let mut d = Diagnostic::error(
                 Code::CounterMismatch,
                 format!(
-                    "the game has {} {what}, but the Field Guide has {} boxes filled by `{fill}`",
+                    "the game has {} {what}, but the Field Guide has {} filled by `{fill}`",
                     declared.value,
-                    boxes.len()
+                    plural(boxes.len(), "box")
                 ),
             )
             .with_primary(declared.origin, format!("`{key}` declared here"));
             // With no such boxes, the count cannot follow the sheet: 0 is not a game.
             d = if boxes.is_empty() {
                 d.with_help(format!(
-                    "add {} boxes filled by `{fill}` to the Field Guide, e.g. a section with \
+                    "add {} filled by `{fill}` to the Field Guide, e.g. a section with \
                      `fill=\"{fill}\"` holding `track \"{key}\" {{ box repeat={} }}`",
-                    declared.value, declared.value
+                    plural(declared.value, "box"),
+                    declared.value
                 ))
             } else {
                 d.with_help(format!(
-                    "make it {} boxes with `fill=\"{fill}\"`, or set `{key} = {}`",
-                    declared.value,
+                    "make it {} with `fill=\"{fill}\"`, or set `{key} = {}`",
+                    plural(declared.value, "box"),
                     boxes.len()
                 ))
                 .with_fix(Fix::new(
@@ -242,10 +244,13 @@ fn causes(game: &Game, diagnostics: &mut Diagnostics) {
                 d = d.with_secondary(def.terms.cause.origin, "also waits on it");
             }
         }
+        let these = match boxes.len() {
+            1 => "this box".to_string(),
+            n => format!("these {n} boxes"),
+        };
         d = d.with_help(format!(
-            "add {article} `{}` face to an expedition die in dice.toml, or change what fills these {} boxes",
+            "add {article} `{}` face to an expedition die in dice.toml, or change what fills {these}",
             action.name(),
-            boxes.len()
         ));
         diagnostics.push(d);
     }

@@ -29,6 +29,7 @@ pub(crate) fn read_field_guide(
 ) -> (FieldGuide, GuideNames) {
     let WrittenSheet { guide, names } = guide::read(file, text, &FIELD_GUIDE, diagnostics);
     let mut resolver = Resolver {
+        text,
         items,
         species,
         tracks: &names.tracks,
@@ -49,6 +50,8 @@ pub(crate) fn no_field_guide() -> (FieldGuide, GuideNames) {
 
 /// The names a term may refer to, and where faults go.
 pub(crate) struct Resolver<'a> {
+    /// The Field Guide's text, for the edits of sure fixes.
+    pub text: &'a str,
     pub items: &'a Names<ItemId>,
     pub species: &'a Names<SpeciesId>,
     pub tracks: &'a Names<TrackId>,
@@ -162,14 +165,12 @@ impl Resolver<'_> {
                 let action = Action::from_name(&name.value);
                 if action.is_none() {
                     let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
-                    self.diagnostics.push(
-                        Diagnostic::error(
-                            Code::UnknownName,
-                            format!("unknown die face `{}`", name.value),
-                        )
-                        .with_primary(name.origin, format!("faces are: {}", known.join(", ")))
-                        .with_suggestion(similar_name(&name.value, known.iter().copied())),
-                    );
+                    self.diagnostics.push(unknown_face(
+                        self.text,
+                        &name.value,
+                        name.origin,
+                        &known,
+                    ));
                 }
                 action.map(Cause::Dice)
             }),
@@ -269,14 +270,14 @@ impl Resolver<'_> {
                     "water" => Some(Reward::Habitat(Habitat::Water)),
                     "any" => Some(Reward::Habitat(Habitat::Any)),
                     other => {
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                Code::UnknownName,
-                                format!("unknown habitat `{other}`"),
-                            )
-                            .with_primary(n.origin, "habitats are: grass, water, any")
-                            .with_suggestion(similar_name(other, ["grass", "water", "any"])),
-                        );
+                        let known = ["grass", "water", "any"];
+                        let d = Diagnostic::error(
+                            Code::UnknownName,
+                            format!("unknown habitat `{other}`"),
+                        )
+                        .with_primary(n.origin, "habitats are: grass, water, any");
+                        self.diagnostics
+                            .push(in_known_case(d, self.text, other, n.origin, &known));
                         None
                     }
                 }),
@@ -288,6 +289,30 @@ impl Resolver<'_> {
         resolved.unwrap_or(Reward::Unknown)
     }
 }
+/// An unknown die face (`Hazard`, `hazzard`), written at `at` in `text`: a face written in
+/// another case gets the sure fix to the face it names; another, the face spelled alike.
+pub(crate) fn unknown_face(text: &str, name: &str, at: Origin, known: &[&str]) -> Diagnostic {
+    let d = Diagnostic::error(Code::UnknownName, format!("unknown die face `{name}`"))
+        .with_primary(at, format!("faces are: {}", known.join(", ")));
+    in_known_case(d, text, name, at, known)
+}
+
+/// `d` with its help for the unknown `name` among `known` names: when `name` is one of them in
+/// another case, that name to write and the sure fix writing it; else a name spelled alike.
+fn in_known_case(d: Diagnostic, text: &str, name: &str, at: Origin, known: &[&str]) -> Diagnostic {
+    let lower = name.to_lowercase();
+    match known.iter().find(|k| **k == lower) {
+        Some(known) => {
+            let d = d.with_help(format!("names are lower case: write `{known}`"));
+            match crate::diag::fix::case_fix(text, at, name, known) {
+                Some(fix) => d.with_fix(fix),
+                None => d,
+            }
+        }
+        None => d.with_suggestion(similar_name(name, known.iter().copied())),
+    }
+}
+
 fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"

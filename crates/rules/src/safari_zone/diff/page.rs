@@ -282,8 +282,13 @@ fn balance_section(b: &Balance) -> Markup {
 pub fn page(diff: &Diff, game: &str, reports: Option<(&Report, &Report)>) -> String {
     let subtitle = match &diff.balance {
         Some(b) => format!(
-            "{} → {} · {} games of each version, {} player(s), policy {}, seed {}",
-            diff.old, diff.new, b.games, b.players, b.policy, b.seed
+            "{} → {} · {} games of each version, {}, policy {}, seed {}",
+            diff.old,
+            diff.new,
+            b.games,
+            crate::words::plural(b.players, "player"),
+            b.policy,
+            b.seed
         ),
         None => format!("{} → {} · balance not compared", diff.old, diff.new),
     };

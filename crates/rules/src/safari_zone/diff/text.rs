@@ -4,6 +4,7 @@
 
 use super::summary::{self, Summary};
 use super::{Balance, Diff, MeanChange, Shift};
+use crate::words::plural;
 
 /// A value as the shift measures it: a percentage or a mean; "absent" when the version
 /// does not have the thing.
@@ -184,20 +185,23 @@ pub fn summary(diff: &Diff, max_lines: usize) -> String {
 fn closing(diff: &Diff, s: &Summary) -> String {
     let mut left_out = Vec::new();
     if s.content_hidden > 0 {
-        left_out.push(format!("{} content lines", s.content_hidden));
+        left_out.push(plural(s.content_hidden, "content line"));
     }
     if s.reachability_hidden > 0 {
-        left_out.push(format!("{} reachability lines", s.reachability_hidden));
+        left_out.push(plural(s.reachability_hidden, "reachability line"));
     }
     if let Some(b) = &s.balance
         && b.shifts_hidden > 0
     {
         let groups = if b.groups_hidden > 0 {
-            format!(" ({} groups not shown)", b.groups_hidden)
+            format!(" ({} not shown)", plural(b.groups_hidden, "group"))
         } else {
             String::new()
         };
-        left_out.push(format!("{} balance shifts{groups}", b.shifts_hidden));
+        left_out.push(format!(
+            "{}{groups}",
+            plural(b.shifts_hidden, "balance shift")
+        ));
     }
     let command = format!("safari diff {} {} --full", diff.old, diff.new);
     if left_out.is_empty() {

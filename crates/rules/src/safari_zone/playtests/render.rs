@@ -144,12 +144,12 @@ pub(crate) fn render_ruleset(out: &mut String, ruleset: &RulesetReport, advisor:
         .iter()
         .map(|game| {
             format!(
-                "{} seat {}: {} VP, {} turns, {} decisions, {}{}",
+                "{} seat {}: {} VP, {}, {}, {}{}",
                 game.file,
                 game.seat,
                 game.vp,
-                game.turns,
-                game.decisions,
+                crate::words::plural(game.turns, "turn"),
+                crate::words::plural(game.decisions, "decision"),
                 game.end.words(),
                 match game.end {
                     super::End::Unfinished => " (so far: not counted)",
@@ -160,12 +160,12 @@ pub(crate) fn render_ruleset(out: &mut String, ruleset: &RulesetReport, advisor:
         .collect();
     seats.extend(ruleset.bot_seats.iter().map(|seat| {
         format!(
-            "{} seat {}: bot {}, {} VP, {} turns, {}",
+            "{} seat {}: bot {}, {} VP, {}, {}",
             seat.file,
             seat.seat,
             seat.policy,
             seat.vp,
-            seat.turns,
+            crate::words::plural(seat.turns, "turn"),
             seat.end.words()
         )
     }));

@@ -98,8 +98,9 @@ fn seats_table(out: &mut String, run: &Report) {
         "seat 1 plays first"
     };
     out.push_str(&format!(
-        "\n{} ({} players; {order})\n",
-        run.policy, run.players
+        "\n{} ({}; {order})\n",
+        run.policy,
+        crate::words::plural(run.players, "player")
     ));
     out.push_str(&format!(
         "  {:<6} {:<12} {:>9} {:>15} {:>10} {:>17} {:>8}\n",
