@@ -285,6 +285,13 @@ fn never_and_rarely(runs: &[Report]) -> Vec<Finding> {
     };
     let mut found = Vec::new();
     for (kind, verb, rates) in kinds {
+        let one = match kind {
+            "boxes" => "box",
+            "items" => "item",
+            "cards" => "card",
+            other => other,
+        };
+        let count = |n: usize| crate::words::plural_of(n, one, kind);
         let best = best_rates(runs, rates);
         let never: Vec<String> = best
             .iter()
@@ -297,8 +304,8 @@ fn never_and_rarely(runs: &[Report]) -> Vec<Finding> {
                     "never-filled",
                     None,
                     format!(
-                        "{} {kind} never {verb} {policies}: {}.",
-                        never.len(),
+                        "{} never {verb} {policies}: {}.",
+                        count(never.len()),
                         listing(&never)
                     ),
                 )
@@ -331,8 +338,8 @@ fn never_and_rarely(runs: &[Report]) -> Vec<Finding> {
                 "rarely-filled",
                 None,
                 format!(
-                    "{} {kind} {verb} in under {}{per} even at best: {}.",
-                    rare.len(),
+                    "{} {verb} in under {}{per} even at best: {}.",
+                    count(rare.len()),
                     percent(RARELY),
                     listing(&named)
                 ),
