@@ -357,6 +357,8 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
         }
     };
     let mut parsed = Vec::new();
+    // Entries that lack keys: each reported once, naming them all.
+    let mut lacking = Vec::new();
     if let Some(entries) = entries {
         each_entry(
             file,
@@ -365,10 +367,21 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
             &overlaps_syntax_error,
             diagnostics,
             &mut |entry, origin| {
-                parsed.push((E::deserialize(ValueDeserializer::from(entry))?, origin));
+                let span = entry.span();
+                let (value, missing, error) = every_missing_key::<E>(entry, text.len());
+                if !missing.is_empty() && !overlaps_syntax_error(&span) {
+                    lacking.push((missing, origin));
+                }
+                if let Some(error) = error {
+                    return Err(error);
+                }
+                parsed.extend(value.map(|value| (value, origin)));
                 Ok(())
             },
         );
+    }
+    for (missing, origin) in &lacking {
+        diagnostics.extend(missing_keys(file, missing, *origin));
     }
     (header, parsed)
 }
