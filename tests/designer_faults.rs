@@ -29,31 +29,12 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fresh scratch folder of this test process.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("safari-faults-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    crate::common::scratch(&format!("faults-{name}"))
 }
 
-/// A copy of the game in `from` (its files, not its snapshots) in a scratch folder, with each
-/// `(file, old, new)` edit made once.
 fn game_with(name: &str, from: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
-    let dir = scratch(name);
-    for entry in std::fs::read_dir(from).expect("the game exists") {
-        let path = entry.expect("an entry").path();
-        if path.is_file() && path.extension().is_none_or(|e| e != "snap") {
-            std::fs::copy(&path, dir.join(path.file_name().unwrap())).expect("copied");
-        }
-    }
-    for (file, old, new) in edits {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).expect("the file exists");
-        assert!(text.contains(old), "{file} has no {old:?}");
-        std::fs::write(&path, text.replacen(old, new, 1)).expect("written");
-    }
-    dir
+    crate::common::game_with(&format!("faults-{name}"), from, edits)
 }
 
 fn tiny() -> PathBuf {
@@ -299,28 +280,20 @@ fn rust_files(dir: &Path) -> Vec<(PathBuf, String)> {
     files
 }
 
+/// What `safari check` of the fixture `name` prints on standard error.
+fn checked(name: &str) -> String {
+    let fixture = root().join("tests/fixtures").join(name);
+    text(&safari(&["check", fixture.to_str().unwrap()]).stderr)
+}
+
 #[test]
 fn diagnostics_have_no_empty_heading_and_never_wrap_inside_an_id() {
     // An excerpt of another file follows its diagnostic without an empty "Advice:" line.
-    let out = safari(&[
-        "check",
-        root()
-            .join("tests/fixtures/sz0304-passive-use")
-            .to_str()
-            .unwrap(),
-    ]);
-    let stderr = text(&out.stderr);
+    let stderr = checked("sz0304-passive-use");
     assert!(stderr.contains("related, in items.toml"), "{stderr}");
     assert!(!stderr.contains("Advice:"), "{stderr}");
     // A long help wraps between words, never after the dash of an id.
-    let out = safari(&[
-        "check",
-        root()
-            .join("tests/fixtures/sz0103-bad-effect")
-            .to_str()
-            .unwrap(),
-    ]);
-    let stderr = text(&out.stderr);
+    let stderr = checked("sz0103-bad-effect");
     assert!(stderr.contains("\"redraw-species\""), "{stderr}");
     assert!(stderr.contains("`{ capture-bonus = 1 }`"), "{stderr}");
     for line in stderr.lines() {

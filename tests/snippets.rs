@@ -32,22 +32,9 @@ type Edit<'a> = (&'a str, &'a str, String);
 
 /// A copy of a game with `edits` applied.
 fn edited(name: &str, from: &Path, edits: &[Edit]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("safari-snippets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    for entry in std::fs::read_dir(from).expect("the game exists") {
-        let path = entry.expect("a readable entry").path();
-        if path.is_file() && path.extension().is_none_or(|e| e != "snap") {
-            std::fs::copy(&path, dir.join(path.file_name().unwrap())).expect("copied");
-        }
-    }
-    for (file, old, new) in edits {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).expect("the file exists");
-        assert!(text.contains(old), "{file} has no {old:?}");
-        std::fs::write(&path, text.replacen(old, new, 1)).expect("written");
-    }
-    dir
+    let edits: Vec<(&str, &str, &str)> =
+        edits.iter().map(|(f, o, n)| (*f, *o, n.as_str())).collect();
+    crate::common::game_with(&format!("snippets-{name}"), from, &edits)
 }
 
 struct Rendered {

@@ -16,10 +16,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("safari-terminal-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    crate::common::scratch(&format!("terminal-{name}"))
 }
 
 /// An edit of a game: in a file, a text and its replacement.
@@ -27,21 +24,7 @@ type Edit<'a> = (&'a str, &'a str, &'a str);
 
 /// A copy of a fixture game with `edits` applied.
 fn game_with(name: &str, from: &str, edits: &[Edit]) -> PathBuf {
-    let dir = scratch(name);
-    for entry in std::fs::read_dir(fixture(from)).expect("the fixture exists") {
-        let path = entry.expect("a readable entry").path();
-        if path.extension().is_some_and(|e| e == "snap") {
-            continue;
-        }
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).expect("copied");
-    }
-    for (file, old, new) in edits {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).expect("the file exists");
-        assert!(text.contains(old), "{file} has no {old:?}");
-        std::fs::write(&path, text.replacen(old, new, 1)).expect("written");
-    }
-    dir
+    crate::common::game_with(&format!("terminal-{name}"), &fixture(from), edits)
 }
 
 /// Runs the binary; returns stdout and stderr together.

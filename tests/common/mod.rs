@@ -1,4 +1,33 @@
-//! What more than one test file reads PDFs with.
+//! What more than one test file uses: reading PDFs, and scratch copies of games.
+
+use std::path::{Path, PathBuf};
+
+/// An empty scratch folder `safari-{name}-{pid}` in the system's temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("safari-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// A scratch copy of the game in `from` (its files, not its snapshots) with each
+/// `(file, old, new)` edit made once: a designer's edit, as a test makes it.
+pub fn game_with(name: &str, from: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
+    let dir = scratch(name);
+    for entry in std::fs::read_dir(from).expect("the game exists") {
+        let path = entry.expect("a readable entry").path();
+        if path.is_file() && path.extension().is_none_or(|e| e != "snap") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).expect("copied");
+        }
+    }
+    for (file, old, new) in edits {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).expect("the file exists");
+        assert!(text.contains(old), "{file} has no {old:?}");
+        std::fs::write(&path, text.replacen(old, new, 1)).expect("written");
+    }
+    dir
+}
 
 /// The text of a PDF's pages, read from its glyphs' ToUnicode maps by hayro (lopdf's own
 /// extraction cannot parse the CMaps Typst writes).
