@@ -275,31 +275,154 @@ fn the_tests_share_every_dependency_the_build_compiled() {
 /// bound was reached, for the parent to read.
 #[test]
 fn only_the_commands_print() {
-    let prints = [
-        "println!",
-        "eprintln!",
-        "print!(",
-        "eprint!(",
-        "io::stdout()",
-        "io::stderr()",
-    ];
     let exempt =
         |name: &str| name.starts_with("src/cli/") || name == "crates/backends/src/memory.rs";
     let mut faults = Vec::new();
     for (name, text) in program_sources().into_iter().filter(|(n, _)| !exempt(n)) {
-        let tests_from = text.find("#[cfg(test)]").unwrap_or(text.len());
-        for (number, line) in text[..tests_from].lines().enumerate() {
-            let code = code_of(line);
-            if let Some(print) = prints.iter().find(|p| code.contains(*p)) {
-                faults.push(format!(
-                    "{name}:{}: `{print}` in `{}`",
-                    number + 1,
-                    line.trim()
-                ));
-            }
-        }
+        faults.extend(prints::in_file(&name, &text));
     }
     report(&faults, "only the commands print");
+}
+
+/// The rule holds the whole file, not only what comes before its first test module: a print
+/// planted after one, or in a function the file defines below its tests, is found; one in
+/// test code is not.
+#[test]
+fn only_the_commands_print_reads_past_the_tests() {
+    let planted = r#"
+        #[cfg(test)]
+        mod tests {
+            fn shown() { println!("a test may print"); }
+        }
+        fn below() { eprintln!("planted"); }
+        impl Thing {
+            fn method(&self) { let _ = std::io::stdout(); }
+            #[cfg(test)]
+            fn hook(&self) { print!("test hook"); }
+        }
+    "#;
+    let found = prints::in_file("planted.rs", planted);
+    assert_eq!(
+        found,
+        [
+            "planted.rs: `eprintln!` in fn below",
+            "planted.rs: `io::stdout` in fn Thing::method",
+        ]
+    );
+}
+
+/// Prints in a file's code outside its tests, read from the parsed source.
+mod prints {
+    use syn::visit::Visit;
+
+    const MACROS: [&str; 5] = ["println", "eprintln", "print", "eprint", "dbg"];
+    const STREAMS: [&str; 2] = ["stdout", "stderr"];
+
+    /// Whether `attrs` hold `#[cfg(test)]` or `#[test]`.
+    fn is_test(attrs: &[syn::Attribute]) -> bool {
+        attrs.iter().any(|a| {
+            a.path().is_ident("test")
+                || (a.path().is_ident("cfg")
+                    && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"))
+        })
+    }
+
+    struct Prints<'a> {
+        file: &'a str,
+        within: Vec<String>,
+        found: Vec<String>,
+    }
+
+    impl Prints<'_> {
+        fn found(&mut self, what: &str) {
+            let place = match self.within.is_empty() {
+                true => String::new(),
+                false => format!(" in fn {}", self.within.join("::")),
+            };
+            self.found.push(format!("{}: `{what}`{place}", self.file));
+        }
+    }
+
+    impl<'ast> Visit<'ast> for Prints<'_> {
+        fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+            if !is_test(&item.attrs) {
+                syn::visit::visit_item_mod(self, item);
+            }
+        }
+
+        fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+            if is_test(&item.attrs) {
+                return;
+            }
+            let owner = match &*item.self_ty {
+                syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            };
+            self.within.push(owner.unwrap_or_else(|| "?".to_string()));
+            syn::visit::visit_item_impl(self, item);
+            self.within.pop();
+        }
+
+        fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+            if !is_test(&item.attrs) {
+                self.within.push(item.sig.ident.to_string());
+                syn::visit::visit_item_fn(self, item);
+                self.within.pop();
+            }
+        }
+
+        fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+            if !is_test(&item.attrs) {
+                self.within.push(item.sig.ident.to_string());
+                syn::visit::visit_impl_item_fn(self, item);
+                self.within.pop();
+            }
+        }
+
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Some(name) = mac.path.segments.last().map(|s| s.ident.to_string())
+                && MACROS.contains(&name.as_str())
+            {
+                self.found(&format!("{name}!"));
+            }
+            // A macro's arguments are tokens, not syntax: read them as expressions where they
+            // are (`format!`, `write!`), so a print inside one is found.
+            if let Ok(args) = mac.parse_body_with(
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+            ) {
+                for arg in &args {
+                    self.visit_expr(arg);
+                }
+            }
+        }
+
+        fn visit_path(&mut self, path: &'ast syn::Path) {
+            let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            if let [.., io, stream] = names.as_slice()
+                && io == "io"
+                && STREAMS.contains(&stream.as_str())
+            {
+                self.found(&format!("io::{stream}"));
+            }
+            syn::visit::visit_path(self, path);
+        }
+    }
+
+    /// Each print in `text` outside test code, as "file: `what` in fn f"; a file that does not
+    /// parse is a fault of its own.
+    pub fn in_file(file: &str, text: &str) -> Vec<String> {
+        let parsed = match syn::parse_file(text) {
+            Ok(parsed) => parsed,
+            Err(error) => return vec![format!("{file}: does not parse: {error}")],
+        };
+        let mut prints = Prints {
+            file,
+            within: Vec::new(),
+            found: Vec::new(),
+        };
+        prints.visit_file(&parsed);
+        prints.found
+    }
 }
 
 /// The words of the four games (their concepts and names), which the layers below the rules
