@@ -50,8 +50,6 @@ pub(crate) const MAX_DIE_FACES: u64 = 10_000;
 /// reported and that entry skipped, and the rest still load (a fault inside a deck's card
 /// list loses that deck).
 fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> ComponentsFile {
-    use serde::Deserialize;
-    use toml::de::ValueDeserializer;
     const LISTS: [&str; 9] = [
         "symbol", "deck", "dice", "tiles", "tokens", "board", "pieces", "sheet", "setup",
     ];
@@ -62,17 +60,17 @@ fn read_components(file: FileId, text: &str, diagnostics: &mut Diagnostics) -> C
         &LISTS,
         diagnostics,
         &mut |key, entry| {
-            let entry = ValueDeserializer::from(entry);
+            use toml_read::entry as read;
             match key {
-                "symbol" => parsed.symbol.push(SymbolEntry::deserialize(entry)?),
-                "deck" => parsed.deck.push(DeckEntry::deserialize(entry)?),
-                "dice" => parsed.dice.push(DiceEntry::deserialize(entry)?),
-                "tiles" => parsed.tiles.push(TilesEntry::deserialize(entry)?),
-                "tokens" => parsed.tokens.push(TokensEntry::deserialize(entry)?),
-                "board" => parsed.board.push(BoardEntry::deserialize(entry)?),
-                "pieces" => parsed.pieces.push(PiecesEntry::deserialize(entry)?),
-                "sheet" => parsed.sheet.push(SheetEntry::deserialize(entry)?),
-                _ => parsed.setup.push(SetupEntry::deserialize(entry)?),
+                "symbol" => parsed.symbol.push(read(entry)?),
+                "deck" => parsed.deck.push(read(entry)?),
+                "dice" => parsed.dice.push(read(entry)?),
+                "tiles" => parsed.tiles.push(read(entry)?),
+                "tokens" => parsed.tokens.push(read(entry)?),
+                "board" => parsed.board.push(read(entry)?),
+                "pieces" => parsed.pieces.push(read(entry)?),
+                "sheet" => parsed.sheet.push(read(entry)?),
+                _ => parsed.setup.push(read(entry)?),
             }
             Ok(())
         },

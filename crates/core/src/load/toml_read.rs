@@ -94,19 +94,28 @@ fn missing_field(message: &str) -> Option<&str> {
 /// would lack in turn (`[play]` with `turns` and `safari-balls`).
 type Missing = Vec<(std::ops::Range<usize>, Vec<(String, Vec<String>)>)>;
 
-/// Values tried in place of a missing key until one has the type the key takes.
+/// Values tried in place of a missing key until one has the type the key takes, the last
+/// first.
 fn stand_ins() -> [DeValue<'static>; 6] {
     let parsed = |literal: &'static str| {
         DeValue::parse(literal).map_or(DeValue::Boolean(true), Spanned::into_inner)
     };
     [
-        DeValue::Table(DeTable::new()),
-        parsed("\"-\""),
-        parsed("1"),
-        parsed("1.0"),
-        DeValue::Boolean(true),
         parsed("[]"),
+        DeValue::Boolean(true),
+        parsed("1.0"),
+        parsed("1"),
+        parsed("\"-\""),
+        DeValue::Table(DeTable::new()),
     ]
+}
+
+/// The first word serde names in "unknown variant `x`, expected one of `a`, `b`" (or
+/// "expected `a` or `b`"), as a string value.
+fn first_variant(message: &str) -> Option<DeValue<'static>> {
+    let expected = message.split_once("expected")?.1;
+    let word = expected.split('`').nth(1)?;
+    Some(DeValue::String(std::borrow::Cow::Owned(word.to_string())))
 }
 
 /// Deserialises `value` into `T`, finding every missing key at once: serde stops at the first,
@@ -114,12 +123,12 @@ fn stand_ins() -> [DeValue<'static>; 6] {
 /// Returns the value when nothing was missing, the missing keys, and the first other fault.
 fn every_missing_key<T: DeserializeOwned>(
     mut value: Spanned<DeValue<'_>>,
-    text_len: usize,
 ) -> (Option<T>, Missing, Option<toml::de::Error>) {
     /// Rounds of stand-ins: more than any table has keys.
     const MAX_ROUNDS: usize = 64;
-    // Stand-ins get spans past the text, so the keys they lack are told apart.
-    let stand_in_span = |n: usize| text_len + 1 + 2 * n..text_len + 2 + 2 * n;
+    // Stand-ins get spans past any text, so the keys they lack are told apart.
+    const PAST_THE_TEXT: usize = usize::MAX / 2;
+    let stand_in_span = |n: usize| PAST_THE_TEXT + 2 * n..PAST_THE_TEXT + 1 + 2 * n;
     let mut missing: Missing = Vec::new();
     // Each stand-in written for a missing key: its span, and where that key is listed.
     let mut stood_in: Vec<(std::ops::Range<usize>, (usize, usize))> = Vec::new();
@@ -141,7 +150,7 @@ fn every_missing_key<T: DeserializeOwned>(
         match stood_in.iter().find(|(s, _)| *s == span) {
             // A key the stand-in table lacks: one to write in the table the help asks for.
             Some((_, (t, k))) => missing[*t].1[*k].1.push(key.clone()),
-            None if span.start > text_len => {}
+            None if span.start >= PAST_THE_TEXT => {}
             None => {
                 let t = missing
                     .iter()
@@ -156,21 +165,35 @@ fn every_missing_key<T: DeserializeOwned>(
         }
         let name = Spanned::new(new_span.clone(), std::borrow::Cow::Owned(key));
         let mut typed = None;
-        for stand_in in stand_ins() {
+        let mut candidates: Vec<DeValue<'static>> = stand_ins().into();
+        // The stand-ins and a word of a fixed set, each tried once.
+        let mut tries = candidates.len() + 1;
+        while let Some(stand_in) = candidates.pop().filter(|_| tries > 0) {
+            tries -= 1;
             if let Some(table) = table_at(&mut value, &span) {
                 table.insert(name.clone(), Spanned::new(new_span.clone(), stand_in));
             }
             let again = T::deserialize(ValueDeserializer::from(value.clone()));
-            let wrong_type = matches!(&again, Err(e) if e.span() == Some(new_span.clone())
-                && missing_field(e.message()).is_none());
-            if !wrong_type {
-                typed = Some(again);
-                break;
+            let wrong = match &again {
+                Err(e) if e.span() == Some(new_span.clone()) => match missing_field(e.message()) {
+                    Some(_) => None,
+                    None => Some(e.message().to_string()),
+                },
+                _ => None,
+            };
+            match wrong {
+                // A word of a fixed set: the first word the key takes.
+                Some(message) => candidates.extend(first_variant(&message)),
+                None => {
+                    typed = Some(again);
+                    break;
+                }
             }
         }
         match typed {
             Some(again) => result = again,
-            None => return (None, missing, Some(error)),
+            // No stand-in fits the key: the keys found so far are the report.
+            None => return (None, missing, None),
         }
     }
     (None, missing, None)
@@ -344,7 +367,7 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
                 None
             }
             None => {
-                let (header, missing, error) = every_missing_key::<T>(value, text.len());
+                let (header, missing, error) = every_missing_key::<T>(value);
                 // A syntax error usually explains a missing key: don't report both.
                 if !had_syntax_errors {
                     diagnostics.extend(missing_keys(file, &missing, whole));
@@ -357,8 +380,6 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
         }
     };
     let mut parsed = Vec::new();
-    // Entries that lack keys: each reported once, naming them all.
-    let mut lacking = Vec::new();
     if let Some(entries) = entries {
         each_entry(
             file,
@@ -367,29 +388,42 @@ pub fn read<T: DeserializeOwned, E: DeserializeOwned>(
             &overlaps_syntax_error,
             diagnostics,
             &mut |entry, origin| {
-                let span = entry.span();
-                let (value, missing, error) = every_missing_key::<E>(entry, text.len());
-                if !missing.is_empty() && !overlaps_syntax_error(&span) {
-                    lacking.push((missing, origin));
-                }
-                if let Some(error) = error {
-                    return Err(error);
-                }
-                parsed.extend(value.map(|value| (value, origin)));
+                parsed.push((self::entry::<E>(entry)?, origin));
                 Ok(())
             },
         );
-    }
-    for (missing, origin) in &lacking {
-        diagnostics.extend(missing_keys(file, missing, *origin));
     }
     (header, parsed)
 }
 
 /// A table entry as parsed, with its span.
-type Entry<'a> = Spanned<DeValue<'a>>;
+pub type Entry<'a> = Spanned<DeValue<'a>>;
 /// The outcome of deserialising one entry.
-type Taken = Result<(), toml::de::Error>;
+pub type Taken = Result<(), Fault>;
+
+/// Why an entry did not deserialise: every key it lacks, and the first other fault.
+#[derive(Debug)]
+pub struct Fault {
+    missing: Missing,
+    error: Option<toml::de::Error>,
+}
+
+impl From<toml::de::Error> for Fault {
+    fn from(error: toml::de::Error) -> Self {
+        Fault {
+            missing: Vec::new(),
+            error: Some(error),
+        }
+    }
+}
+
+/// Deserialises one entry of a list, finding every key it lacks at once.
+pub fn entry<E: DeserializeOwned>(entry: Entry<'_>) -> Result<E, Fault> {
+    match every_missing_key::<E>(entry) {
+        (Some(value), _, _) => Ok(value),
+        (None, missing, error) => Err(Fault { missing, error }),
+    }
+}
 
 /// Each entry of the array `many` handed to `take` on its own (at most `MAX_ENTRIES`, none
 /// with a text past the limit); a fault `take` returns is reported unless a syntax error
@@ -443,11 +477,17 @@ fn each_entry(
             diagnostics.push(text_too_long(file, long));
             continue;
         }
-        match take(entry, origin) {
-            Ok(()) => {}
-            // The syntax error already explains this entry.
-            Err(error) if broken(&span) || error.span().is_some_and(|s| broken(&s)) => {}
-            Err(error) => diagnostics.push(value_error(file, &error, origin)),
+        let Err(fault) = take(entry, origin) else {
+            continue;
+        };
+        // A syntax error already explains this entry.
+        let explained = fault.error.as_ref().and_then(|e| e.span());
+        if broken(&span) || explained.is_some_and(|s| broken(&s)) {
+            continue;
+        }
+        diagnostics.extend(missing_keys(file, &fault.missing, origin));
+        if let Some(error) = &fault.error {
+            diagnostics.push(value_error(file, error, origin));
         }
     }
 }
