@@ -353,6 +353,15 @@ fn attribute<'a>(element: &'a str, name: &str) -> Option<&'a str> {
     Some(&element[start..start + len])
 }
 
+/// The y of each point of a polyline element's `points`.
+fn point_ys(element: &str) -> Vec<f64> {
+    attribute(element, "points")
+        .unwrap()
+        .split_whitespace()
+        .map(|p| p.split_once(',').unwrap().1.parse::<f64>().unwrap())
+        .collect()
+}
+
 fn number(element: &str, name: &str) -> f64 {
     attribute(element, name)
         .and_then(|v| v.parse().ok())
@@ -389,13 +398,7 @@ fn key_bottom(svg: &str, names: &[&str]) -> f64 {
             attribute(e, "stroke")
                 .is_some_and(|f| palette.iter().any(|p| p.eq_ignore_ascii_case(f)))
         })
-        .flat_map(|(e, _)| {
-            attribute(e, "points")
-                .unwrap()
-                .split_whitespace()
-                .map(|p| p.split_once(',').unwrap().1.parse::<f64>().unwrap())
-                .collect::<Vec<_>>()
-        });
+        .flat_map(|(e, _)| point_ys(e));
     let labels = elements(svg, "text")
         .into_iter()
         .filter(|(_, content)| names.contains(content))
@@ -457,13 +460,7 @@ fn a_charts_key_never_covers_its_bars_or_lines() {
     let highest = elements(&svg, "polyline")
         .into_iter()
         .filter(|(e, _)| attribute(e, "points").is_some_and(|p| p.split_whitespace().count() > 2))
-        .flat_map(|(e, _)| {
-            attribute(e, "points")
-                .unwrap()
-                .split_whitespace()
-                .map(|p| p.split_once(',').unwrap().1.parse::<f64>().unwrap())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|(e, _)| point_ys(e))
         .fold(f64::MAX, f64::min);
     assert!(
         highest >= key,
