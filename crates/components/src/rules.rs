@@ -133,14 +133,11 @@ pub fn check_unread(table: &Table, rules: &dyn Rules, diagnostics: &mut Diagnost
                 rules.id(),
                 noun(c.kind)
             ),
-            [keys @ .., last] => format!(
+            keys => format!(
                 "the `{}` rules read {} only as [play] {}: remove it, or give the rules module a rule that reads it",
                 rules.id(),
                 noun(c.kind),
-                match keys {
-                    [] => last.clone(),
-                    _ => format!("{} and {last}", keys.join(", ")),
-                }
+                safari_core::words::and_list(keys)
             ),
         };
         diagnostics.push(

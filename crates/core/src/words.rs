@@ -1,8 +1,17 @@
-//! Numbers in words for people: a count with its noun in the right number ("1 card", "2
-//! boxes"), a rate and a duration as a progress line shows them. One helper for every message,
-//! so that no message says `1 items` or `card(s)`.
+//! Numbers and lists in words for people: a count with its noun in the right number ("1
+//! card", "2 boxes"), a list as prose ("a, b and c"), a rate and a duration as a progress line
+//! shows them. One helper for every message, so that no message says `1 items` or `card(s)`.
 
 use std::time::Duration;
+
+/// Items as prose: "", "a", "a and b", "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
 
 /// `n` and `word`, the word in the plural unless `n` is 1: "1 card", "0 cards", "2 boxes",
 /// "3 copies". The plural is English's regular one (`-s`; `-es` after s, x, z, ch and sh;
@@ -109,3 +118,18 @@ pub fn pace(since_first: Duration, done_since_first: u64, left: u64) -> Option<S
 pub const PACE_AFTER_UNITS: u64 = 3;
 /// How long after the first unit a pace is estimated from, at least.
 pub const PACE_AFTER: Duration = Duration::from_secs(1);
+
+#[cfg(test)]
+mod tests {
+    use super::and_list;
+
+    #[test]
+    fn lists_read_as_prose() {
+        let list =
+            |items: &[&str]| and_list(&items.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(list(&[]), "");
+        assert_eq!(list(&["3"]), "3");
+        assert_eq!(list(&["3", "4"]), "3 and 4");
+        assert_eq!(list(&["a", "b", "c"]), "a, b and c");
+    }
+}

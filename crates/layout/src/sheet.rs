@@ -87,8 +87,10 @@ pub fn lay_out(
     match attempt(sheet, titles, paper) {
         Ok(layout) => Ok(layout),
         Err(mut overflow) => {
+            // The blame and the suggestions share one budget of layout work.
+            let spent = std::cell::Cell::new(0usize);
             if overflow.fault == Fault::TallestRow
-                && let Some(s) = fits_without(sheet, titles, paper)
+                && let Some(s) = fits_without(sheet, titles, paper, &spent)
                 && Some(s) != overflow.section
             {
                 overflow.section = Some(s);
@@ -98,7 +100,7 @@ pub fn lay_out(
                     overflow.excess, sheet.sections[s].id
                 );
             }
-            overflow.suggestions = suggestions(sheet, titles, paper, &overflow);
+            overflow.suggestions = suggestions(sheet, titles, paper, &overflow, &spent);
             Err(overflow)
         }
     }
@@ -792,7 +794,8 @@ fn frame(
 
 // ---- What would make it fit ----------------------------------------------------------------------
 
-/// The layout work the suggestions may cost together, in boxes laid out. Each suggestion is
+/// The layout work the blame ([`fits_without`], half of it at most) and the suggestions may
+/// cost together, in boxes laid out. Each suggestion is
 /// checked by laying the sheet out again, a few dozen times in all: nothing for a sheet of
 /// ordinary size, but at the box limit each layout takes milliseconds, and an overflowing
 /// sheet's check took seconds. Past the budget the remaining suggestions are not tried, so a
@@ -802,20 +805,27 @@ const SUGGESTION_WORK: usize = 500_000;
 
 /// The smallest section (in boxes; the later of two alike) the sheet fits without, within
 /// the suggestions' budget: a section added to a full sheet most likely took a row of its own.
-fn fits_without(sheet: &SheetData, titles: &Titles, paper: PaperSize) -> Option<usize> {
+fn fits_without(
+    sheet: &SheetData,
+    titles: &Titles,
+    paper: PaperSize,
+    spent: &std::cell::Cell<usize>,
+) -> Option<usize> {
     if sheet.sections.len() < 2 {
         return None;
     }
-    let spent = std::cell::Cell::new(0usize);
     let boxes =
         |s: usize| -> usize { sheet.sections[s].tracks.iter().map(|t| t.boxes.len()).sum() };
     let mut order: Vec<usize> = (0..sheet.sections.len()).collect();
     order.sort_by_key(|&s| (boxes(s), std::cmp::Reverse(s)));
-    order.into_iter().find(|&s| {
-        let mut without = sheet.clone();
-        without.sections.remove(s);
-        spent.get() < SUGGESTION_WORK && attempt_counted(&without, titles, paper, &spent).is_ok()
-    })
+    order
+        .into_iter()
+        .take_while(|_| spent.get() < SUGGESTION_WORK / 2)
+        .find(|&s| {
+            let mut without = sheet.clone();
+            without.sections.remove(s);
+            attempt_counted(&without, titles, paper, spent).is_ok()
+        })
 }
 
 fn suggestions(
@@ -823,10 +833,10 @@ fn suggestions(
     titles: &Titles,
     paper: PaperSize,
     overflow: &Overflow,
+    spent: &std::cell::Cell<usize>,
 ) -> Vec<String> {
-    let spent = std::cell::Cell::new(0usize);
     let attempt = |sheet: &SheetData, paper: PaperSize| {
-        (spent.get() < SUGGESTION_WORK).then(|| attempt_counted(sheet, titles, paper, &spent))
+        (spent.get() < SUGGESTION_WORK).then(|| attempt_counted(sheet, titles, paper, spent))
     };
     let fits =
         |sheet: &SheetData, paper: PaperSize| attempt(sheet, paper).is_some_and(|r| r.is_ok());

@@ -10,6 +10,7 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 use super::limits::{MAX_ENTRIES, MAX_TEXT_CHARS};
 use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Edit, Fix};
+use crate::words::and_list;
 use crate::world::{FileId, Origin};
 
 pub(crate) fn syntax_error(file: FileId, error: &toml::de::Error, text: &str) -> Diagnostic {
@@ -257,15 +258,6 @@ fn missing_keys(file: FileId, missing: &Missing, whole: Origin) -> Vec<Diagnosti
                 ))
         })
         .collect()
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 /// The key and the keys serde names in "unknown field `x`, expected one of `a`, `b`".

@@ -227,7 +227,7 @@ fn route_beyond_dice(
         0 => String::new(),
         n => format!(
             ", and the Bonus Die's {} {} never earned",
-            and_list(numbers.iter().map(i64::to_string).collect()),
+            crate::words::and_list(&numbers.iter().map(i64::to_string).collect::<Vec<_>>()),
             if n == 1 { "is" } else { "are" }
         ),
     };
@@ -315,7 +315,7 @@ pub(crate) fn check_travel_tokens(table: &Table, params: &Params, diagnostics: &
         Code::TravelTokensShort,
         format!(
             "{} Travel Tokens: fewer than the {needed} Safari Tiles one player may hold",
-            and_list(short.iter().map(|k| counted(k)).collect())
+            crate::words::and_list(&short.iter().map(|k| counted(k)).collect::<Vec<_>>())
         ),
     )
     .with_primary(first.count_origin, counted(first));
@@ -329,15 +329,6 @@ pub(crate) fn check_travel_tokens(table: &Table, params: &Params, diagnostics: &
                 "give each colour {needed} Travel Tokens, one for each Safari Tile: a map may use every tile, and one player may claim them all"
             )),
     );
-}
-
-/// `a, b and c`.
-fn and_list(mut items: Vec<String>) -> String {
-    match items.pop() {
-        None => String::new(),
-        Some(last) if items.is_empty() => last,
-        Some(last) => format!("{} and {last}", items.join(", ")),
-    }
 }
 
 #[cfg(test)]
@@ -370,16 +361,5 @@ mod tests {
         assert_eq!(three_dice.unearned(3), None);
         assert_eq!(three_dice.unearned(4), Some(Unearned::BeyondDice));
         assert_eq!(three_dice.unearned(5), Some(Unearned::BeyondRoute));
-    }
-
-    #[test]
-    fn lists_read_as_prose() {
-        assert_eq!(and_list(vec![]), "");
-        assert_eq!(and_list(vec!["3".into()]), "3");
-        assert_eq!(and_list(vec!["3".into(), "4".into()]), "3 and 4");
-        assert_eq!(
-            and_list(vec!["a".into(), "b".into(), "c".into()]),
-            "a, b and c"
-        );
     }
 }

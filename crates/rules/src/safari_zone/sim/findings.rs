@@ -105,12 +105,12 @@ pub fn findings(runs: &[Report]) -> Vec<Finding> {
     } else {
         // A table of mixed policies: its peaks may be its players' skill, so the content is
         // weighed only among the games of one policy (like with like).
-        found.extend(mixed_modes(best));
         let views: Vec<Report> = best
             .policies
             .iter()
             .map(|p| of_policy(best, &p.policy))
             .collect();
+        found.extend(mixed_modes(best, &views));
         for view in &views {
             found.extend(vp_modes(view).map(|f| as_of_table(f, best)));
         }
@@ -523,8 +523,9 @@ fn as_of_table(mut finding: Finding, run: &Report) -> Finding {
 
 /// The peaks of a mixed table's final VP, said as what they are: where each policy's games
 /// fall. Boxes are not weighed across them, since a skill gap between seats is no fault of
-/// the content.
-fn mixed_modes(run: &Report) -> Option<Finding> {
+/// the content. `views` are the games of each of `run`'s policies, in its order
+/// ([`of_policy`]).
+fn mixed_modes(run: &Report, views: &[Report]) -> Option<Finding> {
     if run.scores.len() < MIN_PLAYER_GAMES || run.policies.is_empty() {
         return None;
     }
@@ -532,8 +533,9 @@ fn mixed_modes(run: &Report) -> Option<Finding> {
     let mut shares: Vec<(String, f64)> = run
         .policies
         .iter()
-        .map(|p| {
-            let games = of_policy(run, &p.policy).samples;
+        .zip(views)
+        .map(|(p, view)| {
+            let games = &view.samples;
             let upper = games.iter().filter(|s| s.vp as f64 >= split).count();
             (p.policy.clone(), upper as f64 / games.len().max(1) as f64)
         })
